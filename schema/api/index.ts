@@ -1,0 +1,5 @@
+export * from "./audit";
+export * from "./auth";
+export * from "./common";
+export * from "./members";
+export * from "./preferences";

@@ -1,0 +1,60 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
+import type { AppEnv } from "./hono-env";
+import { ApiError } from "./lib/errors";
+import { jsonBodyLimit } from "./middleware/body-limit";
+import { socketRoutes } from "./realtime/socket-route";
+import { adminRoutes } from "./routes/admin";
+import { authRoutes } from "./routes/auth";
+import { healthRoutes } from "./routes/health";
+import { invitesRoutes, membersRoutes, usersRoutes } from "./routes/members";
+import { timezonesRoutes } from "./routes/timezones";
+import { userRoutes } from "./routes/user";
+
+const api = new Hono<AppEnv>()
+  .use(jsonBodyLimit)
+  .route("/health", healthRoutes)
+  .route("/auth", authRoutes)
+  .route("/user", userRoutes)
+  .route("/users", usersRoutes)
+  .route("/members", membersRoutes)
+  .route("/invites", invitesRoutes)
+  .route("/admin", adminRoutes)
+  .route("/timezones", timezonesRoutes);
+
+export const app = new Hono<AppEnv>().use(requestId()).route("/api", api).route("/ws", socketRoutes);
+
+export type AppType = typeof app;
+
+app.notFound((c) => {
+  const { pathname } = new URL(c.req.url);
+  if (pathname === "/api" || pathname.startsWith("/api/")) return c.json({ error: "Not found" }, 404);
+  // Everything outside /api is the single-page app.
+  return c.env.ASSETS.fetch(c.req.raw);
+});
+
+app.onError((error, c) => {
+  if (error instanceof ApiError) {
+    for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+    const body =
+      error.details === undefined
+        ? { error: error.message }
+        : { error: error.message, details: error.details };
+    return c.json(body, error.status);
+  }
+  if (error instanceof HTTPException) {
+    // Hono's own 4xx (malformed JSON in a validated body, for example).
+    return c.json({ error: error.message || "Bad request" }, error.status);
+  }
+  // Log the failure with the request id only: no bodies, headers or secrets.
+  console.error(
+    JSON.stringify({
+      msg: "unhandled error",
+      requestId: c.get("requestId"),
+      path: new URL(c.req.url).pathname,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    }),
+  );
+  return c.json({ error: "Internal server error", details: { requestId: c.get("requestId") } }, 500);
+});

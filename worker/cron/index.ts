@@ -1,0 +1,15 @@
+import type { Env } from "../env";
+import { runMaintenance } from "./maintenance";
+
+/** Cron strings in wrangler.toml, each dispatched to its jobs. */
+export const FIVE_MINUTES = "*/5 * * * *";
+
+export async function runScheduled(cron: string, env: Env, now: number): Promise<void> {
+  switch (cron) {
+    case FIVE_MINUTES:
+      await runMaintenance({ env, now });
+      return;
+    default:
+      console.warn(JSON.stringify({ msg: "unknown cron", cron }));
+  }
+}

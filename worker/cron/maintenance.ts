@@ -1,0 +1,15 @@
+import { deleteExpiredInvites } from "../data/invites";
+import { deleteLoginFailuresBefore } from "../data/login-failures";
+import type { Env } from "../env";
+import { createDb } from "../lib/db";
+import { LOGIN_WINDOW_MS } from "../services/auth";
+
+/** Removes throttle records outside the login window and invites that can no longer be used. */
+export async function runMaintenance({ env, now }: { env: Env; now: number }) {
+  const db = createDb(env.DB);
+  const [failures, invites] = await db.batch([
+    deleteLoginFailuresBefore(db, now - LOGIN_WINDOW_MS),
+    deleteExpiredInvites(db, now),
+  ]);
+  return { loginFailuresRemoved: failures.meta.changes, invitesRemoved: invites.meta.changes };
+}

@@ -1,0 +1,42 @@
+import { and, count, desc, eq, gte, like, lte, type SQL } from "drizzle-orm";
+import { auditLogs } from "../../schema/tables";
+import type { Db } from "../lib/db";
+
+export type AuditInsert = Omit<typeof auditLogs.$inferInsert, "id" | "createdAt">;
+
+export const insertAuditEntry = (db: Db, entry: AuditInsert, now: number) =>
+  db.insert(auditLogs).values({ ...entry, id: crypto.randomUUID(), createdAt: now });
+
+export interface AuditFilter {
+  /** Null reads every organisation's entries (superAdmin only; decided by the service). */
+  orgId: string | null;
+  action?: string;
+  actorEmail?: string;
+  targetType?: string;
+  fromMs?: number;
+  toMs?: number;
+  limit: number;
+  offset: number;
+}
+
+export async function listAuditEntries(db: Db, filter: AuditFilter) {
+  const conditions: SQL[] = [];
+  if (filter.orgId !== null) conditions.push(eq(auditLogs.orgId, filter.orgId));
+  if (filter.action) conditions.push(eq(auditLogs.action, filter.action));
+  if (filter.actorEmail) conditions.push(like(auditLogs.actorEmail, `%${filter.actorEmail.toLowerCase()}%`));
+  if (filter.targetType) conditions.push(eq(auditLogs.targetType, filter.targetType));
+  if (filter.fromMs !== undefined) conditions.push(gte(auditLogs.createdAt, filter.fromMs));
+  if (filter.toMs !== undefined) conditions.push(lte(auditLogs.createdAt, filter.toMs));
+  const where = conditions.length > 0 ? and(...conditions) : undefined;
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(auditLogs)
+      .where(where)
+      .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
+      .limit(filter.limit)
+      .offset(filter.offset),
+    db.select({ total: count() }).from(auditLogs).where(where),
+  ]);
+  return { rows, total: totals[0]?.total ?? 0 };
+}

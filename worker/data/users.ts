@@ -1,0 +1,75 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { MemberPermission, Role } from "../../schema/roles";
+import { organizations, users } from "../../schema/tables";
+import type { Db } from "../lib/db";
+
+export const insertUser = (db: Db, user: typeof users.$inferInsert) => db.insert(users).values(user);
+
+export const findUserByEmail = (db: Db, email: string) =>
+  db.query.users.findFirst({ where: eq(users.email, email) });
+
+/** The user with their organisation's name: what every authenticated request re-reads. */
+export async function findUserWithOrg(db: Db, userId: string) {
+  const rows = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      fullName: users.fullName,
+      role: users.role,
+      orgId: users.orgId,
+      permissions: users.permissions,
+      orgName: organizations.name,
+    })
+    .from(users)
+    .leftJoin(organizations, eq(organizations.id, users.orgId))
+    .where(eq(users.id, userId))
+    .limit(1);
+  return rows[0];
+}
+
+export const listOrgMembers = (db: Db, orgId: string) =>
+  db.select().from(users).where(eq(users.orgId, orgId)).orderBy(asc(users.createdAt), asc(users.email));
+
+export const findOrgMember = (db: Db, orgId: string, userId: string) =>
+  db.query.users.findFirst({ where: and(eq(users.orgId, orgId), eq(users.id, userId)) });
+
+export async function countOrgOwners(db: Db, orgId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)` })
+    .from(users)
+    .where(and(eq(users.orgId, orgId), eq(users.role, "orgOwner")));
+  return row?.count ?? 0;
+}
+
+export const updateMemberRole = (db: Db, orgId: string, userId: string, role: Role) =>
+  db
+    .update(users)
+    // An owner is never narrowed by member permissions.
+    .set(role === "orgOwner" ? { role, permissions: null } : { role })
+    .where(and(eq(users.orgId, orgId), eq(users.id, userId)));
+
+export const updateMemberPermissions = (
+  db: Db,
+  orgId: string,
+  userId: string,
+  permissions: MemberPermission[] | null,
+) =>
+  db
+    .update(users)
+    .set({ permissions })
+    .where(and(eq(users.orgId, orgId), eq(users.id, userId)));
+
+/** Removal keeps the account: the user can sign in again and start or join another organisation. */
+export const detachMember = (db: Db, orgId: string, userId: string) =>
+  db
+    .update(users)
+    .set({ orgId: null, role: "user", permissions: null })
+    .where(and(eq(users.orgId, orgId), eq(users.id, userId)));
+
+export const attachUserToOrg = (
+  db: Db,
+  userId: string,
+  orgId: string,
+  role: Role,
+  permissions: MemberPermission[] | null,
+) => db.update(users).set({ orgId, role, permissions }).where(eq(users.id, userId));

@@ -1,0 +1,15 @@
+import type { LiveHub } from "./realtime/live-hub";
+
+/** Bindings and secrets the worker runs with (wrangler.toml, .dev.vars, `wrangler secret`). */
+export interface Env {
+  DB: D1Database;
+  ASSETS: Fetcher;
+  LIVE_HUB: DurableObjectNamespace<LiveHub>;
+  /** HS256 signing key for session tokens: any string of 32 or more characters. */
+  JWT_SECRET: string;
+  /** 32 random bytes, base64: encrypts provider credentials. */
+  CREDENTIALS_KEY: string;
+  APP_ENV: "development" | "test" | "production";
+  /** Public origin used in invite links; defaults to the request's own origin. */
+  APP_URL?: string;
+}

@@ -1,0 +1,29 @@
+import type { Context } from "hono";
+import type { Env } from "./env";
+import { createDb } from "./lib/db";
+import type { CurrentUser, ServiceContext, UserContext } from "./services/context";
+
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    user: CurrentUser;
+  };
+}
+
+export type AppContext = Context<AppEnv>;
+
+/** The service context of a request: database, env, clock, caller IP and public origin. */
+export function serviceContext(c: AppContext): ServiceContext {
+  return {
+    db: createDb(c.env.DB),
+    env: c.env,
+    now: Date.now(),
+    ip: c.req.header("CF-Connecting-IP") ?? c.req.header("X-Forwarded-For")?.split(",")[0]?.trim() ?? null,
+    origin: c.env.APP_URL ?? new URL(c.req.url).origin,
+  };
+}
+
+export function userContext(c: AppContext): UserContext {
+  return { ...serviceContext(c), user: c.get("user") };
+}

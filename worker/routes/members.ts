@@ -1,0 +1,60 @@
+import { Hono } from "hono";
+import { idParamSchema } from "../../schema/api/common";
+import { changeRoleBodySchema, inviteBodySchema, permissionsBodySchema } from "../../schema/api/members";
+import { type AppEnv, userContext } from "../hono-env";
+import { validate } from "../lib/validate";
+import { requireAuth } from "../middleware/auth";
+import {
+  changeMemberPermissions,
+  changeMemberRole,
+  inviteMember,
+  listInvites,
+  listMembers,
+  removeMember,
+  revokeInvite,
+} from "../services/members";
+
+/** `/api/users`: SPEC's user-management calls. */
+export const usersRoutes = new Hono<AppEnv>()
+  .use(requireAuth)
+  .get("/", async (c) => c.json(await listMembers(userContext(c))))
+  .post("/invite", validate("json", inviteBodySchema), async (c) =>
+    c.json(await inviteMember(userContext(c), c.req.valid("json")), 201),
+  )
+  .patch("/:id/role", validate("param", idParamSchema), validate("json", changeRoleBodySchema), async (c) =>
+    c.json(await changeMemberRole(userContext(c), c.req.valid("param").id, c.req.valid("json").role)),
+  )
+  .delete("/:id", validate("param", idParamSchema), async (c) =>
+    c.json(await removeMember(userContext(c), c.req.valid("param").id)),
+  );
+
+/** `/api/members`: the member/permission variants of the same operations. */
+export const membersRoutes = new Hono<AppEnv>()
+  .use(requireAuth)
+  .get("/", async (c) => c.json(await listMembers(userContext(c))))
+  .post("/invite", validate("json", inviteBodySchema), async (c) =>
+    c.json(await inviteMember(userContext(c), c.req.valid("json")), 201),
+  )
+  .put(
+    "/:id/permissions",
+    validate("param", idParamSchema),
+    validate("json", permissionsBodySchema),
+    async (c) =>
+      c.json(
+        await changeMemberPermissions(
+          userContext(c),
+          c.req.valid("param").id,
+          c.req.valid("json").permissions,
+        ),
+      ),
+  )
+  .delete("/:id", validate("param", idParamSchema), async (c) =>
+    c.json(await removeMember(userContext(c), c.req.valid("param").id)),
+  );
+
+export const invitesRoutes = new Hono<AppEnv>()
+  .use(requireAuth)
+  .get("/", async (c) => c.json(await listInvites(userContext(c))))
+  .delete("/:id", validate("param", idParamSchema), async (c) =>
+    c.json(await revokeInvite(userContext(c), c.req.valid("param").id)),
+  );

@@ -1,0 +1,22 @@
+import { type Action, can } from "../../schema/roles";
+import { ApiError, forbidden } from "../lib/errors";
+import type { OrgContext, UserContext } from "./context";
+
+/** Throws 403 unless the caller's role (and member permissions) allow the action. */
+export function requireAction(ctx: UserContext, action: Action): void {
+  if (!can(ctx.user, action)) throw forbidden();
+}
+
+/** Narrows to a caller inside an organisation: org-scoped routes need one. */
+export function requireOrg(ctx: UserContext): OrgContext {
+  if (ctx.user.orgId === null) {
+    throw new ApiError(403, "Complete your organisation setup first", { onboardingRequired: true });
+  }
+  return ctx as OrgContext;
+}
+
+/** Both checks, in the order every org-scoped service needs them. */
+export function authorizeOrgAction(ctx: UserContext, action: Action): OrgContext {
+  requireAction(ctx, action);
+  return requireOrg(ctx);
+}

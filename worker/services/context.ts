@@ -1,0 +1,33 @@
+import type { MemberPermission, Role } from "../../schema/roles";
+import type { Env } from "../env";
+import type { Db } from "../lib/db";
+
+/** The caller, re-read from D1 on every request so role changes and removals apply at once. */
+export interface CurrentUser {
+  id: string;
+  email: string;
+  fullName: string;
+  role: Role;
+  orgId: string | null;
+  orgName: string | null;
+  permissions: MemberPermission[] | null;
+}
+
+/** What every service function receives: no Hono types, so cron, queues and tests can call them. */
+export interface ServiceContext {
+  db: Db;
+  env: Env;
+  now: number;
+  ip: string | null;
+  /** Public origin for links the server hands out (invite links). */
+  origin: string;
+}
+
+export interface UserContext extends ServiceContext {
+  user: CurrentUser;
+}
+
+/** A caller who belongs to an organisation; the org id scopes every query they make. */
+export interface OrgContext extends ServiceContext {
+  user: CurrentUser & { orgId: string };
+}

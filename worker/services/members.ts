@@ -1,0 +1,211 @@
+import {
+  INVITE_TTL_DAYS,
+  type Invite,
+  type InviteBody,
+  type InviteCreated,
+  type Member,
+} from "../../schema/api/members";
+import { assignableRoles, canManageRole, type MemberPermission, type Role } from "../../schema/roles";
+import type { InviteRow, UserRow } from "../../schema/tables";
+import {
+  deleteOrgInvite,
+  findOrgInvite,
+  findPendingInviteForEmail,
+  insertInvite,
+  listPendingInvites,
+} from "../data/invites";
+import {
+  countOrgOwners,
+  detachMember,
+  findOrgMember,
+  findUserByEmail,
+  listOrgMembers,
+  updateMemberPermissions,
+  updateMemberRole,
+} from "../data/users";
+import { badRequest, conflict, forbidden, notFound } from "../lib/errors";
+import { newId, randomToken, sha256Hex } from "../lib/ids";
+import { auditEntry } from "./audit";
+import { authorizeOrgAction } from "./authorization";
+import type { OrgContext, UserContext } from "./context";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const toMember = (row: UserRow): Member => ({
+  id: row.id,
+  email: row.email,
+  fullName: row.fullName,
+  role: row.role,
+  permissions: row.permissions,
+  createdAt: new Date(row.createdAt).toISOString(),
+});
+
+const toInvite = (row: InviteRow): Invite => ({
+  id: row.id,
+  email: row.email,
+  role: row.role,
+  permissions: row.permissions,
+  expiresAt: new Date(row.expiresAt).toISOString(),
+  createdAt: new Date(row.createdAt).toISOString(),
+  invitedBy: row.invitedBy,
+});
+
+const actorOf = (ctx: OrgContext) => ({
+  orgId: ctx.user.orgId,
+  actorId: ctx.user.id,
+  actorEmail: ctx.user.email,
+});
+
+function requireAssignable(actorRole: Role, role: Role): void {
+  if (!assignableRoles(actorRole).includes(role)) {
+    throw forbidden(`You cannot assign the role ${role}`);
+  }
+}
+
+/** The member another member acts on: never themselves, never a role above what they manage. */
+async function manageableMember(ctx: OrgContext, memberId: string, verb: string): Promise<UserRow> {
+  const member = await findOrgMember(ctx.db, ctx.user.orgId, memberId);
+  if (!member) throw notFound("User");
+  if (member.id === ctx.user.id) throw forbidden(`You cannot ${verb} yourself`);
+  if (!canManageRole(ctx.user.role, member.role)) throw forbidden(`You cannot ${verb} this user`);
+  return member;
+}
+
+async function requireAnotherOwner(ctx: OrgContext, member: UserRow): Promise<void> {
+  if (member.role === "orgOwner" && (await countOrgOwners(ctx.db, ctx.user.orgId)) <= 1) {
+    throw conflict("An organisation must keep at least one owner");
+  }
+}
+
+export async function listMembers(ctx: UserContext): Promise<Member[]> {
+  const org = authorizeOrgAction(ctx, "users:read");
+  return (await listOrgMembers(org.db, org.user.orgId)).map(toMember);
+}
+
+export async function inviteMember(ctx: UserContext, body: InviteBody): Promise<InviteCreated> {
+  const org = authorizeOrgAction(ctx, "users:invite");
+  requireAssignable(org.user.role, body.role);
+  const existing = await findUserByEmail(org.db, body.email);
+  if (existing?.orgId === org.user.orgId)
+    throw conflict("This person is already a member of your organisation");
+  if (existing?.orgId) throw conflict("This email belongs to a member of another organisation");
+  if (await findPendingInviteForEmail(org.db, org.user.orgId, body.email, org.now)) {
+    throw conflict("An invite for this email is already pending");
+  }
+  const token = randomToken();
+  const row: InviteRow = {
+    id: newId(),
+    orgId: org.user.orgId,
+    email: body.email,
+    role: body.role,
+    permissions: body.role === "orgOwner" ? null : (body.permissions ?? null),
+    tokenHash: await sha256Hex(token),
+    invitedBy: org.user.id,
+    expiresAt: org.now + INVITE_TTL_DAYS * DAY_MS,
+    acceptedAt: null,
+    createdAt: org.now,
+  };
+  await org.db.batch([
+    insertInvite(org.db, row),
+    auditEntry(org, {
+      ...actorOf(org),
+      action: "invite.create",
+      targetType: "invite",
+      targetId: row.id,
+      details: { email: row.email, role: row.role },
+    }),
+  ]);
+  return {
+    invite: toInvite(row),
+    inviteLink: `${org.origin}/login?invite=${encodeURIComponent(token)}`,
+    message: `Invitation created for ${row.email}. Share the link: it expires in ${INVITE_TTL_DAYS} days.`,
+  };
+}
+
+export async function changeMemberRole(ctx: UserContext, memberId: string, role: Role): Promise<Member> {
+  const org = authorizeOrgAction(ctx, "users:changeRole");
+  const member = await manageableMember(org, memberId, "change the role of");
+  requireAssignable(org.user.role, role);
+  if (member.role === role) return toMember(member);
+  if (role !== "orgOwner") await requireAnotherOwner(org, member);
+  await org.db.batch([
+    updateMemberRole(org.db, org.user.orgId, member.id, role),
+    auditEntry(org, {
+      ...actorOf(org),
+      action: "member.role_change",
+      targetType: "user",
+      targetId: member.id,
+      details: { email: member.email, from: member.role, to: role },
+    }),
+  ]);
+  return toMember({ ...member, role, permissions: role === "orgOwner" ? null : member.permissions });
+}
+
+export async function changeMemberPermissions(
+  ctx: UserContext,
+  memberId: string,
+  permissions: MemberPermission[] | null,
+): Promise<Member> {
+  const org = authorizeOrgAction(ctx, "users:editPermissions");
+  const member = await manageableMember(org, memberId, "change the permissions of");
+  if (member.role === "orgOwner") throw badRequest("An organisation owner always has every permission");
+  const unique = permissions === null ? null : [...new Set(permissions)];
+  await org.db.batch([
+    updateMemberPermissions(org.db, org.user.orgId, member.id, unique),
+    auditEntry(org, {
+      ...actorOf(org),
+      action: "member.permissions_change",
+      targetType: "user",
+      targetId: member.id,
+      details: { email: member.email, from: member.permissions, to: unique },
+    }),
+  ]);
+  return toMember({ ...member, permissions: unique });
+}
+
+/** Removes a member from the organisation; their account stays and their live sockets close. */
+export async function removeMember(ctx: UserContext, memberId: string): Promise<{ message: string }> {
+  const org = authorizeOrgAction(ctx, "users:remove");
+  const member = await manageableMember(org, memberId, "remove");
+  await requireAnotherOwner(org, member);
+  await org.db.batch([
+    detachMember(org.db, org.user.orgId, member.id),
+    auditEntry(org, {
+      ...actorOf(org),
+      action: "member.remove",
+      targetType: "user",
+      targetId: member.id,
+      details: { email: member.email, role: member.role },
+    }),
+  ]);
+  await disconnectUserSockets(org, member.id);
+  return { message: `${member.email} was removed from the organisation` };
+}
+
+async function disconnectUserSockets(ctx: OrgContext, userId: string): Promise<void> {
+  const hub = ctx.env.LIVE_HUB.get(ctx.env.LIVE_HUB.idFromName(ctx.user.orgId));
+  await hub.disconnectUser(userId);
+}
+
+export async function listInvites(ctx: UserContext): Promise<Invite[]> {
+  const org = authorizeOrgAction(ctx, "invites:read");
+  return (await listPendingInvites(org.db, org.user.orgId, org.now)).map(toInvite);
+}
+
+export async function revokeInvite(ctx: UserContext, inviteId: string): Promise<{ message: string }> {
+  const org = authorizeOrgAction(ctx, "invites:revoke");
+  const invite = await findOrgInvite(org.db, org.user.orgId, inviteId);
+  if (!invite) throw notFound("Invite");
+  if (!canManageRole(org.user.role, invite.role)) throw forbidden("You cannot revoke this invite");
+  await org.db.batch([
+    deleteOrgInvite(org.db, org.user.orgId, invite.id),
+    auditEntry(org, {
+      ...actorOf(org),
+      action: "invite.revoke",
+      targetType: "invite",
+      targetId: invite.id,
+      details: { email: invite.email, role: invite.role },
+    }),
+  ]);
+  return { message: `The invite for ${invite.email} was revoked` };
+}
