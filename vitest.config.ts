@@ -41,6 +41,18 @@ export default defineConfig({
       },
       {
         test: {
+          name: "e2e",
+          environment: "node",
+          include: ["tests/e2e/**/*.e2e.ts"],
+          globalSetup: ["./tests/e2e/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // One browser and one server: files run one after another.
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: "node",
           environment: "node",
           include: ["tests/node/**/*.test.ts"],
