@@ -1,10 +1,27 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import react from "@vitejs/plugin-react";
+import { type Request as MiniflareRequest, Response as MiniflareResponse } from "miniflare";
 import { defineConfig } from "vitest/config";
+import { createSandbox } from "./sandbox/app.ts";
 import { routerPlugin } from "./vite.config.ts";
 
 const root = import.meta.dirname;
+
+/** Every outbound fetch of the worker under test reaches the provider sandbox (offline, deterministic). */
+const sandbox = createSandbox();
+async function sandboxOutbound(request: MiniflareRequest) {
+  const body =
+    request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+  const answer = await sandbox.fetch(
+    new Request(request.url, { method: request.method, headers: Object.fromEntries(request.headers), body }),
+  );
+  return new MiniflareResponse(await answer.arrayBuffer(), {
+    status: answer.status,
+    headers: Object.fromEntries(answer.headers),
+  });
+}
+const SANDBOX = "http://sandbox.test";
 
 export default defineConfig({
   test: {
@@ -20,7 +37,14 @@ export default defineConfig({
                 JWT_SECRET: "test-jwt-secret-that-is-at-least-32-characters-long",
                 CREDENTIALS_KEY: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
                 APP_ENV: "test",
+                SOLIS_API_URL: `${SANDBOX}/solis`,
+                FRONIUS_API_URL: `${SANDBOX}/fronius`,
+                SMA_API_URL: `${SANDBOX}/sma`,
+                SMA_AUTH_URL: `${SANDBOX}/sma-auth`,
+                SOLAX_API_URL: `${SANDBOX}/solax`,
+                SOLAX_OPENAPI_URL: `${SANDBOX}/solax-openapi`,
               },
+              outboundService: sandboxOutbound,
             },
           })),
         ],

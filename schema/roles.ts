@@ -75,6 +75,17 @@ export function can(actor: Actor, action: Action): boolean {
   return actor.permissions.includes(area);
 }
 
+/**
+ * Whether an actor may hand `permissions` to a member (by invite, permission change or promotion):
+ * a narrowed actor never grants an area they do not hold, so narrowing cannot be undone by proxy.
+ */
+export function canGrantPermissions(actor: Actor, permissions: readonly MemberPermission[] | null): boolean {
+  if (actor.role === "orgOwner" || actor.permissions === null) return true;
+  if (permissions === null) return false;
+  const held = actor.permissions;
+  return permissions.every((area) => held.includes(area));
+}
+
 /** Roles an actor may hand out when inviting or changing a role (SPEC section 5 and 6). */
 export function assignableRoles(actorRole: Role): Role[] {
   if (actorRole === "orgOwner") return ["user", "orgEngineer", "orgOwner"];

@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { ProviderId } from "./api/providers";
+import type { AlertSeverity, ConnectionStatus, SyncOutcome, SyncTrigger, SystemState } from "./domain";
 import type { MemberPermission, Role } from "./roles";
 
 /** Epoch milliseconds; every timestamp column is UTC. */
@@ -111,3 +113,188 @@ export type UserRow = typeof users.$inferSelect;
 export type InviteRow = typeof invites.$inferSelect;
 export type AuditLogRow = typeof auditLogs.$inferSelect;
 export type UserPreferencesRow = typeof userPreferences.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Provider connections and what their syncs store.
+
+export const providerConnections = sqliteTable(
+  "provider_connections",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    provider: text("provider").$type<ProviderId>().notNull(),
+    /** AES-GCM ciphertext of the credential values (org id bound as additional data). */
+    credentialsCiphertext: text("credentials_ciphertext").notNull(),
+    credentialsIv: text("credentials_iv").notNull(),
+    /** Encrypted vendor session (OAuth tokens) carried between syncs; null when none. */
+    sessionCiphertext: text("session_ciphertext"),
+    sessionIv: text("session_iv"),
+    status: text("status").$type<ConnectionStatus>().notNull(),
+    lastSyncAt: timestampMs("last_sync_at"),
+    lastSyncStatus: text("last_sync_status").$type<SyncOutcome>(),
+    lastError: text("last_error"),
+    /** The newest vendor data time stored from this connection. */
+    newestDataAt: timestampMs("newest_data_at"),
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    /** When the scheduler may sync next (interval or backoff); null = not scheduled (needs attention). */
+    nextSyncAt: timestampMs("next_sync_at"),
+    /** A sync in progress holds the lease until this time, so two syncs never overlap. */
+    leaseUntil: timestampMs("lease_until"),
+    createdAt: timestampMs("created_at").notNull(),
+    updatedAt: timestampMs("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("provider_connections_org_provider_unique").on(t.orgId, t.provider),
+    // Serves the scheduler's "which connections are due" scan.
+    index("provider_connections_due_idx").on(t.nextSyncAt),
+  ],
+);
+
+export const syncRuns = sqliteTable(
+  "sync_runs",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => providerConnections.id, { onDelete: "cascade" }),
+    provider: text("provider").$type<ProviderId>().notNull(),
+    trigger: text("trigger").$type<SyncTrigger>().notNull(),
+    status: text("status").$type<SyncOutcome>().notNull(),
+    startedAt: timestampMs("started_at").notNull(),
+    finishedAt: timestampMs("finished_at"),
+    error: text("error"),
+    errorKind: text("error_kind"),
+    sitesCount: integer("sites_count").notNull().default(0),
+    invertersCount: integer("inverters_count").notNull().default(0),
+    readingsCount: integer("readings_count").notNull().default(0),
+    providerCalls: integer("provider_calls").notNull().default(0),
+  },
+  (t) => [
+    // Serves the newest-first run history of one connection.
+    index("sync_runs_connection_started_idx").on(t.connectionId, t.startedAt),
+  ],
+);
+
+export const monitoringSystems = sqliteTable(
+  "monitoring_systems",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    connectionId: text("connection_id").references(() => providerConnections.id, { onDelete: "set null" }),
+    provider: text("provider").$type<ProviderId>().notNull(),
+    providerSystemId: text("provider_system_id").notNull(),
+    name: text("name").notNull(),
+    address: text("address"),
+    latitude: real("latitude"),
+    longitude: real("longitude"),
+    timezone: text("timezone"),
+    capacityW: real("capacity_w"),
+    state: text("state").$type<SystemState>().notNull(),
+    powerW: real("power_w"),
+    energyTodayWh: real("energy_today_wh"),
+    energyTotalWh: real("energy_total_wh"),
+    /** Vendor data time of the current values. */
+    dataTime: timestampMs("data_time"),
+    createdAt: timestampMs("created_at").notNull(),
+    updatedAt: timestampMs("updated_at").notNull(),
+  },
+  (t) => [
+    // Idempotent upserts: one row per vendor site in an organisation.
+    uniqueIndex("monitoring_systems_org_provider_system_unique").on(t.orgId, t.provider, t.providerSystemId),
+    index("monitoring_systems_connection_idx").on(t.connectionId),
+  ],
+);
+
+export const inverters = sqliteTable(
+  "inverters",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    systemId: text("system_id")
+      .notNull()
+      .references(() => monitoringSystems.id, { onDelete: "cascade" }),
+    providerInverterId: text("provider_inverter_id").notNull(),
+    serial: text("serial"),
+    model: text("model"),
+    ratedPowerW: real("rated_power_w"),
+    state: text("state").$type<SystemState>().notNull(),
+    powerW: real("power_w"),
+    energyTodayWh: real("energy_today_wh"),
+    energyTotalWh: real("energy_total_wh"),
+    temperatureC: real("temperature_c"),
+    dataTime: timestampMs("data_time"),
+    updatedAt: timestampMs("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("inverters_system_provider_inverter_unique").on(t.systemId, t.providerInverterId)],
+);
+
+/** Live readings per system at the vendor's data time: the time series (5-minute resolution). */
+export const systemReadings = sqliteTable(
+  "system_readings",
+  {
+    systemId: text("system_id")
+      .notNull()
+      .references(() => monitoringSystems.id, { onDelete: "cascade" }),
+    time: timestampMs("time").notNull(),
+    powerW: real("power_w"),
+    energyTodayWh: real("energy_today_wh"),
+    state: text("state").$type<SystemState>().notNull(),
+  },
+  // The key makes a repeated sync of the same data time a no-op; it also serves range reads.
+  (t) => [primaryKey({ columns: [t.systemId, t.time] })],
+);
+
+export const inverterReadings = sqliteTable(
+  "inverter_readings",
+  {
+    inverterId: text("inverter_id")
+      .notNull()
+      .references(() => inverters.id, { onDelete: "cascade" }),
+    time: timestampMs("time").notNull(),
+    powerW: real("power_w"),
+    energyTodayWh: real("energy_today_wh"),
+    temperatureC: real("temperature_c"),
+    state: text("state").$type<SystemState>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.inverterId, t.time] })],
+);
+
+export const alerts = sqliteTable(
+  "alerts",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    systemId: text("system_id").references(() => monitoringSystems.id, { onDelete: "cascade" }),
+    provider: text("provider").$type<ProviderId>(),
+    /** The vendor's alarm identity; null for alerts Sunfleet raises itself. */
+    providerAlarmId: text("provider_alarm_id"),
+    deviceSerial: text("device_serial"),
+    code: text("code"),
+    title: text("title").notNull(),
+    message: text("message").notNull(),
+    severity: text("severity").$type<AlertSeverity>().notNull(),
+    createdAt: timestampMs("created_at").notNull(),
+    resolved: integer("resolved", { mode: "boolean" }).notNull().default(false),
+    resolvedAt: timestampMs("resolved_at"),
+    /** Who resolved it by hand; null when the vendor cleared it. */
+    resolvedBy: text("resolved_by"),
+  },
+  (t) => [
+    uniqueIndex("alerts_org_provider_alarm_unique").on(t.orgId, t.provider, t.providerAlarmId),
+    // Serves the newest-first alert list filtered by state.
+    index("alerts_org_resolved_created_idx").on(t.orgId, t.resolved, t.createdAt),
+  ],
+);
+
+export type ProviderConnectionRow = typeof providerConnections.$inferSelect;
+export type SyncRunRow = typeof syncRuns.$inferSelect;
+export type MonitoringSystemRow = typeof monitoringSystems.$inferSelect;
+export type InverterRow = typeof inverters.$inferSelect;
+export type AlertRow = typeof alerts.$inferSelect;

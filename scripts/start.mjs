@@ -3,7 +3,7 @@
 //   --no-build          skip the Vite build (dist/ already fresh)
 //   --port N            listen port (default 8787, or $PORT)
 //   --persist-to DIR    local storage directory (default .wrangler/state)
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ensureDevVars } from "./lib/dev-vars.mjs";
@@ -15,6 +15,8 @@ const { values } = parseArgs({
     port: { type: "string", default: process.env.PORT ?? "8787" },
     "inspector-port": { type: "string", default: process.env.INSPECTOR_PORT ?? "9230" },
     "persist-to": { type: "string" },
+    "sandbox-port": { type: "string", default: process.env.SANDBOX_PORT ?? "8788" },
+    "no-sandbox": { type: "boolean", default: false },
   },
 });
 
@@ -33,6 +35,30 @@ if (!values["no-build"]) {
 const persist = values["persist-to"] ? ["--persist-to", values["persist-to"]] : [];
 runWrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], { quiet: true });
 
+// The provider sandbox stands in for the vendor clouds locally; production never points at it.
+let sandbox;
+const sandboxVars = [];
+if (!values["no-sandbox"]) {
+  const tsx = path.join(root, "node_modules", "tsx", "dist", "cli.mjs");
+  sandbox = spawn(process.execPath, [tsx, "scripts/sandbox-server.ts", "--port", values["sandbox-port"]], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  const origin = `http://127.0.0.1:${values["sandbox-port"]}`;
+  const urls = {
+    SOLIS_API_URL: `${origin}/solis`,
+    FRONIUS_API_URL: `${origin}/fronius`,
+    SMA_API_URL: `${origin}/sma`,
+    SMA_AUTH_URL: `${origin}/sma-auth`,
+    SOLAX_API_URL: `${origin}/solax`,
+    SOLAX_OPENAPI_URL: `${origin}/solax-openapi`,
+  };
+  for (const [name, url] of Object.entries(urls)) {
+    // An explicit environment variable wins, so a real vendor can be tried locally.
+    sandboxVars.push("--var", `${name}:${process.env[name] ?? url}`);
+  }
+}
+
 const dev = spawnWrangler([
   "dev",
   "--local",
@@ -45,7 +71,16 @@ const dev = spawnWrangler([
   "--test-scheduled",
   "--show-interactive-dev-session=false",
   ...persist,
+  ...sandboxVars,
 ]);
 console.log(`Sunfleet is starting on http://127.0.0.1:${values.port}`);
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
-dev.on("exit", (code) => process.exit(code ?? 0));
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    dev.kill(signal);
+    sandbox?.kill(signal);
+  });
+}
+dev.on("exit", (code) => {
+  sandbox?.kill("SIGTERM");
+  process.exit(code ?? 0);
+});

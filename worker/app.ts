@@ -3,17 +3,18 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { AppEnv } from "./hono-env";
 import { ApiError } from "./lib/errors";
-import { jsonBodyLimit } from "./middleware/body-limit";
+import { IMPORT_PATHS, importBodyLimit, jsonBodyLimit } from "./middleware/body-limit";
 import { socketRoutes } from "./realtime/socket-route";
 import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
 import { healthRoutes } from "./routes/health";
 import { invitesRoutes, membersRoutes, usersRoutes } from "./routes/members";
+import { credentialsRoutes, providersRoutes } from "./routes/providers";
 import { timezonesRoutes } from "./routes/timezones";
 import { userRoutes } from "./routes/user";
 
 const api = new Hono<AppEnv>()
-  .use(jsonBodyLimit)
+  .use((c, next) => (IMPORT_PATHS.has(c.req.path) ? importBodyLimit(c, next) : jsonBodyLimit(c, next)))
   .route("/health", healthRoutes)
   .route("/auth", authRoutes)
   .route("/user", userRoutes)
@@ -21,7 +22,9 @@ const api = new Hono<AppEnv>()
   .route("/members", membersRoutes)
   .route("/invites", invitesRoutes)
   .route("/admin", adminRoutes)
-  .route("/timezones", timezonesRoutes);
+  .route("/timezones", timezonesRoutes)
+  .route("/providers", providersRoutes)
+  .route("/credentials", credentialsRoutes);
 
 export const app = new Hono<AppEnv>().use(requestId()).route("/api", api).route("/ws", socketRoutes);
 

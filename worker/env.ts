@@ -1,7 +1,8 @@
+import type { ProviderUrlEnv } from "./providers/urls";
 import type { LiveHub } from "./realtime/live-hub";
 
 /** Bindings and secrets the worker runs with (wrangler.toml, .dev.vars, `wrangler secret`). */
-export interface Env {
+export interface Env extends ProviderUrlEnv {
   DB: D1Database;
   ASSETS: Fetcher;
   LIVE_HUB: DurableObjectNamespace<LiveHub>;
@@ -12,4 +13,10 @@ export interface Env {
   APP_ENV: "development" | "test" | "production";
   /** Public origin used in invite links; defaults to the request's own origin. */
   APP_URL?: string;
+  /** Hands each due connection's sync to its own queue invocation. */
+  SYNC_QUEUE: Queue<SyncMessage>;
+}
+
+export interface SyncMessage {
+  connectionId: string;
 }

@@ -1,6 +1,7 @@
 import { app } from "./app";
 import { runScheduled } from "./cron";
-import type { Env } from "./env";
+import type { Env, SyncMessage } from "./env";
+import { consumeSyncBatch } from "./sync/queue-consumer";
 
 export { LiveHub } from "./realtime/live-hub";
 
@@ -9,4 +10,7 @@ export default {
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(runScheduled(controller.cron, env, controller.scheduledTime));
   },
-} satisfies ExportedHandler<Env>;
+  async queue(batch, env, _ctx) {
+    await consumeSyncBatch(batch, env);
+  },
+} satisfies ExportedHandler<Env, SyncMessage>;

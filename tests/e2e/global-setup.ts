@@ -44,7 +44,7 @@ declare module "vitest" {
 
 /** Starts the app exactly as `npm start` serves it (already-built client), on fresh storage. */
 export default async function setup(project: TestProject) {
-  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const [port, inspectorPort, sandboxPort] = [await freePort(), await freePort(), await freePort()];
   const persistDir = mkdtempSync(path.join(tmpdir(), "sunfleet-e2e-"));
   let output = "";
   const server = spawn(
@@ -58,6 +58,8 @@ export default async function setup(project: TestProject) {
       String(inspectorPort),
       "--persist-to",
       persistDir,
+      "--sandbox-port",
+      String(sandboxPort),
     ],
     { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );

@@ -1,18 +1,25 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { SignJWT, UnsecuredJWT } from "jose";
 import { expect } from "vitest";
+import type { AuditEntry, AuditPage } from "../../schema/api/audit";
 import type { AuthResponse } from "../../schema/api/auth";
+import { type ApiErrorBody, apiErrorBodySchema } from "../../schema/api/common";
 import type { InviteCreated } from "../../schema/api/members";
-import type { Role } from "../../schema/roles";
+import type { MemberPermission, Role } from "../../schema/roles";
 
 export const BASE = "http://sunfleet.test";
+/** The JWT_SECRET vitest.config.ts gives the worker under test. */
+export const TEST_JWT_SECRET = "test-jwt-secret-that-is-at-least-32-characters-long";
+export const TOKEN_ISSUER = "sunfleet";
+export const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface CallInit {
   method?: string;
   token?: string | null;
   body?: unknown;
-  /** Raw body text, sent as is (malformed JSON tests). */
-  rawBody?: string;
+  /** Raw body, sent as is (malformed JSON and oversized body tests). */
+  rawBody?: BodyInit;
   headers?: Record<string, string>;
 }
 
@@ -20,7 +27,7 @@ export interface CallInit {
 export async function call(path: string, init: CallInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   if (init.token) headers.set("Authorization", `Bearer ${init.token}`);
-  let body: string | undefined;
+  let body: BodyInit | undefined;
   if (init.rawBody !== undefined) body = init.rawBody;
   else if (init.body !== undefined) body = JSON.stringify(init.body);
   if (body !== undefined && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
@@ -31,23 +38,66 @@ export async function call(path: string, init: CallInit = {}): Promise<Response>
 export async function expectStatus<T = unknown>(res: Response, status: number): Promise<T> {
   const text = await res.text();
   expect(res.status, `${res.status} ${text}`).toBe(status);
+  expectNoInternals(text);
   return (text ? JSON.parse(text) : null) as T;
 }
 
+/** No stack frame, source location or SQL ever reaches a client. */
+export function expectNoInternals(text: string): void {
+  expect(text, text).not.toMatch(/\n\s+at\s|\bat\s+\S+\s+\(|\.(?:ts|js|mjs):\d+/);
+  expect(text, text).not.toMatch(
+    /\bSELECT\b|\bINSERT INTO\b|\bDELETE FROM\b|\bUPDATE\s+\S+\s+SET\b|SQLITE_|D1_ERROR|sqlite/,
+  );
+}
+
+/**
+ * Asserts a failure in the one error shape, `{ error, details? }` as JSON, with the status and
+ * (optionally) the message; returns the body.
+ */
+export async function expectError(
+  res: Response,
+  status: number,
+  message?: string | RegExp,
+): Promise<ApiErrorBody> {
+  const text = await res.text();
+  expect(res.status, `${res.status} ${text}`).toBe(status);
+  expect(res.headers.get("Content-Type") ?? "", text).toMatch(/^application\/json/);
+  expectNoInternals(text);
+  const body: unknown = JSON.parse(text);
+  const parsed = apiErrorBodySchema.strict().safeParse(body);
+  expect(parsed.success, `error body shape: ${text}`).toBe(true);
+  const error = body as ApiErrorBody;
+  if (typeof message === "string") expect(error.error).toBe(message);
+  else if (message) expect(error.error).toMatch(message);
+  return error;
+}
+
 let counter = 0;
-export const uniqueEmail = (prefix = "user") => `${prefix}-${Date.now()}-${++counter}@example.com`;
+export const uniqueEmail = (prefix = "user") =>
+  `${prefix}-${Date.now().toString(36)}-${++counter}@example.com`.toLowerCase();
 export const PASSWORD = "correct horse battery";
 
 export interface TestUser {
   id: string;
   email: string;
   token: string;
+  /** Empty for a user outside any organisation (superAdmin, removed user). */
   orgId: string;
   role: Role;
 }
 
-export async function registerOwner(companyName = "Acme Solar"): Promise<TestUser> {
-  const email = uniqueEmail("owner");
+export interface Route {
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+export const routeName = (route: Route) => `${route.method} ${route.path}`;
+
+export async function registerOwner(
+  companyName = "Acme Solar",
+  email = uniqueEmail("owner"),
+): Promise<TestUser> {
   const res = await call("/api/auth/register", {
     method: "POST",
     body: { email, password: PASSWORD, fullName: "Olivia Owner", companyName },
@@ -56,22 +106,96 @@ export async function registerOwner(companyName = "Acme Solar"): Promise<TestUse
   return { id: auth.user.id, email, token: auth.token, orgId: auth.user.companyId ?? "", role: "orgOwner" };
 }
 
-/** Invites someone into the inviter's organisation and registers them through the link. */
-export async function addMember(inviter: TestUser, role: Role, prefix: string = role): Promise<TestUser> {
-  const email = uniqueEmail(prefix);
-  const invited = await expectStatus<InviteCreated>(
-    await call("/api/users/invite", { method: "POST", token: inviter.token, body: { email, role } }),
+export interface TestInvite {
+  id: string;
+  email: string;
+  role: Role;
+  /** The secret token from the accept link. */
+  token: string;
+  link: string;
+  created: InviteCreated;
+}
+
+/** Creates an invite as `inviter` through the API and returns its accept-link token. */
+export async function createInvite(
+  inviter: TestUser,
+  role: Role,
+  options: { email?: string; permissions?: MemberPermission[] | null; path?: string } = {},
+): Promise<TestInvite> {
+  const email = options.email ?? uniqueEmail(`invited-${role}`);
+  const body: Record<string, unknown> = { email, role };
+  if (options.permissions !== undefined) body.permissions = options.permissions;
+  const created = await expectStatus<InviteCreated>(
+    await call(options.path ?? "/api/users/invite", { method: "POST", token: inviter.token, body }),
     201,
   );
-  const inviteToken = new URL(invited.inviteLink).searchParams.get("invite") ?? "";
+  return {
+    id: created.invite.id,
+    email,
+    role,
+    token: inviteTokenOf(created.inviteLink),
+    link: created.inviteLink,
+    created,
+  };
+}
+
+export const inviteTokenOf = (link: string) => new URL(link).searchParams.get("invite") ?? "";
+
+/** Registers someone through an invite's accept link. */
+export async function registerWithInvite(invite: TestInvite, fullName = "Invited Person"): Promise<TestUser> {
   const auth = await expectStatus<AuthResponse>(
     await call("/api/auth/register", {
       method: "POST",
-      body: { email, password: PASSWORD, fullName: `${role} person`, inviteToken },
+      body: { email: invite.email, password: PASSWORD, fullName, inviteToken: invite.token },
     }),
     201,
   );
-  return { id: auth.user.id, email, token: auth.token, orgId: inviter.orgId, role };
+  return {
+    id: auth.user.id,
+    email: invite.email,
+    token: auth.token,
+    orgId: auth.user.companyId ?? "",
+    role: auth.user.role,
+  };
+}
+
+/** Invites someone into the inviter's organisation and registers them through the link. */
+export async function addMember(
+  inviter: TestUser,
+  role: Role,
+  options: { prefix?: string; permissions?: MemberPermission[] | null } = {},
+): Promise<TestUser> {
+  const invite = await createInvite(inviter, role, {
+    email: uniqueEmail(options.prefix ?? role),
+    permissions: options.permissions,
+  });
+  return registerWithInvite(invite, `${role} person`);
+}
+
+export interface TestOrg {
+  owner: TestUser;
+  engineer: TestUser;
+  user: TestUser;
+}
+
+/** An organisation with one member of each organisation role. */
+export async function createOrg(companyName = "Acme Solar"): Promise<TestOrg> {
+  const owner = await registerOwner(companyName);
+  const engineer = await addMember(owner, "orgEngineer");
+  const user = await addMember(owner, "user");
+  return { owner, engineer, user };
+}
+
+/** A user whose organisation removed them: the account remains, without an organisation. */
+export async function createRemovedUser(): Promise<TestUser> {
+  const owner = await registerOwner("Former Employer");
+  const member = await addMember(owner, "orgEngineer", { prefix: "removed" });
+  await expectStatus(await call(`/api/users/${member.id}`, { method: "DELETE", token: owner.token }), 200);
+  return { ...member, orgId: "", role: "user" };
+}
+
+export async function login(email: string, password = PASSWORD, headers: Record<string, string> = {}) {
+  return call("/api/auth/login", { method: "POST", body: { email, password }, headers });
 }
 
 /** A platform superAdmin, created the way the command-line tool does: directly in D1. */
@@ -85,20 +209,128 @@ export async function createSuperAdmin(): Promise<TestUser> {
   )
     .bind(id, email, "Platform Admin", hash.hash, hash.salt, hash.iterations, Date.now())
     .run();
-  const auth = await expectStatus<AuthResponse>(
-    await call("/api/auth/login", { method: "POST", body: { email, password: PASSWORD } }),
-    200,
-  );
+  const auth = await expectStatus<AuthResponse>(await login(email), 200);
   return { id, email, token: auth.token, orgId: "", role: "superAdmin" };
 }
 
+const TABLES = ["organizations", "users", "invites", "audit_logs", "user_preferences", "login_failures"];
+
 /** Row counts of every table, to prove a failed request wrote nothing. */
 export async function tableCounts(): Promise<Record<string, number>> {
-  const tables = ["organizations", "users", "invites", "audit_logs", "user_preferences"];
   const counts: Record<string, number> = {};
-  for (const table of tables) {
+  for (const table of TABLES) {
     const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>();
     counts[table] = row?.n ?? 0;
   }
   return counts;
+}
+
+/** Runs `request` and asserts it changed no row count. */
+export async function expectNothingWritten(request: () => Promise<void>): Promise<void> {
+  const before = await tableCounts();
+  await request();
+  expect(await tableCounts()).toEqual(before);
+}
+
+export interface UserRowView {
+  id: string;
+  email: string;
+  org_id: string | null;
+  role: Role;
+  permissions: string | null;
+}
+
+export const userRow = (id: string) =>
+  env.DB.prepare("SELECT id, email, org_id, role, permissions FROM users WHERE id = ?")
+    .bind(id)
+    .first<UserRowView>();
+
+/** The organisation's audit entries through the API, newest first. */
+export async function auditLog(reader: TestUser, query = ""): Promise<AuditPage> {
+  return expectStatus<AuditPage>(
+    await call(`/api/admin/logs?pageSize=200${query}`, { token: reader.token }),
+    200,
+  );
+}
+
+export const entriesFor = (page: AuditPage, action: string): AuditEntry[] =>
+  page.logs.filter((entry) => entry.action === action);
+
+export interface TokenClaims {
+  sub?: string;
+  iss?: string;
+  /** Seconds since the epoch. */
+  iat?: number;
+  /** Seconds since the epoch; null leaves the claim out. */
+  exp?: number | null;
+}
+
+/** Signs a session token the way the worker does, with any claims and key a test needs. */
+export async function signToken(claims: TokenClaims, secret = TEST_JWT_SECRET): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const jwt = new SignJWT({})
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuer(claims.iss ?? TOKEN_ISSUER)
+    .setIssuedAt(claims.iat ?? now);
+  if (claims.sub !== undefined) jwt.setSubject(claims.sub);
+  if (claims.exp !== null) jwt.setExpirationTime(claims.exp ?? now + 3600);
+  return jwt.sign(new TextEncoder().encode(secret));
+}
+
+/** A correctly signed token for `userId` that expired a day ago (issued eight days ago). */
+export function expiredToken(userId: string): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return signToken({ sub: userId, iat: now - 8 * 86_400, exp: now - 86_400 });
+}
+
+/** An unsigned token (`alg: none`) naming the user. */
+export function unsignedToken(userId: string): string {
+  const now = Math.floor(Date.now() / 1000);
+  return new UnsecuredJWT({})
+    .setSubject(userId)
+    .setIssuer(TOKEN_ISSUER)
+    .setIssuedAt(now)
+    .setExpirationTime(now + 3600)
+    .encode();
+}
+
+const base64UrlJson = (value: unknown) =>
+  btoa(JSON.stringify(value)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+
+/** The user's genuine token with its payload swapped for one naming another user: the signature no longer matches. */
+export function tamperedToken(token: string, otherUserId: string): string {
+  const [header, payload, signature] = token.split(".");
+  const claims = JSON.parse(atob((payload ?? "").replaceAll("-", "+").replaceAll("_", "/"))) as Record<
+    string,
+    unknown
+  >;
+  return [header, base64UrlJson({ ...claims, sub: otherUserId }), signature].join(".");
+}
+
+/**
+ * The shared check every protected route's tests call: a missing, malformed, forged, expired,
+ * tampered or unsigned token answers 401 "Not authenticated", and nothing is written.
+ * `user` is a real account, so the expired and forged tokens fail for their flaw alone.
+ */
+export async function expectRejectsBadTokens(route: Route, user: TestUser): Promise<void> {
+  const bad: Record<string, Record<string, string>> = {
+    "no Authorization header": {},
+    "an empty bearer token": { Authorization: "Bearer " },
+    "another scheme": { Authorization: `Basic ${btoa(`${user.email}:${PASSWORD}`)}` },
+    "a malformed token": { Authorization: "Bearer not-a-jwt" },
+    "a token signed with another secret": {
+      Authorization: `Bearer ${await signToken({ sub: user.id }, "another-secret-that-is-also-32-characters-long")}`,
+    },
+    "an expired token": { Authorization: `Bearer ${await expiredToken(user.id)}` },
+    "a tampered token": { Authorization: `Bearer ${tamperedToken(user.token, crypto.randomUUID())}` },
+    "an unsigned (alg none) token": { Authorization: `Bearer ${unsignedToken(user.id)}` },
+  };
+  const before = await tableCounts();
+  for (const [label, headers] of Object.entries(bad)) {
+    const res = await call(route.path, { method: route.method, body: route.body, headers });
+    const text = await res.text();
+    expect(res.status, `${routeName(route)} with ${label}: ${res.status} ${text}`).toBe(401);
+    expect(JSON.parse(text), `${routeName(route)} with ${label}`).toEqual({ error: "Not authenticated" });
+  }
+  expect(await tableCounts(), `${routeName(route)} wrote rows while refusing bad tokens`).toEqual(before);
 }

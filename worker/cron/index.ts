@@ -1,4 +1,5 @@
 import type { Env } from "../env";
+import { dispatchDueSyncs } from "./dispatch-syncs";
 import { runMaintenance } from "./maintenance";
 
 /** Cron strings in wrangler.toml, each dispatched to its jobs. */
@@ -7,6 +8,7 @@ export const FIVE_MINUTES = "*/5 * * * *";
 export async function runScheduled(cron: string, env: Env, now: number): Promise<void> {
   switch (cron) {
     case FIVE_MINUTES:
+      await dispatchDueSyncs({ env, now });
       await runMaintenance({ env, now });
       return;
     default:

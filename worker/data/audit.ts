@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, like, lte, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, like, lte, type SQL, sql } from "drizzle-orm";
 import { auditLogs } from "../../schema/tables";
 import type { Db } from "../lib/db";
 
@@ -6,6 +6,17 @@ export type AuditInsert = Omit<typeof auditLogs.$inferInsert, "id" | "createdAt"
 
 export const insertAuditEntry = (db: Db, entry: AuditInsert, now: number) =>
   db.insert(auditLogs).values({ ...entry, id: crypto.randomUUID(), createdAt: now });
+
+/**
+ * The same insert, made only if `condition` holds when it runs: batched after a guarded change,
+ * it records the change only when the change happened. Columns in the table's order.
+ */
+export const insertAuditEntryIf = (db: Db, entry: AuditInsert, now: number, condition: SQL) =>
+  db
+    .insert(auditLogs)
+    .select(
+      sql`select ${crypto.randomUUID()}, ${entry.orgId ?? null}, ${entry.actorId ?? null}, ${entry.actorEmail ?? null}, ${entry.action}, ${entry.targetType ?? null}, ${entry.targetId ?? null}, ${entry.details == null ? null : JSON.stringify(entry.details)}, ${entry.ip ?? null}, ${now} where ${condition}`,
+    );
 
 export interface AuditFilter {
   /** Null reads every organisation's entries (superAdmin only; decided by the service). */

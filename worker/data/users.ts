@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, ne, or, type SQL, sql } from "drizzle-orm";
 import type { MemberPermission, Role } from "../../schema/roles";
 import { organizations, users } from "../../schema/tables";
 import type { Db } from "../lib/db";
@@ -41,12 +41,37 @@ export async function countOrgOwners(db: Db, orgId: string): Promise<number> {
   return row?.count ?? 0;
 }
 
+/**
+ * Holds for a member who is not their organisation's last orgOwner. Part of the write itself,
+ * so two owners demoting or removing each other at once cannot leave the organisation without one.
+ */
+const notLastOwner = (orgId: string, userId: string) =>
+  or(
+    ne(users.role, "orgOwner"),
+    sql`exists (select 1 from ${users} as other where other.org_id = ${orgId} and other.role = 'orgOwner' and other.id <> ${userId})`,
+  );
+
+/** Changes a member's role unless that would leave the organisation without an owner (0 rows). */
 export const updateMemberRole = (db: Db, orgId: string, userId: string, role: Role) =>
   db
     .update(users)
     // An owner is never narrowed by member permissions.
     .set(role === "orgOwner" ? { role, permissions: null } : { role })
-    .where(and(eq(users.orgId, orgId), eq(users.id, userId)));
+    .where(
+      and(
+        eq(users.orgId, orgId),
+        eq(users.id, userId),
+        role === "orgOwner" ? undefined : notLastOwner(orgId, userId),
+      ),
+    );
+
+/** After a batch's role change: whether the member now holds the role (the change happened). */
+export const memberHoldsRole = (orgId: string, userId: string, role: Role): SQL =>
+  sql`exists (select 1 from ${users} where ${users.id} = ${userId} and ${users.orgId} = ${orgId} and ${users.role} = ${role})`;
+
+/** After a batch's removal: whether the user is no longer in the organisation (the removal happened). */
+export const userOutsideOrg = (orgId: string, userId: string): SQL =>
+  sql`not exists (select 1 from ${users} where ${users.id} = ${userId} and ${users.orgId} = ${orgId})`;
 
 export const updateMemberPermissions = (
   db: Db,
@@ -59,12 +84,15 @@ export const updateMemberPermissions = (
     .set({ permissions })
     .where(and(eq(users.orgId, orgId), eq(users.id, userId)));
 
-/** Removal keeps the account: the user can sign in again and start or join another organisation. */
+/**
+ * Removal keeps the account: the user can sign in again and start or join another organisation.
+ * Like a role change, it never removes the last owner (0 rows).
+ */
 export const detachMember = (db: Db, orgId: string, userId: string) =>
   db
     .update(users)
     .set({ orgId: null, role: "user", permissions: null })
-    .where(and(eq(users.orgId, orgId), eq(users.id, userId)));
+    .where(and(eq(users.orgId, orgId), eq(users.id, userId), notLastOwner(orgId, userId)));
 
 export const attachUserToOrg = (
   db: Db,

@@ -19,7 +19,13 @@ export async function signSessionToken(userId: string, secret: string, now = Dat
 /** The user id the token was issued to, or null for a token that is expired, tampered or malformed. */
 export async function verifySessionToken(token: string, secret: string): Promise<string | null> {
   try {
-    const { payload } = await jwtVerify(token, key(secret), { algorithms: ["HS256"], issuer: ISSUER });
+    // A session token always carries its subject and expiry; one without them never expires.
+    const { payload } = await jwtVerify(token, key(secret), {
+      algorithms: ["HS256"],
+      issuer: ISSUER,
+      requiredClaims: ["sub", "iat", "exp"],
+      maxTokenAge: TOKEN_TTL_SECONDS,
+    });
     return typeof payload.sub === "string" ? payload.sub : null;
   } catch (error) {
     if (error instanceof errors.JOSEError || error instanceof TypeError) return null;

@@ -3,12 +3,23 @@ import type { ValidationTargets } from "hono";
 import type { ZodType } from "zod";
 import { badRequest } from "./errors";
 
+/** The media types Hono's JSON validator parses; any other body would be read as `{}`. */
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
 /** zod validation at the route edge; every failure is one 400 shape with zod's issues as details. */
 export const validate = <Target extends keyof ValidationTargets, Schema extends ZodType>(
   target: Target,
   schema: Schema,
 ) =>
-  zValidator(target, schema, (result) => {
+  zValidator(target, schema, (result, c) => {
+    // Hono skips JSON parsing for another content type, so a form or text body would
+    // otherwise pass as an empty object (and an all-optional schema would accept it).
+    const mediaType = (c.req.header("Content-Type") ?? "").split(";")[0]?.trim() ?? "";
+    if (result.target === "json" && !JSON_MEDIA_TYPE.test(mediaType)) {
+      throw badRequest("Invalid input", [
+        { path: [], message: "Send the body as JSON (Content-Type: application/json)", code: "invalid_type" },
+      ]);
+    }
     if (!result.success) {
       throw badRequest(
         "Invalid input",

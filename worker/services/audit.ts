@@ -1,5 +1,6 @@
+import type { SQL } from "drizzle-orm";
 import type { AuditPage, AuditQuery } from "../../schema/api/audit";
-import { type AuditInsert, insertAuditEntry, listAuditEntries } from "../data/audit";
+import { type AuditInsert, insertAuditEntry, insertAuditEntryIf, listAuditEntries } from "../data/audit";
 import type { Db } from "../lib/db";
 import { badRequest, notFound } from "../lib/errors";
 import { requireAction } from "./authorization";
@@ -18,7 +19,11 @@ export type AuditAction =
   | "member.role_change"
   | "member.permissions_change"
   | "member.remove"
-  | "preferences.update";
+  | "preferences.update"
+  | "credentials.save"
+  | "credentials.delete"
+  | "credentials.sync"
+  | "meteronline.import";
 
 export interface AuditEvent extends Omit<AuditInsert, "action" | "ip"> {
   action: AuditAction;
@@ -27,6 +32,15 @@ export interface AuditEvent extends Omit<AuditInsert, "action" | "ip"> {
 /** The insert for one audit entry, to be batched with the change it records. */
 export const auditEntry = (ctx: ServiceContext, event: AuditEvent, db: Db = ctx.db) =>
   insertAuditEntry(db, { ...event, actorEmail: event.actorEmail ?? null, ip: ctx.ip }, ctx.now);
+
+/** An audit entry written only if `condition` holds once the batch's guarded change has run. */
+export const auditEntryIf = (ctx: ServiceContext, event: AuditEvent, condition: SQL) =>
+  insertAuditEntryIf(
+    ctx.db,
+    { ...event, actorEmail: event.actorEmail ?? null, ip: ctx.ip },
+    ctx.now,
+    condition,
+  );
 
 export async function readAuditLog(ctx: UserContext, query: AuditQuery): Promise<AuditPage> {
   requireAction(ctx, "audit:read");

@@ -21,6 +21,8 @@ export interface ServiceContext {
   ip: string | null;
   /** Public origin for links the server hands out (invite links). */
   origin: string;
+  /** Transport to the vendor clouds; tests hand in the provider sandbox. Defaults to fetch. */
+  providerFetch?: (request: Request) => Promise<Response>;
 }
 
 export interface UserContext extends ServiceContext {

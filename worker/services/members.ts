@@ -5,7 +5,13 @@ import {
   type InviteCreated,
   type Member,
 } from "../../schema/api/members";
-import { assignableRoles, canManageRole, type MemberPermission, type Role } from "../../schema/roles";
+import {
+  assignableRoles,
+  canGrantPermissions,
+  canManageRole,
+  type MemberPermission,
+  type Role,
+} from "../../schema/roles";
 import type { InviteRow, UserRow } from "../../schema/tables";
 import {
   deleteOrgInvite,
@@ -20,12 +26,14 @@ import {
   findOrgMember,
   findUserByEmail,
   listOrgMembers,
+  memberHoldsRole,
   updateMemberPermissions,
   updateMemberRole,
+  userOutsideOrg,
 } from "../data/users";
 import { badRequest, conflict, forbidden, notFound } from "../lib/errors";
 import { newId, randomToken, sha256Hex } from "../lib/ids";
-import { auditEntry } from "./audit";
+import { auditEntry, auditEntryIf } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
 
@@ -71,9 +79,17 @@ async function manageableMember(ctx: OrgContext, memberId: string, verb: string)
   return member;
 }
 
+function requireGrantable(ctx: OrgContext, permissions: MemberPermission[] | null): void {
+  if (!canGrantPermissions(ctx.user, permissions)) {
+    throw forbidden("You cannot grant permissions you do not hold yourself");
+  }
+}
+
+const lastOwnerConflict = () => conflict("An organisation must keep at least one owner");
+
 async function requireAnotherOwner(ctx: OrgContext, member: UserRow): Promise<void> {
   if (member.role === "orgOwner" && (await countOrgOwners(ctx.db, ctx.user.orgId)) <= 1) {
-    throw conflict("An organisation must keep at least one owner");
+    throw lastOwnerConflict();
   }
 }
 
@@ -92,13 +108,18 @@ export async function inviteMember(ctx: UserContext, body: InviteBody): Promise<
   if (await findPendingInviteForEmail(org.db, org.user.orgId, body.email, org.now)) {
     throw conflict("An invite for this email is already pending");
   }
+  // Without explicit permissions an invite carries the inviter's own: never more than they hold.
+  const inherited = org.user.role === "orgOwner" ? null : org.user.permissions;
+  const requested = body.permissions === undefined ? inherited : body.permissions;
+  const permissions = body.role === "orgOwner" ? null : requested;
+  if (body.role !== "orgOwner") requireGrantable(org, permissions);
   const token = randomToken();
   const row: InviteRow = {
     id: newId(),
     orgId: org.user.orgId,
     email: body.email,
     role: body.role,
-    permissions: body.role === "orgOwner" ? null : (body.permissions ?? null),
+    permissions,
     tokenHash: await sha256Hex(token),
     invitedBy: org.user.id,
     expiresAt: org.now + INVITE_TTL_DAYS * DAY_MS,
@@ -127,17 +148,25 @@ export async function changeMemberRole(ctx: UserContext, memberId: string, role:
   const member = await manageableMember(org, memberId, "change the role of");
   requireAssignable(org.user.role, role);
   if (member.role === role) return toMember(member);
+  // A promotion to engineer hands out the member's permissions as they stand.
+  if (role === "orgEngineer") requireGrantable(org, member.permissions);
   if (role !== "orgOwner") await requireAnotherOwner(org, member);
-  await org.db.batch([
+  const [updated] = await org.db.batch([
     updateMemberRole(org.db, org.user.orgId, member.id, role),
-    auditEntry(org, {
-      ...actorOf(org),
-      action: "member.role_change",
-      targetType: "user",
-      targetId: member.id,
-      details: { email: member.email, from: member.role, to: role },
-    }),
+    auditEntryIf(
+      org,
+      {
+        ...actorOf(org),
+        action: "member.role_change",
+        targetType: "user",
+        targetId: member.id,
+        details: { email: member.email, from: member.role, to: role },
+      },
+      memberHoldsRole(org.user.orgId, member.id, role),
+    ),
   ]);
+  // The update's own guard refused: another request took the organisation's other owner meanwhile.
+  if (updated.meta.changes === 0) throw lastOwnerConflict();
   return toMember({ ...member, role, permissions: role === "orgOwner" ? null : member.permissions });
 }
 
@@ -149,6 +178,7 @@ export async function changeMemberPermissions(
   const org = authorizeOrgAction(ctx, "users:editPermissions");
   const member = await manageableMember(org, memberId, "change the permissions of");
   if (member.role === "orgOwner") throw badRequest("An organisation owner always has every permission");
+  requireGrantable(org, permissions);
   const unique = permissions === null ? null : [...new Set(permissions)];
   await org.db.batch([
     updateMemberPermissions(org.db, org.user.orgId, member.id, unique),
@@ -168,16 +198,21 @@ export async function removeMember(ctx: UserContext, memberId: string): Promise<
   const org = authorizeOrgAction(ctx, "users:remove");
   const member = await manageableMember(org, memberId, "remove");
   await requireAnotherOwner(org, member);
-  await org.db.batch([
+  const [detached] = await org.db.batch([
     detachMember(org.db, org.user.orgId, member.id),
-    auditEntry(org, {
-      ...actorOf(org),
-      action: "member.remove",
-      targetType: "user",
-      targetId: member.id,
-      details: { email: member.email, role: member.role },
-    }),
+    auditEntryIf(
+      org,
+      {
+        ...actorOf(org),
+        action: "member.remove",
+        targetType: "user",
+        targetId: member.id,
+        details: { email: member.email, role: member.role },
+      },
+      userOutsideOrg(org.user.orgId, member.id),
+    ),
   ]);
+  if (detached.meta.changes === 0) throw lastOwnerConflict();
   await disconnectUserSockets(org, member.id);
   return { message: `${member.email} was removed from the organisation` };
 }

@@ -1,22 +1,46 @@
 import type { Timezone } from "../../schema/api/preferences";
 
+/**
+ * ICU (and so `Intl`) keeps some zones under the names they had when CLDR froze its ids; IANA
+ * has renamed them since. The list offers the current IANA name, which `Intl` also accepts.
+ */
+const RENAMED_ZONES: Readonly<Record<string, string>> = {
+  "Africa/Asmera": "Africa/Asmara",
+  "America/Buenos_Aires": "America/Argentina/Buenos_Aires",
+  "America/Catamarca": "America/Argentina/Catamarca",
+  "America/Coral_Harbour": "America/Atikokan",
+  "America/Cordoba": "America/Argentina/Cordoba",
+  "America/Godthab": "America/Nuuk",
+  "America/Indianapolis": "America/Indiana/Indianapolis",
+  "America/Jujuy": "America/Argentina/Jujuy",
+  "America/Louisville": "America/Kentucky/Louisville",
+  "America/Mendoza": "America/Argentina/Mendoza",
+  "Asia/Calcutta": "Asia/Kolkata",
+  "Asia/Katmandu": "Asia/Kathmandu",
+  "Asia/Rangoon": "Asia/Yangon",
+  "Asia/Saigon": "Asia/Ho_Chi_Minh",
+  "Atlantic/Faeroe": "Atlantic/Faroe",
+  "Europe/Kiev": "Europe/Kyiv",
+  "Pacific/Enderbury": "Pacific/Kanton",
+  "Pacific/Ponape": "Pacific/Pohnpei",
+  "Pacific/Truk": "Pacific/Chuuk",
+};
+
 /** IANA zones from the runtime's own time-zone data (ICU), never a hand-written list. */
 function zoneNames(): string[] {
-  const names = Intl.supportedValuesOf("timeZone");
-  return names.includes("UTC") ? names : ["UTC", ...names];
+  const names = Intl.supportedValuesOf("timeZone").map((name) => RENAMED_ZONES[name] ?? name);
+  return [...new Set(["UTC", ...names])];
 }
 
 let zoneSet: Set<string> | undefined;
+/**
+ * Whether a preference may hold this zone: a listed name, or the runtime's older name for one
+ * (a stored "Asia/Calcutta" stays valid). Exact names only: `Intl` would also take offsets
+ * such as "+05:30" and any letter case, which no zone list offers.
+ */
 export function isKnownTimezone(zone: string): boolean {
-  zoneSet ??= new Set(zoneNames());
-  if (zoneSet.has(zone)) return true;
-  // Accept aliases the runtime resolves (e.g. "Asia/Calcutta"), as Intl does.
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
+  zoneSet ??= new Set([...zoneNames(), ...Intl.supportedValuesOf("timeZone")]);
+  return zoneSet.has(zone);
 }
 
 /** "UTC+05:30" for the zone's offset at `at` (offsets change with DST). */
@@ -35,7 +59,24 @@ const offsetMinutes = (offset: string) => {
   return (match[1] === "-" ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
 };
 
+/** Offsets change only at DST transitions; a list recomputed every 15 minutes stays right. */
+const LIST_TTL_MS = 15 * 60 * 1000;
+let cachedList: { builtAt: number; list: Timezone[] } | undefined;
+
 export function listTimezones(now: Date): Timezone[] {
+  if (
+    cachedList &&
+    now.getTime() - cachedList.builtAt >= 0 &&
+    now.getTime() - cachedList.builtAt < LIST_TTL_MS
+  ) {
+    return cachedList.list;
+  }
+  const list = buildTimezoneList(now);
+  cachedList = { builtAt: now.getTime(), list };
+  return list;
+}
+
+function buildTimezoneList(now: Date): Timezone[] {
   return zoneNames()
     .map((value) => {
       const parts = value.split("/");

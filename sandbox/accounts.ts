@@ -1,0 +1,53 @@
+/**
+ * Sandbox accounts: the credentials that unlock simulated plants, listed in the README.
+ * `plants` is how many plants the account holds (the benchmark account holds 500).
+ */
+export const sandboxAccounts = {
+  solis: [
+    { keyId: "1300386381676644416", keySecret: "sandbox-solis-key-secret", plants: 3 },
+    { keyId: "1300386381676644500", keySecret: "sandbox-solis-bench-secret", plants: 500 },
+  ],
+  fronius: [
+    {
+      accessKeyId: "FKIA08F3E8AE4B2B4C6B8D5E1A2B3C4D5E6F",
+      accessKeyValue: "2f1c6a1e-8f0b-4a8e-9d55-0c3b7e1d2a90",
+      plants: 3,
+    },
+    {
+      accessKeyId: "FKIABENCH0000000000000000000000000500",
+      accessKeyValue: "5a0c7e3b-1d2f-4b6a-8c9d-0e1f2a3b4c5d",
+      plants: 500,
+    },
+  ],
+  sma: [
+    {
+      clientId: "sunfleet-sandbox",
+      clientSecret: "sandbox-sma-client-secret",
+      ownerEmail: "owner@sandbox.sma.test",
+      plants: 3,
+    },
+    {
+      clientId: "sunfleet-bench",
+      clientSecret: "sandbox-sma-bench-secret",
+      ownerEmail: "bench@sandbox.sma.test",
+      plants: 500,
+    },
+  ],
+  solax: [
+    // Token API: one dongle (wifiSn) per plant. Developer OpenAPI: client credentials.
+    {
+      tokenId: "20240701sandboxsolaxtoken",
+      wifiSns: ["SVSANDBOX1", "SVSANDBOX2", "SVSANDBOX3"],
+      clientId: "solax-sandbox-client",
+      clientSecret: "sandbox-solax-client-secret",
+      plants: 3,
+    },
+    {
+      tokenId: "20240701benchsolaxtoken",
+      wifiSns: [] as string[],
+      clientId: "solax-bench-client",
+      clientSecret: "sandbox-solax-bench-secret",
+      plants: 500,
+    },
+  ],
+} as const;

@@ -1,0 +1,29 @@
+import { Hono } from "hono";
+import { froniusSandbox } from "./fronius";
+import { smaAuthSandbox, smaDataSandbox } from "./sma";
+import { solaxOpenApiSandbox, solaxTokenSandbox } from "./solax";
+import { solisSandbox } from "./solis";
+
+/** Options every vendor emulator receives: a clock, so tests can hold time still. */
+export interface SandboxOptions {
+  now?: () => number;
+}
+
+/**
+ * The provider sandbox: local emulators of the vendor clouds, speaking their protocols, for
+ * development and tests. Never mounted by the production worker.
+ * Mount points: /solis, /fronius, /sma, /sma-auth, /solax, /solax-openapi.
+ */
+export function createSandbox(options: SandboxOptions = {}) {
+  const now = options.now ?? (() => Date.now());
+  const app = new Hono();
+  app.get("/", (c) => c.json({ sandbox: "sunfleet provider sandbox", time: new Date(now()).toISOString() }));
+  // Vendor emulators (one line each):
+  app.route("/fronius", froniusSandbox({ now }));
+  app.route("/solax", solaxTokenSandbox({ now }));
+  app.route("/solax-openapi", solaxOpenApiSandbox({ now }));
+  app.route("/solis", solisSandbox({ now }));
+  app.route("/sma", smaDataSandbox({ now }));
+  app.route("/sma-auth", smaAuthSandbox({ now }));
+  return app;
+}

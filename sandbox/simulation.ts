@@ -1,0 +1,290 @@
+import { DateTime } from "luxon";
+import { getPosition } from "suncalc";
+
+/**
+ * Deterministic simulated plants behind every sandbox vendor API. Power follows the sun's
+ * position at the plant's coordinates (suncalc) through a clear-sky irradiance model, with
+ * cloud dips and occasional inverter faults derived from a hash of plant and time, so the same
+ * instant always gives the same answer and every vendor emulator agrees on the numbers.
+ */
+
+export interface SimInverter {
+  id: string;
+  serial: string;
+  model: string;
+  ratedPowerW: number;
+  /** Fraction of the plant's array behind this inverter. */
+  share: number;
+}
+
+export interface SimPlant {
+  id: string;
+  name: string;
+  street: string;
+  city: string;
+  country: string;
+  latitude: number;
+  longitude: number;
+  timezone: string;
+  capacityW: number;
+  tiltDeg: number;
+  azimuthDeg: number;
+  inverters: SimInverter[];
+}
+
+export interface SimFault {
+  inverterIndex: number;
+  startsAt: number;
+  endsAt: number;
+  code: string;
+  message: string;
+}
+
+const SITES = [
+  {
+    city: "Amsterdam",
+    country: "NL",
+    street: "Keizersgracht",
+    latitude: 52.3676,
+    longitude: 4.9041,
+    timezone: "Europe/Amsterdam",
+  },
+  {
+    city: "Munich",
+    country: "DE",
+    street: "Leopoldstrasse",
+    latitude: 48.1351,
+    longitude: 11.582,
+    timezone: "Europe/Berlin",
+  },
+  {
+    city: "Milan",
+    country: "IT",
+    street: "Via Torino",
+    latitude: 45.4642,
+    longitude: 9.19,
+    timezone: "Europe/Rome",
+  },
+  {
+    city: "Phoenix",
+    country: "US",
+    street: "E Camelback Rd",
+    latitude: 33.4484,
+    longitude: -112.074,
+    timezone: "America/Phoenix",
+  },
+  {
+    city: "Madrid",
+    country: "ES",
+    street: "Calle de Alcalá",
+    latitude: 40.4168,
+    longitude: -3.7038,
+    timezone: "Europe/Madrid",
+  },
+  {
+    city: "Sydney",
+    country: "AU",
+    street: "George St",
+    latitude: -33.8688,
+    longitude: 151.2093,
+    timezone: "Australia/Sydney",
+  },
+] as const;
+
+const CAPACITIES_KW = [6.4, 12, 48.6, 99.5, 250, 8.2, 30];
+
+/** FNV-1a: a stable, well-spread hash for deterministic simulation (not for security). */
+export function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+const unit = (text: string) => hash(text) / 0xffffffff;
+
+/** The plants of one sandbox account: `count` plants, spread over the sites above. */
+export function simulatedPlants(provider: string, account: string, count = 3): SimPlant[] {
+  return Array.from({ length: count }, (_, index) => {
+    const site = SITES[(hash(`${provider}:${account}`) + index) % SITES.length] ?? SITES[0];
+    const seed = `${provider}:${account}:${index}`;
+    const capacityKw = CAPACITIES_KW[hash(seed) % CAPACITIES_KW.length] ?? 10;
+    const capacityW = Math.round(capacityKw * 1000);
+    const inverterCount = capacityW > 40_000 ? 3 : 2;
+    const idBase = 1_298_491_919_448_631_800n + BigInt(hash(seed));
+    const number = 1 + index;
+    return {
+      id: `${idBase}`,
+      name: `${site.city} ${provider === "solis" ? "Rooftop" : "Array"} ${number}`,
+      street: `${site.street} ${10 + (hash(`${seed}:street`) % 180)}`,
+      city: site.city,
+      country: site.country,
+      // A small deterministic offset keeps many plants of one city apart on a map.
+      latitude: Number((site.latitude + (unit(`${seed}:lat`) - 0.5) * 0.1).toFixed(5)),
+      longitude: Number((site.longitude + (unit(`${seed}:lng`) - 0.5) * 0.1).toFixed(5)),
+      timezone: site.timezone,
+      capacityW,
+      tiltDeg: 15 + (hash(`${seed}:tilt`) % 25),
+      azimuthDeg: site.latitude >= 0 ? 180 : 0,
+      inverters: Array.from({ length: inverterCount }, (_, i) => ({
+        id: `${idBase + BigInt(1000 + i)}`,
+        serial: `${provider.slice(0, 2).toUpperCase()}${(hash(`${seed}:inv:${i}`) % 1e9).toString().padStart(9, "0")}`,
+        model: `${provider === "fronius" ? "Symo" : provider === "sma" ? "Sunny Tripower" : "Hybrid"} ${Math.round(capacityKw / inverterCount)}K`,
+        ratedPowerW: Math.round((capacityW / inverterCount) * 0.95),
+        share: 1 / inverterCount,
+      })),
+    };
+  });
+}
+
+/** Clear-sky global horizontal irradiance (Haurwitz model), W/m², from the sun's altitude. */
+export function clearSkyIrradiance(latitude: number, longitude: number, at: number): number {
+  // suncalc 2 answers the apparent altitude in degrees.
+  const altitudeDeg = getPosition(new Date(at), latitude, longitude).altitude;
+  const cosZenith = Math.sin((altitudeDeg * Math.PI) / 180);
+  if (cosZenith <= 0.01) return 0;
+  return 1098 * cosZenith * Math.exp(-0.057 / cosZenith);
+}
+
+/** Fraction of clear-sky light that reaches the panels: mostly clear, with passing clouds. */
+export function cloudFactor(plantId: string, at: number): number {
+  const slot = Math.floor(at / (10 * 60 * 1000));
+  const day = Math.floor(at / 86_400_000);
+  const overcastDay = unit(`${plantId}:day:${day}`) < 0.15;
+  const dip = unit(`${plantId}:slot:${slot}`);
+  const base = overcastDay ? 0.35 : 0.95;
+  return dip < 0.12 ? base * (0.3 + dip * 2) : base;
+}
+
+const PERFORMANCE_FACTOR = 0.86;
+
+const faultCache = new Map<string, SimFault[]>();
+
+/** The faults of one plant-local day: one inverter, for 45 minutes, on about one day in four. */
+export function faultsOn(plant: SimPlant, localDate: string): SimFault[] {
+  const key = `${plant.id}:${plant.timezone}:${localDate}`;
+  const cached = faultCache.get(key);
+  if (cached) return cached;
+  const faults = computeFaults(plant, localDate);
+  // Bounded: a long-running sandbox keeps only recent days.
+  if (faultCache.size > 50_000) faultCache.clear();
+  faultCache.set(key, faults);
+  return faults;
+}
+
+function computeFaults(plant: SimPlant, localDate: string): SimFault[] {
+  if (hash(`${plant.id}:fault:${localDate}`) % 4 !== 0) return [];
+  const start = DateTime.fromISO(`${localDate}T11:00:00`, { zone: plant.timezone });
+  return [
+    {
+      inverterIndex: 0,
+      startsAt: start.toMillis(),
+      endsAt: start.plus({ minutes: 45 }).toMillis(),
+      code: "1015",
+      message: "Grid overvoltage: inverter disconnected",
+    },
+  ];
+}
+
+const localDateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The plant-local calendar date (en-CA formats as YYYY-MM-DD); cheaper than luxon in hot loops. */
+function localDateOf(zone: string, at: number): string {
+  let format = localDateFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", {
+      timeZone: zone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    });
+    localDateFormats.set(zone, format);
+  }
+  return format.format(at);
+}
+
+export function activeFault(plant: SimPlant, inverterIndex: number, at: number): SimFault | null {
+  const localDate = localDateOf(plant.timezone, at);
+  return (
+    faultsOn(plant, localDate).find(
+      (f) => f.inverterIndex === inverterIndex && at >= f.startsAt && at < f.endsAt,
+    ) ?? null
+  );
+}
+
+export function inverterPowerW(plant: SimPlant, inverterIndex: number, at: number): number {
+  const inverter = plant.inverters[inverterIndex];
+  if (!inverter || activeFault(plant, inverterIndex, at)) return 0;
+  const irradiance = clearSkyIrradiance(plant.latitude, plant.longitude, at);
+  const power =
+    plant.capacityW * inverter.share * (irradiance / 1000) * PERFORMANCE_FACTOR * cloudFactor(plant.id, at);
+  return Math.round(Math.min(power, inverter.ratedPowerW));
+}
+
+export function plantPowerW(plant: SimPlant, at: number): number {
+  return plant.inverters.reduce((sum, _, i) => sum + inverterPowerW(plant, i, at), 0);
+}
+
+const STEP_MS = 5 * 60 * 1000;
+
+/** Running integrals per inverter, extended step by step: the sandbox answers the same day often. */
+const energyCache = new Map<string, { midnight: number; until: number; energyWh: number }>();
+
+/** Energy since plant-local midnight, integrated over 5-minute steps of the same power curve. */
+export function inverterEnergyTodayWh(plant: SimPlant, inverterIndex: number, at: number): number {
+  const midnight = DateTime.fromMillis(at, { zone: plant.timezone }).startOf("day").toMillis();
+  const key = `${plant.id}:${inverterIndex}`;
+  const cached = energyCache.get(key);
+  let start = midnight;
+  let energy = 0;
+  if (cached && cached.midnight === midnight && cached.until <= at) {
+    start = cached.until;
+    energy = cached.energyWh;
+  }
+  let t = start;
+  for (; t + STEP_MS <= at; t += STEP_MS) {
+    energy += (inverterPowerW(plant, inverterIndex, t) * STEP_MS) / 3_600_000;
+  }
+  if (energyCache.size > 100_000) energyCache.clear();
+  energyCache.set(key, { midnight, until: t, energyWh: energy });
+  return Math.round(energy);
+}
+
+export function plantEnergyTodayWh(plant: SimPlant, at: number): number {
+  return plant.inverters.reduce((sum, _, i) => sum + inverterEnergyTodayWh(plant, i, at), 0);
+}
+
+/** Lifetime energy: a plausible yield since commissioning plus today's. */
+export function inverterEnergyTotalWh(plant: SimPlant, inverterIndex: number, at: number): number {
+  const inverter = plant.inverters[inverterIndex];
+  if (!inverter) return 0;
+  const yearsInService = 1 + (hash(`${plant.id}:age`) % 6);
+  const past = plant.capacityW * inverter.share * 1.05 * 365 * yearsInService;
+  return Math.round(past + inverterEnergyTodayWh(plant, inverterIndex, at));
+}
+
+export type SimState = "online" | "offline" | "fault";
+
+export function inverterState(plant: SimPlant, inverterIndex: number, at: number): SimState {
+  if (activeFault(plant, inverterIndex, at)) return "fault";
+  return clearSkyIrradiance(plant.latitude, plant.longitude, at) > 0 ? "online" : "offline";
+}
+
+export function plantState(plant: SimPlant, at: number): SimState {
+  const states = plant.inverters.map((_, i) => inverterState(plant, i, at));
+  if (states.includes("fault")) return "fault";
+  return states.includes("online") ? "online" : "offline";
+}
+
+/** Vendors deliver data in 5-minute buckets: the newest bucket start at or before `at`. */
+export const dataTimeAt = (at: number) => Math.floor(at / STEP_MS) * STEP_MS;
+
+/** Inverter temperature: ambient plus heating with load. */
+export function inverterTemperatureC(plant: SimPlant, inverterIndex: number, at: number): number {
+  const inverter = plant.inverters[inverterIndex];
+  if (!inverter) return 0;
+  const load = inverterPowerW(plant, inverterIndex, at) / inverter.ratedPowerW;
+  return Math.round((18 + load * 25) * 10) / 10;
+}

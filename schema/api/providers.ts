@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { connectionStatuses, syncOutcomes } from "../domain";
+
+export const providerIds = ["meteronline", "solis", "fronius", "sma", "solax"] as const;
+export const providerIdSchema = z.enum(providerIds);
+export type ProviderId = z.infer<typeof providerIdSchema>;
+
+export const providerSchema = z.object({
+  id: providerIdSchema,
+  name: providerIdSchema,
+  displayName: z.string(),
+  description: z.string(),
+  /** How data arrives: a polled cloud API, or files exported from the vendor's portal. */
+  ingestion: z.enum(["api", "csv-import"]),
+});
+export type Provider = z.infer<typeof providerSchema>;
+
+export const credentialFieldSchema = z.object({
+  field: z.string(),
+  name: z.string(),
+  label: z.string(),
+  type: z.enum(["text", "password", "url", "email", "select", "textarea"]),
+  placeholder: z.string(),
+  defaultValue: z.string().optional(),
+  required: z.boolean(),
+  description: z.string(),
+  options: z.array(z.object({ value: z.string(), label: z.string() })).optional(),
+});
+export type CredentialField = z.infer<typeof credentialFieldSchema>;
+
+export const providerCredentialSchemaResponse = z.object({
+  provider: providerIdSchema,
+  fields: z.array(credentialFieldSchema),
+});
+
+/** Credentials as the form sends them: field name to value. Each provider validates its own. */
+export const credentialValuesSchema = z.record(z.string().max(64), z.string().max(4096));
+
+export const saveCredentialsBodySchema = z.strictObject({
+  provider: providerIdSchema,
+  credentials: credentialValuesSchema,
+});
+export const testCredentialsBodySchema = z.strictObject({ credentials: credentialValuesSchema });
+
+export const configuredCredentialSchema = z.object({
+  provider: providerIdSchema,
+  status: z.enum(connectionStatuses),
+  updatedAt: z.string(),
+  lastSyncAt: z.string().nullable(),
+  lastSyncStatus: z.enum(syncOutcomes).nullable(),
+  lastError: z.string().nullable(),
+  newestDataAt: z.string().nullable(),
+  nextSyncAt: z.string().nullable(),
+  systemsCount: z.number(),
+});
+export type ConfiguredCredential = z.infer<typeof configuredCredentialSchema>;
+
+export const testResultSchema = z.object({ sitesFound: z.number(), message: z.string() });
+export const syncResultSchema = z.object({
+  message: z.string(),
+  sitesCount: z.number(),
+  invertersCount: z.number(),
+  status: z.enum(syncOutcomes),
+});
+export type SyncResult = z.infer<typeof syncResultSchema>;

@@ -1,0 +1,15 @@
+/** Value sets stored in D1 and shown by the client: the one source for each. */
+export const systemStates = ["online", "offline", "alarm"] as const;
+export type SystemState = (typeof systemStates)[number];
+
+export const alertSeverities = ["critical", "warning", "info"] as const;
+export type AlertSeverity = (typeof alertSeverities)[number];
+
+export const connectionStatuses = ["active", "needs_attention"] as const;
+export type ConnectionStatus = (typeof connectionStatuses)[number];
+
+export const syncOutcomes = ["running", "success", "partial", "failed"] as const;
+export type SyncOutcome = (typeof syncOutcomes)[number];
+
+export const syncTriggers = ["cron", "manual", "save"] as const;
+export type SyncTrigger = (typeof syncTriggers)[number];

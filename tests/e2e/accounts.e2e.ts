@@ -1,0 +1,138 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, screenshot } from "./browser";
+
+const baseUrl = inject("baseUrl");
+const PASSWORD = "sunny-days-2026";
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return page;
+}
+
+const uniqueEmail = (prefix: string) =>
+  `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+async function api<T>(
+  path: string,
+  init: { method?: string; token?: string; body?: unknown } = {},
+): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      "Content-Type": "application/json",
+      ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+describe("accounts in the browser", () => {
+  it("signs up, lands on the dashboard, uses settings and logs out", async () => {
+    const page = await newPage();
+    await page.goto(baseUrl);
+    await expect
+      .poll(() =>
+        page
+          .getByRole("link", { name: /pricing/i })
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
+    await screenshot(page, "01-landing");
+
+    await page.goto(`${baseUrl}/login`);
+    await page.getByLabel("Email").waitFor();
+    await screenshot(page, "02-login");
+
+    const email = uniqueEmail("e2e-owner");
+    await page.getByRole("tab", { name: "Sign Up" }).click();
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByLabel("Full Name").fill("Erin Engineer");
+    await page.getByLabel("Company Name").fill("Sunbeam Installers");
+    await page.getByRole("button", { name: "Sign Up", exact: true }).click();
+
+    await page.waitForURL(`${baseUrl}/app/dashboard`);
+    await page.getByText("Sunbeam Installers").first().waitFor();
+    await page.getByText("No sites yet").waitFor();
+    await screenshot(page, "03-dashboard");
+
+    await page.getByRole("button", { name: "Settings" }).click();
+    const dialog = page.getByRole("dialog");
+    await expect.poll(() => dialog.getByLabel("Email").inputValue()).toBe(email);
+    await dialog.getByText("Contact your administrator to change your email").waitFor();
+    // An owner sees all five tabs, Manage Users among them.
+    await expect.poll(() => dialog.getByRole("tab").count()).toBe(5);
+    await dialog.getByRole("tab", { name: "Notifications" }).click();
+    await dialog.getByLabel("Language").selectOption("es");
+    await page.getByRole("link", { name: "Panel" }).first().waitFor();
+    await screenshot(page, "04-settings-spanish");
+    const saved = await page.evaluate(async () => {
+      const token = localStorage.getItem("auth_token");
+      const res = await fetch("/api/user/preferences", { headers: { Authorization: `Bearer ${token}` } });
+      return (await res.json()) as { language: string };
+    });
+    expect(saved.language).toBe("es");
+    await dialog.getByLabel("Idioma").selectOption("en");
+    await page.getByRole("link", { name: "Dashboard" }).first().waitFor();
+    await page.keyboard.press("Escape");
+
+    await page.getByRole("button", { name: "Log out" }).click();
+    await page.waitForURL(/\/login/);
+    expect(await page.evaluate(() => localStorage.getItem("auth_token"))).toBeNull();
+
+    // The same account signs in again.
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await page.waitForURL(`${baseUrl}/app/dashboard`);
+    await page.context().close();
+  });
+
+  it("sends a member removed from their organisation through onboarding to a new one", async () => {
+    const ownerEmail = uniqueEmail("e2e-owner");
+    const owner = await api<{ token: string }>("/api/auth/register", {
+      method: "POST",
+      body: { email: ownerEmail, password: PASSWORD, fullName: "Owner", companyName: "First Light" },
+    });
+    const memberEmail = uniqueEmail("e2e-member");
+    const invite = await api<{ inviteLink: string }>("/api/users/invite", {
+      method: "POST",
+      token: owner.token,
+      body: { email: memberEmail, role: "user" },
+    });
+    const inviteToken = new URL(invite.inviteLink).searchParams.get("invite");
+    const member = await api<{ user: { id: string } }>("/api/auth/register", {
+      method: "POST",
+      body: { email: memberEmail, password: PASSWORD, fullName: "Member", inviteToken },
+    });
+    await api(`/api/users/${member.user.id}`, { method: "DELETE", token: owner.token });
+
+    const page = await newPage();
+    await page.goto(`${baseUrl}/login`);
+    await page.getByLabel("Email").fill(memberEmail);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await page.getByRole("button", { name: "Complete Setup" }).waitFor();
+    await screenshot(page, "05-onboarding");
+    await page.getByLabel("Company Name").fill("Second Wind Solar");
+    await page.getByRole("button", { name: "Complete Setup" }).click();
+    await page.waitForURL(`${baseUrl}/app/dashboard`);
+    await page.getByText("Second Wind Solar").first().waitFor();
+    await page.context().close();
+  });
+});

@@ -1,0 +1,79 @@
+import { screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { roleLabels } from "../../schema/roles";
+import { i18n } from "../../web/lib/i18n";
+import { en } from "../../web/lib/i18n/en";
+import { es } from "../../web/lib/i18n/es";
+import { fr } from "../../web/lib/i18n/fr";
+import { mockApi, renderApp } from "./helpers";
+
+/** Every leaf of a resource as [dotted key, text]. */
+function leaves(resource: object, prefix = ""): [string, unknown][] {
+  return Object.entries(resource).flatMap(([key, value]): [string, unknown][] =>
+    value !== null && typeof value === "object"
+      ? leaves(value, `${prefix}${key}.`)
+      : [[`${prefix}${key}`, value]],
+  );
+}
+
+const placeholders = (text: unknown) =>
+  [...String(text).matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort();
+
+describe("translations", () => {
+  const english = new Map(leaves(en));
+
+  it.each([
+    ["es", es],
+    ["fr", fr],
+  ])("%s has exactly the English keys", (_language, resource) => {
+    const keys = leaves(resource).map(([key]) => key);
+    expect(keys.sort()).toEqual([...english.keys()].sort());
+  });
+
+  it.each([
+    ["en", en],
+    ["es", es],
+    ["fr", fr],
+  ])("%s has no empty or non-text values", (_language, resource) => {
+    for (const [key, value] of leaves(resource)) {
+      expect(typeof value, key).toBe("string");
+      expect(String(value).trim(), key).not.toBe("");
+    }
+  });
+
+  it.each([
+    ["es", es],
+    ["fr", fr],
+  ])("%s keeps every interpolation placeholder of the English text", (_language, resource) => {
+    for (const [key, value] of leaves(resource)) {
+      expect(placeholders(value), key).toEqual(placeholders(english.get(key)));
+    }
+  });
+
+  it("labels roles in English exactly as the shared roleLabels do", () => {
+    expect(en.roles).toEqual(roleLabels);
+  });
+
+  it("translates more than the brand names", () => {
+    const identical = leaves(es).filter(([key, value]) => value === english.get(key));
+    // Brand names, plan names and a few international words legitimately stay the same.
+    expect(identical.length).toBeLessThan(15);
+  });
+});
+
+describe("switching language", () => {
+  it("renders the landing page in Spanish after changeLanguage('es')", async () => {
+    mockApi({});
+    await i18n.changeLanguage("es");
+    renderApp("/");
+    expect(
+      await screen.findByRole("heading", {
+        level: 1,
+        name: "Todas las instalaciones solares que gestiona, en una sola vista en directo",
+      }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: /Probar la demo/ })).toHaveAttribute("href", "/demo");
+    expect(screen.queryByText("Every solar site you manage, in one live view")).not.toBeInTheDocument();
+    expect(document.documentElement.lang).toBe("es");
+  });
+});

@@ -1,0 +1,161 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { defaultPreferences, type Preferences } from "../../schema/api/preferences";
+import type { Role } from "../../schema/roles";
+import { findToast, makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
+
+const timezones = [
+  { value: "UTC", label: "UTC", offset: "UTC+00:00", region: "UTC" },
+  { value: "Europe/London", label: "London", offset: "UTC+00:00", region: "Europe" },
+  { value: "Europe/Madrid", label: "Madrid", offset: "UTC+01:00", region: "Europe" },
+  { value: "America/New_York", label: "New York", offset: "UTC-05:00", region: "America" },
+];
+
+async function openSettings(role: Role, extra: Parameters<typeof mockApi>[0] = {}) {
+  const profile = makeProfile({ role });
+  storeSession(profile);
+  const api = mockApi({ ...signedInApi(profile), "GET /api/timezones": { body: timezones }, ...extra });
+  const rendered = renderApp("/app/dashboard");
+  await screen.findByText("No sites yet");
+  await rendered.user.click(screen.getByRole("button", { name: "Settings" }));
+  const dialog = await screen.findByRole("dialog");
+  return { ...rendered, ...api, dialog, profile };
+}
+
+describe("settings modal", () => {
+  it("has 4 tabs for role user, without Manage Users", async () => {
+    const { dialog } = await openSettings("user");
+    const tabs = within(dialog).getAllByRole("tab");
+    expect(tabs.map((tab) => tab.textContent)).toEqual([
+      "Account",
+      "Notifications",
+      "Provider Credentials",
+      "Sites & Portfolios",
+    ]);
+  });
+
+  it.each<Role>(["orgEngineer", "orgOwner", "superAdmin"])(
+    "has 5 tabs for %s, ending with Manage Users",
+    async (role) => {
+      const { dialog } = await openSettings(role, {
+        "GET /api/users": { body: [] },
+        "GET /api/invites": { body: [] },
+      });
+      const tabs = within(dialog).getAllByRole("tab");
+      expect(tabs).toHaveLength(5);
+      expect(tabs[4]).toHaveTextContent("Manage Users");
+    },
+  );
+
+  it("shows the account details read-only with the email hint", async () => {
+    const { dialog, user } = await openSettings("orgEngineer");
+    expect(within(dialog).getByLabelText("Email")).toHaveValue("olivia@sunco.example");
+    expect(within(dialog).getByText("Contact your administrator to change your email")).toBeInTheDocument();
+    expect(within(dialog).getByText("Organization Engineer")).toBeInTheDocument();
+    expect(within(dialog).getByText("SunCo")).toBeInTheDocument();
+    expect(within(dialog).getByText("org-1")).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Reset Password" }));
+    expect(within(dialog).getByText(/email delivery is not set up yet/)).toBeInTheDocument();
+  });
+
+  it("returns to the Account tab after being closed", async () => {
+    const { dialog, user } = await openSettings("user");
+    await user.click(within(dialog).getByRole("tab", { name: "Provider Credentials" }));
+    expect(within(dialog).getByText("No providers available")).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Close" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole("button", { name: "Settings" }));
+    const reopened = await screen.findByRole("dialog");
+    expect(within(reopened).getByRole("tab", { name: "Account" })).toHaveAttribute("aria-selected", "true");
+    expect(within(reopened).getByLabelText("Email")).toBeInTheDocument();
+  });
+
+  it("shows Read Only on Sites & Portfolios for role user and Full Access otherwise", async () => {
+    const { dialog, user } = await openSettings("user");
+    await user.click(within(dialog).getByRole("tab", { name: "Sites & Portfolios" }));
+    expect(within(dialog).getByText("Read Only")).toBeInTheDocument();
+    expect(within(dialog).getByText("No sites available")).toBeInTheDocument();
+    expect(within(dialog).getByText("Configure provider credentials to import sites")).toBeInTheDocument();
+  });
+
+  it("saves a switch change as the full preferences object and confirms it", async () => {
+    const { dialog, user, calls } = await openSettings("user", {
+      "PATCH /api/user/preferences": ({ body }) => ({ body }),
+    });
+    await user.click(within(dialog).getByRole("tab", { name: "Notifications" }));
+    const weekly = await within(dialog).findByRole("switch", { name: "Weekly Digest" });
+    expect(weekly).toHaveAttribute("aria-checked", "true");
+    await user.click(weekly);
+
+    expect(await findToast("Preferences updated")).toBeInTheDocument();
+    expect(screen.getByText("Your notification preferences have been saved.")).toBeInTheDocument();
+    const patch = calls.find((call) => call.method === "PATCH");
+    expect(patch?.body).toEqual({ ...defaultPreferences, weeklyDigest: false });
+    expect(within(dialog).getByRole("switch", { name: "Weekly Digest" })).toHaveAttribute(
+      "aria-checked",
+      "false",
+    );
+  });
+
+  it("puts a failed change back and says Update failed", async () => {
+    const { dialog, user } = await openSettings("user", {
+      "PATCH /api/user/preferences": { status: 500, body: { error: "Database unavailable" } },
+    });
+    await user.click(within(dialog).getByRole("tab", { name: "Notifications" }));
+    await user.click(await within(dialog).findByRole("switch", { name: "Monthly Reports" }));
+    expect(await findToast("Update failed")).toBeInTheDocument();
+    expect(screen.getByText("Failed to update preferences.")).toBeInTheDocument();
+    expect(within(dialog).getByRole("switch", { name: "Monthly Reports" })).toHaveAttribute(
+      "aria-checked",
+      "true",
+    );
+  });
+
+  it("lists time zones grouped by region with their offsets and saves the chosen one", async () => {
+    const { dialog, user, calls } = await openSettings("user", {
+      "PATCH /api/user/preferences": ({ body }) => ({ body }),
+    });
+    await user.click(within(dialog).getByRole("tab", { name: "Notifications" }));
+    const madrid = await within(dialog).findByRole("radio", { name: /Madrid/ });
+    expect(madrid.closest("label")).toHaveTextContent("UTC+01:00");
+    expect(within(dialog).getByText("America")).toBeInTheDocument();
+    expect(within(dialog).getByRole("radio", { name: /^UTC/ })).toBeChecked();
+
+    await user.type(within(dialog).getByRole("searchbox", { name: "Search timezones" }), "york");
+    await waitFor(() =>
+      expect(within(dialog).queryByRole("radio", { name: /Madrid/ })).not.toBeInTheDocument(),
+    );
+    await user.click(within(dialog).getByRole("radio", { name: /New York/ }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.method === "PATCH")?.body).toMatchObject({
+        timezone: "America/New_York",
+      }),
+    );
+  });
+
+  it("switches the whole interface to Spanish when Español is chosen", async () => {
+    const { dialog, user, calls } = await openSettings("user", {
+      "PATCH /api/user/preferences": ({ body }) => ({ body }),
+    });
+    await user.click(within(dialog).getByRole("tab", { name: "Notifications" }));
+    await user.selectOptions(await within(dialog).findByLabelText("Language"), "es");
+
+    expect(await within(dialog).findByRole("tab", { name: "Notificaciones" })).toBeInTheDocument();
+    const nav = screen.getByRole("navigation", { name: "Navegación principal" });
+    expect(within(nav).getByRole("link", { name: "Panel" })).toBeInTheDocument();
+    expect(calls.find((call) => call.method === "PATCH")?.body).toMatchObject({ language: "es" });
+  });
+});
+
+describe("saved language", () => {
+  it("is applied on load from the user's preferences", async () => {
+    const profile = makeProfile({ role: "user" });
+    storeSession(profile);
+    const preferences: Preferences = { ...defaultPreferences, language: "fr" };
+    mockApi(signedInApi(profile, preferences));
+    renderApp("/app/dashboard");
+    expect(await screen.findByText("Aucun site pour l’instant")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Se déconnecter" })).toBeInTheDocument();
+  });
+});

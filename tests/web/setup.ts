@@ -1,0 +1,48 @@
+import "@testing-library/jest-dom/vitest";
+import { cleanup, configure } from "@testing-library/react";
+import { afterEach, vi } from "vitest";
+import { i18n, initI18n } from "../../web/lib/i18n";
+import { disconnectLive } from "../../web/lib/live";
+import { restoreSession } from "../../web/lib/session";
+import { FakeWebSocket } from "./fake-websocket";
+
+initI18n("en");
+// Whole-app renders (router, lazy routes, Tremor) take seconds when a two-core machine is also
+// running the worker suite; waits and tests get room for that rather than failing at random.
+configure({ asyncUtilTimeout: 10_000 });
+vi.setConfig({ testTimeout: 30_000 });
+
+// jsdom lacks these browser APIs that Headless UI, sonner and the live channel use.
+class NoopResizeObserver {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+vi.stubGlobal("ResizeObserver", NoopResizeObserver);
+vi.stubGlobal("WebSocket", FakeWebSocket);
+if (!window.matchMedia) {
+  vi.stubGlobal("matchMedia", (query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  }));
+}
+window.scrollTo = () => undefined;
+
+afterEach(async () => {
+  cleanup();
+  disconnectLive();
+  FakeWebSocket.instances.length = 0;
+  localStorage.clear();
+  restoreSession();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  vi.stubGlobal("ResizeObserver", NoopResizeObserver);
+  vi.stubGlobal("WebSocket", FakeWebSocket);
+  await i18n.changeLanguage("en");
+});

@@ -1,0 +1,609 @@
+import { describe, expect, it } from "vitest";
+import { sandboxAccounts } from "../../../sandbox/accounts";
+import { createSandbox } from "../../../sandbox/app";
+import {
+  dataTimeAt,
+  inverterEnergyTodayWh,
+  inverterPowerW,
+  simulatedPlants,
+} from "../../../sandbox/simulation";
+import { ProviderError } from "../../../worker/providers/errors";
+import { ProviderHttp } from "../../../worker/providers/http";
+import { smaAdapter } from "../../../worker/providers/sma";
+import type { SmaCredentials } from "../../../worker/providers/sma/credentials";
+import { plantLocalTimesToUtcMs } from "../../../worker/providers/sma/normalise";
+import type { ProviderCallContext, ProviderSession } from "../../../worker/providers/types";
+import { sandboxUrls } from "../../../worker/providers/urls";
+import consentExample from "../../fixtures/provider-examples/sma/bc-authorize-status.json";
+import dayExample from "../../fixtures/provider-examples/sma/device-EnergyAndPowerPv-Day.json";
+import setsExample from "../../fixtures/provider-examples/sma/device-measurement-sets.json";
+import tokenExample from "../../fixtures/provider-examples/sma/oauth2-token.json";
+import plantExample from "../../fixtures/provider-examples/sma/plant.json";
+import devicesExample from "../../fixtures/provider-examples/sma/plant-devices-lean.json";
+import plantsExample from "../../fixtures/provider-examples/sma/plants.json";
+
+/** 12:00 in Amsterdam, on a 5-minute boundary so the vendor's data time is the instant itself. */
+const FIXED_NOW = Date.UTC(2024, 6, 1, 10, 0);
+const ORIGIN = "http://sandbox.test";
+const [sandboxAccount, benchAccount] = sandboxAccounts.sma;
+const credentials: SmaCredentials = {
+  clientId: sandboxAccount.clientId,
+  clientSecret: sandboxAccount.clientSecret,
+  ownerEmail: sandboxAccount.ownerEmail,
+};
+
+function memorySession(initial: Record<string, unknown> | null = null): ProviderSession {
+  let value = initial;
+  return {
+    get: () => value,
+    set: (next) => {
+      value = next;
+    },
+  };
+}
+
+/** Rejects when the caller's signal aborts: the sandbox app itself does not watch the signal. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    promise.then(resolve, reject);
+  });
+}
+
+interface HarnessOptions {
+  now?: number;
+  fault?: string;
+  /** Which requests get the fault header; all of them when absent. */
+  faultWhen?: (url: URL) => boolean;
+  timeoutMs?: number;
+  session?: ProviderSession;
+}
+
+/** The adapter's call context wired to one sandbox, with a clock the test can move. */
+function sandboxHarness(options: HarnessOptions = {}) {
+  const clock = { now: options.now ?? FIXED_NOW };
+  const now = () => clock.now;
+  const sandbox = createSandbox({ now });
+  const calls: string[] = [];
+  const fetch = async (request: Request) => {
+    const url = new URL(request.url);
+    calls.push(`${request.method} ${url.pathname}`);
+    const headers = new Headers(request.headers);
+    if (options.fault && (options.faultWhen?.(url) ?? true)) headers.set("X-Sandbox-Fault", options.fault);
+    const forwarded = new Request(request, { headers, signal: request.signal });
+    return untilAborted(Promise.resolve(sandbox.fetch(forwarded)), request.signal);
+  };
+  const ctx: ProviderCallContext = {
+    http: new ProviderHttp({ fetch, minIntervalMs: 0, timeoutMs: options.timeoutMs }),
+    urls: sandboxUrls(ORIGIN),
+    now,
+    session: options.session ?? memorySession(),
+  };
+  return { ctx, clock, calls, sandbox };
+}
+
+async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ProviderError) return error;
+    throw error;
+  }
+  throw new Error("expected a ProviderError, but the call succeeded");
+}
+
+const tokenCalls = (calls: string[]) => calls.filter((call) => call === "POST /sma-auth/oauth2/token").length;
+
+describe("SMA credentials", () => {
+  it("trims the form values and accepts an e-mail address", () => {
+    const parsed = smaAdapter.credentialsSchema.parse({
+      clientId: "  my-client ",
+      clientSecret: " secret ",
+      ownerEmail: " owner@example.com ",
+    });
+    expect(parsed).toEqual({
+      clientId: "my-client",
+      clientSecret: "secret",
+      ownerEmail: "owner@example.com",
+    });
+  });
+
+  it("names every missing field by its label", () => {
+    const result = smaAdapter.credentialsSchema.safeParse({ clientId: " ", clientSecret: "" });
+    expect(result.success).toBe(false);
+    const messages = result.error?.issues.map((issue) => issue.message);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        "Client ID is required",
+        "Client secret is required",
+        "Plant owner's SMA e-mail is required",
+      ]),
+    );
+  });
+
+  it("refuses an owner e-mail that is not an address, and unknown fields", () => {
+    const notEmail = smaAdapter.credentialsSchema.safeParse({ ...credentials, ownerEmail: "owner" });
+    expect(notEmail.error?.issues[0]?.message).toMatch(/must be an e-mail address/);
+    expect(smaAdapter.credentialsSchema.safeParse({ ...credentials, extra: "x" }).success).toBe(false);
+  });
+
+  it("describes a form of client ID, secret (hidden) and owner e-mail", () => {
+    expect(smaAdapter.fields.map((f) => [f.name, f.field, f.type, f.required])).toEqual([
+      ["clientId", "clientId", "text", true],
+      ["clientSecret", "clientSecret", "password", true],
+      ["ownerEmail", "ownerEmail", "email", true],
+    ]);
+    expect(smaAdapter.minCallIntervalMs).toBe(1000);
+  });
+});
+
+describe("SMA adapter against the sandbox", () => {
+  it("tests a connection: token, consent requested and accepted, plants counted", async () => {
+    const { ctx, calls } = sandboxHarness();
+    expect(await smaAdapter.testConnection(ctx, credentials)).toEqual({ sitesFound: 3 });
+    const consentPath = `/sma-auth/oauth2/v2/bc-authorize/${encodeURIComponent(sandboxAccount.ownerEmail)}`;
+    expect(calls).toEqual([
+      "POST /sma-auth/oauth2/token",
+      `GET ${consentPath}`,
+      "POST /sma-auth/oauth2/v2/bc-authorize",
+      `GET ${consentPath}`,
+      "GET /sma/v1/plants",
+    ]);
+  });
+
+  it("does not ask the owner again once consent is accepted", async () => {
+    const { ctx, calls } = sandboxHarness();
+    await smaAdapter.testConnection(ctx, credentials);
+    calls.length = 0;
+    await smaAdapter.testConnection(ctx, credentials);
+    expect(calls).not.toContain("POST /sma-auth/oauth2/v2/bc-authorize");
+    expect(tokenCalls(calls)).toBe(0);
+  });
+
+  it("returns every plant with inverters and values matching the simulation at the same instant", async () => {
+    const { ctx } = sandboxHarness();
+    const snapshot = await smaAdapter.fetchSnapshot(ctx, credentials);
+    const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
+    expect(snapshot.alarms).toBeNull();
+    expect(snapshot.systems.map((s) => s.providerSystemId)).toEqual(plants.map((p) => p.id));
+    const dataTime = dataTimeAt(FIXED_NOW);
+    for (const [index, plant] of plants.entries()) {
+      const system = snapshot.systems[index];
+      if (!system) throw new Error(`plant ${plant.id} is missing`);
+      expect(system).toMatchObject({
+        name: plant.name,
+        timezone: plant.timezone,
+        latitude: plant.latitude,
+        longitude: plant.longitude,
+        capacityW: plant.capacityW,
+        energyTotalWh: null,
+      });
+      expect(system.address).toContain(plant.city);
+      expect(system.address).toContain(plant.street.split(" ")[0]);
+      // The plant's data logger is not an inverter.
+      expect(system.inverters.map((i) => i.providerInverterId)).toEqual(plant.inverters.map((i) => i.id));
+      for (const [i, simInverter] of plant.inverters.entries()) {
+        const powerW = inverterPowerW(plant, i, dataTime);
+        expect(system.inverters[i]).toEqual({
+          providerInverterId: simInverter.id,
+          serial: simInverter.serial,
+          model: simInverter.model,
+          ratedPowerW: simInverter.ratedPowerW,
+          state: powerW > 0 ? "online" : "offline",
+          powerW,
+          energyTodayWh: inverterEnergyTodayWh(plant, i, FIXED_NOW),
+          energyTotalWh: null,
+          temperatureC: null,
+          dataTime,
+        });
+      }
+      const powers = plant.inverters.map((_, i) => inverterPowerW(plant, i, dataTime));
+      expect(system.powerW).toBe(powers.reduce((a, b) => a + b, 0));
+      expect(system.energyTodayWh).toBe(
+        plant.inverters.reduce((sum, _, i) => sum + inverterEnergyTodayWh(plant, i, FIXED_NOW), 0),
+      );
+      expect(system.state).toBe(powers.some((p) => p > 0) ? "online" : "offline");
+      expect(system.dataTime).toBe(dataTime);
+    }
+  });
+
+  it("asks for each device's measurement sets once, not on every sync", async () => {
+    const { ctx, calls, clock } = sandboxHarness();
+    await smaAdapter.fetchSnapshot(ctx, credentials);
+    const setsCalls = () => calls.filter((call) => call.endsWith("/measurements/sets")).length;
+    const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
+    // One per inverter; the plants' data loggers are never asked.
+    const inverterCount = plants.reduce((n, plant) => n + plant.inverters.length, 0);
+    expect(setsCalls()).toBe(inverterCount);
+    clock.now += 5 * 60_000;
+    await smaAdapter.fetchSnapshot(ctx, credentials);
+    expect(setsCalls()).toBe(inverterCount);
+    clock.now += 24 * 3_600_000;
+    await smaAdapter.fetchSnapshot(ctx, credentials);
+    expect(setsCalls()).toBe(2 * inverterCount);
+  });
+
+  it("renews the token before it expires: reused 1 min later, replaced 4 min 45 s later", async () => {
+    const { ctx, calls, clock } = sandboxHarness();
+    await smaAdapter.fetchSnapshot(ctx, credentials);
+    expect(tokenCalls(calls)).toBe(1);
+    clock.now = FIXED_NOW + 60_000;
+    await smaAdapter.fetchSnapshot(ctx, credentials);
+    expect(tokenCalls(calls)).toBe(1);
+    clock.now = FIXED_NOW + 4 * 60_000 + 45_000;
+    await smaAdapter.fetchSnapshot(ctx, credentials);
+    expect(tokenCalls(calls)).toBe(2);
+    // The new token is good for another 5 minutes of sandbox time.
+    clock.now = FIXED_NOW + 9 * 60_000;
+    await smaAdapter.fetchSnapshot(ctx, credentials);
+    expect(tokenCalls(calls)).toBe(2);
+  });
+
+  it("replaces a cached token that SMA rejects, once", async () => {
+    const session = memorySession();
+    const { ctx, calls } = sandboxHarness({ session });
+    await smaAdapter.testConnection(ctx, credentials);
+    session.set({ ...session.get(), accessToken: "revoked-token" });
+    const snapshot = await smaAdapter.fetchSnapshot(ctx, credentials);
+    expect(snapshot.systems).toHaveLength(3);
+    expect(tokenCalls(calls)).toBe(2);
+  });
+
+  it("reports a withdrawn consent readably and asks for it again on the next sync", async () => {
+    const session = memorySession();
+    await smaAdapter.testConnection(sandboxHarness({ session }).ctx, credentials);
+    // Another SMA (a fresh sandbox) knows neither the cached token nor the owner's consent.
+    const { ctx, calls } = sandboxHarness({ session });
+    const error = await providerError(smaAdapter.fetchSnapshot(ctx, credentials));
+    expect(error.kind).toBe("auth");
+    expect(error.message).toMatch(/withdrawn consent/);
+    expect(tokenCalls(calls)).toBe(1);
+    const snapshot = await smaAdapter.fetchSnapshot(ctx, credentials);
+    expect(snapshot.systems).toHaveLength(3);
+    expect(calls).toContain("POST /sma-auth/oauth2/v2/bc-authorize");
+  });
+
+  it("runs the consent flow from a sync too, when no connection test came first", async () => {
+    const { ctx } = sandboxHarness();
+    const snapshot = await smaAdapter.fetchSnapshot(ctx, credentials);
+    expect(snapshot.systems).toHaveLength(3);
+  });
+
+  it.each([
+    ["first", Date.UTC(2024, 9, 27, 0, 30)],
+    ["second", Date.UTC(2024, 9, 27, 1, 30)],
+  ])("places the %s 02:30 of the end of summer time at its own instant", async (_, now) => {
+    // 27 Oct 2024 repeats 02:00-03:00 in Amsterdam, Berlin and Rome, where the sandbox plants are.
+    const { ctx } = sandboxHarness({ now });
+    const snapshot = await smaAdapter.fetchSnapshot(ctx, credentials);
+    const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
+    expect(snapshot.systems.map((s) => s.dataTime)).toEqual(plants.map(() => now));
+    for (const [index, plant] of plants.entries()) {
+      expect(snapshot.systems[index]?.energyTodayWh).toBe(
+        plant.inverters.reduce((sum, _, i) => sum + inverterEnergyTodayWh(plant, i, now), 0),
+      );
+    }
+  });
+
+  it("returns all 500 plants of the benchmark account", async () => {
+    // Just after midnight in Europe, where most plants are: short Day series keep the test quick.
+    const { ctx } = sandboxHarness({ now: Date.UTC(2024, 6, 1, 23, 0) });
+    const bench = { ...credentials, ...benchAccount };
+    expect(await smaAdapter.testConnection(ctx, bench)).toEqual({ sitesFound: 500 });
+    const snapshot = await smaAdapter.fetchSnapshot(ctx, bench);
+    const ids = simulatedPlants("sma", benchAccount.clientId, benchAccount.plants).map((p) => p.id);
+    expect(snapshot.systems.map((s) => s.providerSystemId)).toEqual(ids);
+    expect(new Set(ids).size).toBe(500);
+  }, 60_000);
+});
+
+describe("SMA sandbox host behaviour", () => {
+  async function token(sandbox: ReturnType<typeof createSandbox>, basic: string) {
+    return sandbox.fetch(
+      new Request(`${ORIGIN}/sma-auth/oauth2/token`, {
+        method: "POST",
+        headers: {
+          Authorization: `Basic ${btoa(basic)}`,
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
+        body: "grant_type=client_credentials",
+      }),
+    );
+  }
+  const get = (sandbox: ReturnType<typeof createSandbox>, path: string, accessToken: string) =>
+    sandbox.fetch(new Request(`${ORIGIN}${path}`, { headers: { Authorization: `Bearer ${accessToken}` } }));
+
+  it("answers wrong client credentials like Keycloak", async () => {
+    const { sandbox } = sandboxHarness();
+    const response = await token(sandbox, `${sandboxAccount.clientId}:wrong`);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      error: "invalid_client",
+      error_description: "Invalid client credentials",
+    });
+  });
+
+  it("refuses plant data without consent (403) and with an expired token (401)", async () => {
+    const { sandbox, clock } = sandboxHarness();
+    const issued = (await (
+      await token(sandbox, `${sandboxAccount.clientId}:${sandboxAccount.clientSecret}`)
+    ).json()) as {
+      access_token: string;
+      expires_in: number;
+    };
+    expect(issued.expires_in).toBe(300);
+    const noConsent = await get(sandbox, "/sma/v1/plants", issued.access_token);
+    expect(noConsent.status, await noConsent.text()).toBe(403);
+
+    await sandbox.fetch(
+      new Request(`${ORIGIN}/sma-auth/oauth2/v2/bc-authorize`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${issued.access_token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ loginHint: sandboxAccount.ownerEmail }),
+      }),
+    );
+    const state = await get(
+      sandbox,
+      `/sma-auth/oauth2/v2/bc-authorize/${encodeURIComponent(sandboxAccount.ownerEmail)}`,
+      issued.access_token,
+    );
+    expect(await state.json()).toEqual(consentExample);
+    clock.now = FIXED_NOW + 299_000;
+    expect((await get(sandbox, "/sma/v1/plants", issued.access_token)).status).toBe(200);
+    clock.now = FIXED_NOW + 300_000;
+    expect((await get(sandbox, "/sma/v1/plants", issued.access_token)).status).toBe(401);
+    expect((await get(sandbox, "/sma/v1/plants", "made-up")).status).toBe(401);
+  });
+});
+
+describe("SMA adapter errors", () => {
+  const dataHost = (url: URL) => url.pathname.startsWith("/sma/v1/");
+
+  it("reports a wrong client secret as an auth error", async () => {
+    const { ctx } = sandboxHarness();
+    const error = await providerError(
+      smaAdapter.testConnection(ctx, { ...credentials, clientSecret: "wrong" }),
+    );
+    expect(error.kind).toBe("auth");
+    expect(error.message).toMatch(/client ID or client secret/);
+  });
+
+  it("reports an owner e-mail SMA does not know as an auth error", async () => {
+    const { ctx } = sandboxHarness();
+    const error = await providerError(
+      smaAdapter.testConnection(ctx, { ...credentials, ownerEmail: "stranger@example.com" }),
+    );
+    expect(error.kind).toBe("auth");
+    expect(error.message).toContain("stranger@example.com");
+  });
+
+  it.each([
+    ["500", "unavailable"],
+    ["429", "rate_limited"],
+    ["malformed", "malformed"],
+    ["partial", "malformed"],
+  ])("turns a %s answer of the data host into %s", async (fault, kind) => {
+    const { ctx } = sandboxHarness({ fault, faultWhen: dataHost });
+    const error = await providerError(smaAdapter.fetchSnapshot(ctx, credentials));
+    expect(error.kind).toBe(kind);
+    if (fault === "429") expect(error.retryAfterMs).toBe(60_000);
+    if (fault === "partial") expect(error.message).toMatch(/plant list.*plants\.0\.name/);
+  });
+
+  it.each([
+    ["500", "unavailable"],
+    ["429", "rate_limited"],
+    ["partial", "malformed"],
+  ])("turns a %s answer of the token endpoint into %s", async (fault, kind) => {
+    const { ctx } = sandboxHarness({ fault });
+    const error = await providerError(smaAdapter.testConnection(ctx, credentials));
+    expect(error.kind).toBe(kind);
+  });
+
+  it("gives up on a host that does not answer in time", async () => {
+    const { ctx } = sandboxHarness({ fault: "timeout", faultWhen: dataHost, timeoutMs: 200 });
+    const error = await providerError(smaAdapter.fetchSnapshot(ctx, credentials));
+    expect(error.kind).toBe("timeout");
+  });
+});
+
+/** A fake SMA serving the research examples, keyed by path; records every request. */
+function exampleVendor(overrides: Record<string, unknown> = {}) {
+  const recent = {
+    plant: dayExample.plant,
+    device: dayExample.device,
+    setType: "EnergyAndPowerPv",
+    resolution: "FiveMinutes",
+    set: [{ time: "2024-07-01T12:30:00", pvGeneration: 5160.0 }],
+  };
+  const routes: Record<string, unknown> = {
+    "POST /oauth2/token": tokenExample,
+    "GET /oauth2/v2/bc-authorize/owner%40example.com": consentExample,
+    "GET /v1/plants": plantsExample,
+    "GET /v1/plants/7190000": plantExample,
+    "GET /v1/plants/7190000/devices/lean": devicesExample,
+    "GET /v1/devices/16/measurements/sets": setsExample,
+    "GET /v1/devices/16/measurements/sets/EnergyAndPowerPv/Recent": recent,
+    "GET /v1/devices/16/measurements/sets/EnergyAndPowerPv/Day": dayExample,
+    ...overrides,
+  };
+  const requests: Request[] = [];
+  const fetch = async (request: Request) => {
+    requests.push(request.clone());
+    const url = new URL(request.url);
+    const body = routes[`${request.method} ${url.pathname.replace(/^\/(sma-auth|sma)/, "")}`];
+    if (body === undefined) return new Response("", { status: 404 });
+    return body instanceof Response ? body : Response.json(body);
+  };
+  return { fetch, requests };
+}
+
+function exampleContext(fetch: (request: Request) => Promise<Response>, now: number): ProviderCallContext {
+  return {
+    http: new ProviderHttp({ fetch, minIntervalMs: 0 }),
+    urls: sandboxUrls(ORIGIN),
+    now: () => now,
+    session: memorySession(),
+  };
+}
+
+const exampleCredentials: SmaCredentials = {
+  clientId: "example-client",
+  clientSecret: "example secret",
+  ownerEmail: "owner@example.com",
+};
+/** 12:32 in Amsterdam on the examples' day: the newest 5-minute value is 12:30 local, 10:30 UTC. */
+const EXAMPLE_NOW = Date.UTC(2024, 6, 1, 10, 32);
+
+describe("SMA adapter against the research examples", () => {
+  it("normalises units, ids, states and plant-local times exactly", async () => {
+    const vendor = exampleVendor();
+    const snapshot = await smaAdapter.fetchSnapshot(
+      exampleContext(vendor.fetch, EXAMPLE_NOW),
+      exampleCredentials,
+    );
+    const dataTime = Date.UTC(2024, 6, 1, 10, 30);
+    expect(snapshot).toEqual({
+      alarms: null,
+      systems: [
+        {
+          providerSystemId: "7190000",
+          name: "Site 1",
+          address: "Keizersgracht 12, 1015 CS Amsterdam, NL",
+          latitude: 52.378,
+          longitude: 4.889,
+          timezone: "Europe/Amsterdam",
+          capacityW: 6400,
+          state: "online",
+          powerW: 5160,
+          energyTodayWh: 435,
+          energyTotalWh: null,
+          dataTime,
+          inverters: [
+            {
+              providerInverterId: "16",
+              serial: "3421111",
+              model: "STP 6000TL-20",
+              ratedPowerW: 6000,
+              state: "online",
+              powerW: 5160,
+              energyTodayWh: 435,
+              energyTotalWh: null,
+              temperatureC: null,
+              dataTime,
+            },
+          ],
+        },
+      ],
+    });
+  });
+
+  it("speaks SMA's protocol: Basic client auth, form grant, bearer calls, plant-local Date", async () => {
+    const vendor = exampleVendor();
+    await smaAdapter.fetchSnapshot(exampleContext(vendor.fetch, EXAMPLE_NOW), exampleCredentials);
+    const [tokenRequest, ...rest] = vendor.requests;
+    expect(tokenRequest?.headers.get("Authorization")).toBe(`Basic ${btoa("example-client:example+secret")}`);
+    expect(tokenRequest?.headers.get("Content-Type")).toBe("application/x-www-form-urlencoded");
+    const form = await tokenRequest?.formData();
+    expect([...(form?.entries() ?? [])]).toEqual([["grant_type", "client_credentials"]]);
+    for (const request of rest)
+      expect(request.headers.get("Authorization")).toBe(`Bearer ${tokenExample.access_token}`);
+    const day = rest.find((r) => r.url.includes("/Day"));
+    expect(new URL(day?.url ?? ORIGIN).search).toBe("?Date=2024-07-01&ReturnEnergyValues=true");
+    // Consent was already accepted: the owner is not e-mailed again.
+    expect(rest.some((r) => r.method === "POST")).toBe(false);
+  });
+
+  it("caps an absurd 5-minute energy value at what the generator can produce", async () => {
+    const spiky = {
+      ...dayExample,
+      set: [...dayExample.set, { time: "2024-07-01T12:25:00", pvGeneration: 1024843.0 }],
+    };
+    const vendor = exampleVendor({ "GET /v1/devices/16/measurements/sets/EnergyAndPowerPv/Day": spiky });
+    const snapshot = await smaAdapter.fetchSnapshot(
+      exampleContext(vendor.fetch, EXAMPLE_NOW),
+      exampleCredentials,
+    );
+    // 6000 W generator × 5 min = 500 Wh at most.
+    expect(snapshot.systems[0]?.energyTodayWh).toBe(435 + 500);
+  });
+
+  it("reads no PV values from a device without the EnergyAndPowerPv set", async () => {
+    const vendor = exampleVendor({
+      "GET /v1/devices/16/measurements/sets": { ...setsExample, sets: ["PowerAc"] },
+    });
+    const snapshot = await smaAdapter.fetchSnapshot(
+      exampleContext(vendor.fetch, EXAMPLE_NOW),
+      exampleCredentials,
+    );
+    expect(snapshot.systems[0]?.inverters[0]).toMatchObject({
+      powerW: null,
+      energyTodayWh: null,
+      state: "offline",
+    });
+    expect(vendor.requests.some((r) => r.url.includes("EnergyAndPowerPv"))).toBe(false);
+  });
+
+  it("waits for a pending consent without e-mailing the owner again", async () => {
+    const vendor = exampleVendor({ "GET /oauth2/v2/bc-authorize/owner%40example.com": { state: "Pending" } });
+    const error = await providerError(
+      smaAdapter.testConnection(exampleContext(vendor.fetch, EXAMPLE_NOW), exampleCredentials),
+    );
+    expect(error.kind).toBe("invalid_request");
+    expect(error.message).toMatch(/plant owner to approve/);
+    expect(error.message).toContain("owner@example.com");
+    expect(vendor.requests.map((r) => new URL(r.url).pathname)).toEqual([
+      "/sma-auth/oauth2/token",
+      "/sma-auth/oauth2/v2/bc-authorize/owner%40example.com",
+    ]);
+  });
+
+  it("asks a declined owner again only when a person tests the connection", async () => {
+    const declined = { "GET /oauth2/v2/bc-authorize/owner%40example.com": { state: "Rejected" } };
+    const sync = exampleVendor(declined);
+    const syncError = await providerError(
+      smaAdapter.fetchSnapshot(exampleContext(sync.fetch, EXAMPLE_NOW), exampleCredentials),
+    );
+    expect(syncError.kind).toBe("auth");
+    expect(sync.requests.some((r) => r.method === "POST" && r.url.endsWith("/bc-authorize"))).toBe(false);
+
+    const test = exampleVendor({ ...declined, "POST /oauth2/v2/bc-authorize": { state: "Pending" } });
+    await providerError(
+      smaAdapter.testConnection(exampleContext(test.fetch, EXAMPLE_NOW), exampleCredentials),
+    );
+    const consentRequest = test.requests.find((r) => r.method === "POST" && r.url.endsWith("/bc-authorize"));
+    expect(await consentRequest?.json()).toEqual({ loginHint: "owner@example.com" });
+  });
+});
+
+describe("SMA plant-local times", () => {
+  const zone = "Europe/Amsterdam";
+
+  it("converts across the start of summer time", () => {
+    expect(
+      plantLocalTimesToUtcMs(["2024-03-31T01:55:00", "2024-03-31T03:00:00"], zone, Date.UTC(2024, 2, 31, 12)),
+    ).toEqual([Date.UTC(2024, 2, 31, 0, 55), Date.UTC(2024, 2, 31, 1, 0)]);
+  });
+
+  it("places both readings of the repeated hour at the end of summer time", () => {
+    const times = ["2024-10-27T02:55:00", "2024-10-27T02:00:00", "2024-10-27T02:05:00"];
+    expect(plantLocalTimesToUtcMs(times, zone, Date.UTC(2024, 9, 27, 1, 7))).toEqual([
+      Date.UTC(2024, 9, 27, 0, 55),
+      Date.UTC(2024, 9, 27, 1, 0),
+      Date.UTC(2024, 9, 27, 1, 5),
+    ]);
+    // A single reading is placed by the clock: the first 02:30 before the change, the second after.
+    expect(plantLocalTimesToUtcMs(["2024-10-27T02:30:00"], zone, Date.UTC(2024, 9, 27, 0, 31))).toEqual([
+      Date.UTC(2024, 9, 27, 0, 30),
+    ]);
+    expect(plantLocalTimesToUtcMs(["2024-10-27T02:30:00"], zone, Date.UTC(2024, 9, 27, 1, 31))).toEqual([
+      Date.UTC(2024, 9, 27, 1, 30),
+    ]);
+  });
+
+  it("takes a time that carries its own offset as it is", () => {
+    expect(plantLocalTimesToUtcMs(["2024-07-01T12:30:00Z"], zone, Date.UTC(2024, 6, 1, 13))).toEqual([
+      Date.UTC(2024, 6, 1, 12, 30),
+    ]);
+  });
+});

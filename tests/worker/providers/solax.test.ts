@@ -1,0 +1,764 @@
+import { describe, expect, it } from "vitest";
+import { sandboxAccounts } from "../../../sandbox/accounts";
+import { createSandbox } from "../../../sandbox/app";
+import {
+  activeFault,
+  dataTimeAt,
+  inverterEnergyTodayWh,
+  inverterEnergyTotalWh,
+  inverterPowerW,
+  inverterState,
+  inverterTemperatureC,
+} from "../../../sandbox/simulation";
+import { solaxPlants } from "../../../sandbox/solax";
+import { ProviderError } from "../../../worker/providers/errors";
+import { ProviderHttp } from "../../../worker/providers/http";
+import { solaxAdapter } from "../../../worker/providers/solax";
+import type { SolaxCredentials, SolaxTokenCredentials } from "../../../worker/providers/solax/credentials";
+import type { ProviderCallContext, ProviderSession } from "../../../worker/providers/types";
+import { sandboxUrls } from "../../../worker/providers/urls";
+import oauthTokenExample from "../../fixtures/provider-examples/solax/openapi-oauth-token.json";
+import alarmInfoExample from "../../fixtures/provider-examples/solax/openapi-page_alarm_info.json";
+import plantInfoExample from "../../fixtures/provider-examples/solax/openapi-page_plant_info.json";
+import v1RateLimitedExample from "../../fixtures/provider-examples/solax/v1-error-rate-limited.json";
+import v1NotAccessedExample from "../../fixtures/provider-examples/solax/v1-error-sn-not-accessed.json";
+import v1RealtimeExample from "../../fixtures/provider-examples/solax/v1-getRealtimeInfo.json";
+import v2DataUnauthorizedExample from "../../fixtures/provider-examples/solax/v2-error-data-unauthorized.json";
+import v2TokenInvalidExample from "../../fixtures/provider-examples/solax/v2-error-token-invalid.json";
+import v2RealtimeExample from "../../fixtures/provider-examples/solax/v2-realtimeInfo.json";
+
+// 11:22 in Sydney, where the third plant's first inverter has its 11:00-11:45 fault.
+const FIXED_NOW = Date.UTC(2024, 5, 2, 1, 22, 30);
+const DATA_TIME = dataTimeAt(FIXED_NOW);
+const [account, benchAccount] = sandboxAccounts.solax;
+const plants = solaxPlants(account);
+const wifiSns = [...account.wifiSns];
+const tokenCredentials: SolaxCredentials = {
+  apiType: "token",
+  tokenId: account.tokenId,
+  wifiSns,
+  timezone: null,
+};
+const openApiCredentials: SolaxCredentials = {
+  apiType: "openapi",
+  clientId: account.clientId,
+  clientSecret: account.clientSecret,
+};
+const benchOpenApiCredentials: SolaxCredentials = {
+  apiType: "openapi",
+  clientId: benchAccount.clientId,
+  clientSecret: benchAccount.clientSecret,
+};
+const stateNames = { online: "online", offline: "offline", fault: "alarm" } as const;
+
+type Fetch = (request: Request) => Promise<Response>;
+type App = { fetch: (request: Request) => Response | Promise<Response> };
+
+function memorySession(): ProviderSession {
+  let value: Record<string, unknown> | null = null;
+  return { get: () => value, set: (next) => (value = next) };
+}
+
+/** Like the real fetch, the call rejects when its signal aborts (the sandbox itself keeps going). */
+function appFetch(app: App, fault?: string, seen: Request[] = []): Fetch {
+  return (request) => {
+    seen.push(request.clone());
+    const headers = new Headers(request.headers);
+    if (fault) headers.set("X-Sandbox-Fault", fault);
+    const forwarded = new Request(request, { headers });
+    return new Promise<Response>((resolve, reject) => {
+      request.signal.addEventListener("abort", () => reject(request.signal.reason));
+      Promise.resolve(app.fetch(forwarded)).then(resolve, reject);
+    });
+  };
+}
+
+function context(fetch: Fetch, overrides: Partial<ProviderCallContext> = {}, timeoutMs?: number) {
+  return {
+    http: new ProviderHttp({ fetch, minIntervalMs: 0, timeoutMs }),
+    urls: sandboxUrls("http://sandbox.test"),
+    now: () => FIXED_NOW,
+    session: memorySession(),
+    ...overrides,
+  } satisfies ProviderCallContext;
+}
+
+const sandboxContext = (fault?: string, timeoutMs?: number, seen?: Request[]) =>
+  context(appFetch(createSandbox({ now: () => FIXED_NOW }), fault, seen), {}, timeoutMs);
+
+/** A clock both the sandbox and the adapter read, moved by the test. */
+function movableClock(start = FIXED_NOW) {
+  const clock = { at: start, now: () => clock.at };
+  return clock;
+}
+
+async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
+}
+
+/** Serves fixed answers by path (without the sandbox mount), 404 for anything else. */
+function exampleFetch(answers: Record<string, unknown>, seen: Request[] = []): Fetch {
+  return async (request) => {
+    seen.push(request);
+    const path = new URL(request.url).pathname.replace(/^\/solax(-openapi)?/, "");
+    const answer = answers[path];
+    if (answer === undefined) return new Response("Not Found", { status: 404 });
+    return typeof answer === "function"
+      ? Response.json((answer as (r: Request) => unknown)(request))
+      : Response.json(answer);
+  };
+}
+
+const V2 = "/api/v2/dataAccess/realtimeInfo/get";
+const V1 = "/proxyApp/proxy/api/getRealtimeInfo.do";
+const exampleToken = (wifiSn: string, timezone: string | null = null): SolaxTokenCredentials => ({
+  apiType: "token",
+  tokenId: "20230413001525475278783",
+  wifiSns: [wifiSn],
+  timezone,
+});
+
+const roundTo = (value: number, step: number) => Math.round(value / step) * step;
+
+describe("solax token API against the sandbox", () => {
+  it("reads each dongle as one system with one inverter, with the simulation's values", async () => {
+    const seen: Request[] = [];
+    const ctx = sandboxContext(undefined, undefined, seen);
+    const snapshot = await solaxAdapter.fetchSnapshot(ctx, tokenCredentials);
+
+    expect(seen.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual(
+      wifiSns.map(() => `POST /solax${V2}`),
+    );
+    expect(snapshot.systems).toHaveLength(wifiSns.length);
+    for (const [p, plant] of plants.entries()) {
+      const inverter = plant.inverters[0];
+      const state = stateNames[inverterState(plant, 0, DATA_TIME)];
+      // yieldtoday and yieldtotal come in kWh with one decimal.
+      const todayWh = roundTo(inverterEnergyTodayWh(plant, 0, FIXED_NOW), 100);
+      const totalWh = roundTo(inverterEnergyTotalWh(plant, 0, FIXED_NOW), 100);
+      const values = {
+        state,
+        powerW: inverterPowerW(plant, 0, DATA_TIME),
+        energyTodayWh: todayWh,
+        energyTotalWh: totalWh,
+      };
+      expect(snapshot.systems[p]).toEqual({
+        providerSystemId: wifiSns[p],
+        name: `SolaX ${wifiSns[p]}`,
+        address: null,
+        latitude: null,
+        longitude: null,
+        timezone: null,
+        capacityW: null,
+        ...values,
+        dataTime: DATA_TIME,
+        inverters: [
+          {
+            providerInverterId: inverter?.serial,
+            serial: inverter?.serial,
+            model: null,
+            ratedPowerW: null,
+            ...values,
+            temperatureC: null,
+            dataTime: DATA_TIME,
+          },
+        ],
+      });
+    }
+    // Daylight, night and a fault at the fixed instant: every state is exercised.
+    expect(snapshot.systems.map((system) => system.state)).toEqual(["online", "offline", "alarm"]);
+  });
+
+  it("derives an alarm from a fault status (103) and nothing else", async () => {
+    const snapshot = await solaxAdapter.fetchSnapshot(sandboxContext(), tokenCredentials);
+    const faulty = plants.flatMap((plant, p) => (activeFault(plant, 0, DATA_TIME) ? [p] : []));
+    expect(faulty).toHaveLength(1);
+    expect(snapshot.alarms).toEqual(
+      faulty.map((p) => ({
+        providerAlarmId: `${wifiSns[p]}:inverterStatus:103`,
+        providerSystemId: wifiSns[p],
+        deviceSerial: plants[p]?.inverters[0]?.serial,
+        code: "103",
+        title: "Inverter fault",
+        message: `SolaX Cloud reports inverter ${plants[p]?.inverters[0]?.serial} in status 103 (fault)`,
+        severity: "critical",
+        startedAt: DATA_TIME,
+        endedAt: null,
+      })),
+    );
+  });
+
+  it("tests the connection by asking each dongle once", async () => {
+    const seen: Request[] = [];
+    expect(
+      await solaxAdapter.testConnection(sandboxContext(undefined, undefined, seen), tokenCredentials),
+    ).toEqual({
+      sitesFound: 3,
+    });
+    expect(seen).toHaveLength(3);
+    expect(seen[0]?.headers.get("tokenId")).toBe(account.tokenId);
+    expect(await seen[0]?.clone().json()).toEqual({ wifiSn: wifiSns[0] });
+  });
+
+  it("reports a wrong token as auth", async () => {
+    const error = await failure(
+      solaxAdapter.fetchSnapshot(sandboxContext(), {
+        ...exampleToken(wifiSns[0] ?? ""),
+        tokenId: "not-a-token",
+      }),
+    );
+    expect(error.kind).toBe("auth");
+  });
+
+  it("reports a dongle of another account readably, without retrying it on v1", async () => {
+    const seen: Request[] = [];
+    const credentials = { ...tokenCredentials, wifiSns: ["SVNOTMINE1"] } as SolaxCredentials;
+    const error = await failure(
+      solaxAdapter.testConnection(sandboxContext(undefined, undefined, seen), credentials),
+    );
+    expect(error.kind).toBe("invalid_request");
+    expect(error.message).toBe("Dongle SVNOTMINE1 is not in this token's SolaX Cloud account");
+    expect(seen).toHaveLength(1);
+  });
+
+  it("enforces 10 calls a minute per token with the vendor's one-hour ban", async () => {
+    const clock = movableClock();
+    const sandbox = createSandbox({ now: clock.now });
+    const ctx = context(appFetch(sandbox), { now: clock.now });
+    // Three dongles per snapshot: calls 1-9 pass, the 11th is refused.
+    for (let round = 0; round < 3; round++) await solaxAdapter.fetchSnapshot(ctx, tokenCredentials);
+    const error = await failure(solaxAdapter.fetchSnapshot(ctx, tokenCredentials));
+    expect(error.kind).toBe("rate_limited");
+    expect(error.retryAfterMs).toBe(60 * 60 * 1000);
+    // A minute later the window is empty, but the ban holds for the hour.
+    clock.at += 2 * 60_000;
+    expect((await failure(solaxAdapter.fetchSnapshot(ctx, tokenCredentials))).kind).toBe("rate_limited");
+    clock.at += 60 * 60_000;
+    expect((await solaxAdapter.fetchSnapshot(ctx, tokenCredentials)).systems).toHaveLength(3);
+  });
+
+  it("reports a 5xx as unavailable after trying v1 too", async () => {
+    const seen: Request[] = [];
+    const error = await failure(
+      solaxAdapter.testConnection(sandboxContext("500", undefined, seen), tokenCredentials),
+    );
+    expect(error.kind).toBe("unavailable");
+    expect(seen.map((request) => new URL(request.url).pathname)).toEqual([`/solax${V2}`, `/solax${V1}`]);
+  });
+
+  it("reports the vendor's rate-limit answer as rate_limited", async () => {
+    const error = await failure(solaxAdapter.fetchSnapshot(sandboxContext("429"), tokenCredentials));
+    expect(error.kind).toBe("rate_limited");
+  });
+
+  it("reports invalid JSON and an answer without its result as malformed", async () => {
+    expect(
+      (await failure(solaxAdapter.fetchSnapshot(sandboxContext("malformed"), tokenCredentials))).kind,
+    ).toBe("malformed");
+    const partial = await failure(solaxAdapter.fetchSnapshot(sandboxContext("partial"), tokenCredentials));
+    expect(partial.kind).toBe("malformed");
+    expect(partial.message).toContain(wifiSns[0]);
+  });
+
+  it("reports a hanging vendor as timeout, without waiting a second time on v1", async () => {
+    const seen: Request[] = [];
+    const error = await failure(
+      solaxAdapter.testConnection(sandboxContext("timeout", 200, seen), tokenCredentials),
+    );
+    expect(error.kind).toBe("timeout");
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe("solax token API against the research's example answers", () => {
+  it("normalises a v2 answer: W, kWh to Wh, utcDateTime as the data time", async () => {
+    const seen: Request[] = [];
+    const snapshot = await solaxAdapter.fetchSnapshot(
+      context(exampleFetch({ [V2]: v2RealtimeExample }, seen)),
+      exampleToken("SVJWACXAK2"),
+    );
+    const values = {
+      state: "online",
+      powerW: 2150,
+      energyTodayWh: 12600,
+      energyTotalWh: 4812300,
+      dataTime: Date.UTC(2024, 6, 1, 10, 25, 4),
+    };
+    expect(snapshot.systems).toEqual([
+      {
+        providerSystemId: "SVJWACXAK2",
+        name: "SolaX SVJWACXAK2",
+        address: null,
+        latitude: null,
+        longitude: null,
+        timezone: null,
+        capacityW: null,
+        ...values,
+        inverters: [
+          {
+            providerInverterId: "X1HYB0123456789",
+            serial: "X1HYB0123456789",
+            model: null,
+            ratedPowerW: null,
+            ...values,
+            temperatureC: null,
+          },
+        ],
+      },
+    ]);
+    expect(snapshot.alarms).toEqual([]);
+    expect(seen[0]?.method).toBe("POST");
+    expect(seen[0]?.headers.get("Content-Type")).toBe("application/json");
+  });
+
+  it("falls back to v1 when v2 is missing, reads uploadTime in the configured zone and remembers v1", async () => {
+    const seen: Request[] = [];
+    const ctx = context(exampleFetch({ [V1]: v1RealtimeExample }, seen));
+    const snapshot = await solaxAdapter.fetchSnapshot(ctx, exampleToken("SVJWACXAK2", "Europe/Amsterdam"));
+    expect(snapshot.systems[0]).toMatchObject({
+      providerSystemId: "SVJWACXAK2",
+      timezone: "Europe/Amsterdam",
+      state: "online",
+      powerW: 4335,
+      energyTodayWh: 17400,
+      energyTotalWh: 2288800,
+      // "2024-01-27 16:41:59" in Amsterdam (UTC+1 in January).
+      dataTime: Date.UTC(2024, 0, 27, 15, 41, 59),
+    });
+    expect(snapshot.systems[0]?.inverters[0]?.serial).toBe("H34A15J2641138");
+    const v1Url = new URL(seen[1]?.url ?? "");
+    expect(v1Url.searchParams.get("tokenId")).toBe("20230413001525475278783");
+    expect(v1Url.searchParams.get("sn")).toBe("SVJWACXAK2");
+
+    // The next sync goes straight to v1.
+    await solaxAdapter.fetchSnapshot(ctx, exampleToken("SVJWACXAK2", "Europe/Amsterdam"));
+    expect(seen.map((request) => new URL(request.url).pathname)).toEqual([
+      `/solax${V2}`,
+      `/solax${V1}`,
+      `/solax${V1}`,
+    ]);
+  });
+
+  it("leaves a v1 data time unknown when no zone is configured", async () => {
+    const snapshot = await solaxAdapter.fetchSnapshot(
+      context(exampleFetch({ [V1]: v1RealtimeExample })),
+      exampleToken("SVJWACXAK2"),
+    );
+    expect(snapshot.systems[0]?.dataTime).toBeNull();
+  });
+
+  it("maps inverter status codes: 103/104 alarm, 100/109/110 offline", async () => {
+    const states: Record<string, string> = {};
+    for (const status of ["102", "103", "104", "100", "109", "110"]) {
+      const answer = {
+        ...v2RealtimeExample,
+        result: { ...v2RealtimeExample.result, inverterStatus: status },
+      };
+      const snapshot = await solaxAdapter.fetchSnapshot(
+        context(exampleFetch({ [V2]: answer })),
+        exampleToken("SVJWACXAK2"),
+      );
+      states[status] = snapshot.systems[0]?.state ?? "";
+      expect(snapshot.alarms).toHaveLength(status === "103" || status === "104" ? 1 : 0);
+    }
+    expect(states).toEqual({
+      "102": "online",
+      "103": "alarm",
+      "104": "alarm",
+      "100": "offline",
+      "109": "offline",
+      "110": "offline",
+    });
+  });
+
+  it("reports the v2 invalid-token code as auth and 1003 as a readable invalid request", async () => {
+    const auth = await failure(
+      solaxAdapter.fetchSnapshot(
+        context(exampleFetch({ [V2]: v2TokenInvalidExample })),
+        exampleToken("SVJWACXAK2"),
+      ),
+    );
+    expect(auth.kind).toBe("auth");
+    const foreign = await failure(
+      solaxAdapter.fetchSnapshot(
+        context(exampleFetch({ [V2]: v2DataUnauthorizedExample })),
+        exampleToken("SVJWACXAK2"),
+      ),
+    );
+    expect(foreign.kind).toBe("invalid_request");
+    expect(foreign.message).toContain("SVJWACXAK2");
+  });
+
+  it("reports v1's string result and its violation answer", async () => {
+    const notAccessed = await failure(
+      solaxAdapter.fetchSnapshot(
+        context(exampleFetch({ [V1]: v1NotAccessedExample })),
+        exampleToken("SVJWACXAK2"),
+      ),
+    );
+    expect(notAccessed.kind).toBe("invalid_request");
+    expect(notAccessed.message).toContain('"this sn did not access!"');
+    const limited = await failure(
+      solaxAdapter.fetchSnapshot(
+        context(exampleFetch({ [V1]: v1RateLimitedExample })),
+        exampleToken("SVJWACXAK2"),
+      ),
+    );
+    expect(limited.kind).toBe("rate_limited");
+    expect(limited.retryAfterMs).toBe(60 * 60 * 1000);
+  });
+});
+
+describe("solax Developer OpenAPI against the sandbox", () => {
+  it("lists plants with their inverters, live values and the simulation's numbers", async () => {
+    const ctx = sandboxContext();
+    const snapshot = await solaxAdapter.fetchSnapshot(ctx, openApiCredentials);
+    // Token, plants, devices, one realtime batch, one alarm page per plant.
+    expect(ctx.http.calls).toBe(4 + plants.length);
+    expect(snapshot.systems).toHaveLength(plants.length);
+    for (const [p, plant] of plants.entries()) {
+      const inverters = plant.inverters.map((inverter, i) => ({
+        providerInverterId: inverter.serial,
+        serial: inverter.serial,
+        model: null,
+        ratedPowerW: null,
+        state: stateNames[inverterState(plant, i, DATA_TIME)],
+        powerW: inverterPowerW(plant, i, DATA_TIME),
+        // dailyYield comes in kWh with two decimals, totalYield with one.
+        energyTodayWh: roundTo(inverterEnergyTodayWh(plant, i, FIXED_NOW), 10),
+        energyTotalWh: roundTo(inverterEnergyTotalWh(plant, i, FIXED_NOW), 100),
+        temperatureC: inverterTemperatureC(plant, i, DATA_TIME),
+        dataTime: DATA_TIME,
+      }));
+      const total = (key: "powerW" | "energyTodayWh" | "energyTotalWh") =>
+        inverters.reduce((sum, inverter) => sum + inverter[key], 0);
+      const states = inverters.map((inverter) => inverter.state);
+      expect(snapshot.systems[p]).toEqual({
+        providerSystemId: plant.id,
+        name: plant.name,
+        address: null,
+        latitude: null,
+        longitude: null,
+        timezone: null,
+        capacityW: null,
+        state: states.includes("alarm") ? "alarm" : states.includes("online") ? "online" : "offline",
+        powerW: total("powerW"),
+        energyTodayWh: total("energyTodayWh"),
+        energyTotalWh: total("energyTotalWh"),
+        dataTime: DATA_TIME,
+        inverters,
+      });
+      expect(snapshot.systems[p]?.providerSystemId).toMatch(/^\d{19}$/);
+    }
+  });
+
+  it("reports ongoing alarms with their start in UTC, from the plant's local time", async () => {
+    const snapshot = await solaxAdapter.fetchSnapshot(sandboxContext(), openApiCredentials);
+    const expected = plants.flatMap((plant) =>
+      plant.inverters.flatMap((inverter, i) => {
+        const fault = activeFault(plant, i, FIXED_NOW);
+        return fault
+          ? [
+              {
+                providerSystemId: plant.id,
+                deviceSerial: inverter.serial,
+                code: fault.code,
+                title: fault.message,
+                severity: "critical",
+                startedAt: fault.startsAt,
+                endedAt: null,
+              },
+            ]
+          : [];
+      }),
+    );
+    expect(expected).toHaveLength(1);
+    expect(snapshot.alarms).toMatchObject(expected);
+  });
+
+  it("caches the token in the session and renews it when it expires", async () => {
+    const clock = movableClock();
+    const seen: Request[] = [];
+    const ctx = context(appFetch(createSandbox({ now: clock.now }), undefined, seen), { now: clock.now });
+    const tokenCalls = () => seen.filter((request) => request.url.endsWith("/oauth/token")).length;
+    await solaxAdapter.testConnection(ctx, openApiCredentials);
+    await solaxAdapter.testConnection(ctx, openApiCredentials);
+    expect(tokenCalls()).toBe(1);
+    expect(seen[1]?.headers.get("Authorization")).toMatch(/^bearer sbx-/);
+    // The sandbox's tokens last an hour.
+    clock.at += 2 * 60 * 60_000;
+    expect(await solaxAdapter.testConnection(ctx, openApiCredentials)).toEqual({ sitesFound: 3 });
+    expect(tokenCalls()).toBe(2);
+  });
+
+  it("fetches a new token once when the cached one is refused (10402)", async () => {
+    const seen: Request[] = [];
+    const ctx = sandboxContext(undefined, undefined, seen);
+    ctx.session.set({ solaxAccessToken: "sbx-revoked", solaxAccessTokenExpiresAt: FIXED_NOW + 86_400_000 });
+    expect(await solaxAdapter.testConnection(ctx, openApiCredentials)).toEqual({ sitesFound: 3 });
+    expect(seen.map((request) => new URL(request.url).pathname)).toEqual([
+      "/solax-openapi/openapi/v2/plant/page_plant_info",
+      "/solax-openapi/openapi/auth/oauth/token",
+      "/solax-openapi/openapi/v2/plant/page_plant_info",
+    ]);
+    expect(ctx.session.get()?.solaxAccessToken).not.toBe("sbx-revoked");
+  });
+
+  it("reports a wrong client secret as auth", async () => {
+    const error = await failure(
+      solaxAdapter.testConnection(sandboxContext(), {
+        ...openApiCredentials,
+        clientSecret: "wrong",
+      } as SolaxCredentials),
+    );
+    expect(error.kind).toBe("auth");
+  });
+
+  it("enforces 100 calls a minute per application with code 10406", async () => {
+    const ctx = sandboxContext();
+    // Time stands still, so the bench account's 800-odd calls cross the limit.
+    const error = await failure(solaxAdapter.fetchSnapshot(ctx, benchOpenApiCredentials));
+    expect(error.kind).toBe("rate_limited");
+    expect(error.retryAfterMs).toBe(60_000);
+    expect(ctx.http.calls).toBe(101);
+  });
+
+  it("pages through an account with 500 plants at the allowed pace", async () => {
+    const clock = movableClock();
+    const seen: Request[] = [];
+    const sandbox = createSandbox({ now: clock.now });
+    const paced: Fetch = (request) => {
+      clock.at += 600;
+      return appFetch(sandbox, undefined, seen)(request);
+    };
+    const snapshot = await solaxAdapter.fetchSnapshot(
+      context(paced, { now: clock.now }),
+      benchOpenApiCredentials,
+    );
+    const benchPlants = solaxPlants(benchAccount);
+    expect(snapshot.systems).toHaveLength(500);
+    expect(snapshot.systems.map((system) => system.providerSystemId)).toEqual(
+      benchPlants.map((plant) => plant.id),
+    );
+    expect(snapshot.systems.flatMap((system) => system.inverters)).toHaveLength(
+      benchPlants.reduce((count, plant) => count + plant.inverters.length, 0),
+    );
+    const paths = seen.map((request) => new URL(request.url));
+    expect(paths.filter((url) => url.pathname.endsWith("/page_plant_info"))).toHaveLength(50);
+    const batches = paths.filter((url) => url.pathname.endsWith("/device/realtime_data"));
+    expect(batches.every((url) => (url.searchParams.get("snList") ?? "").split(",").length <= 10)).toBe(true);
+  }, 60_000);
+
+  it("maps 5xx, 10406, invalid JSON, a missing result and a hang to their kinds", async () => {
+    const kind = async (fault: string, timeoutMs?: number) =>
+      (await failure(solaxAdapter.fetchSnapshot(sandboxContext(fault, timeoutMs), openApiCredentials))).kind;
+    expect(await kind("500")).toBe("unavailable");
+    expect(await kind("429")).toBe("rate_limited");
+    expect(await kind("malformed")).toBe("malformed");
+    expect(await kind("partial")).toBe("malformed");
+    expect(await kind("timeout", 200)).toBe("timeout");
+  });
+});
+
+describe("solax Developer OpenAPI against the research's example answers", () => {
+  const plantId = "1680123456789012345";
+  const answers = {
+    "/openapi/auth/oauth/token": oauthTokenExample,
+    "/openapi/v2/plant/page_plant_info": plantInfoExample,
+    "/openapi/v2/device/page_device_info": {
+      code: 10000,
+      message: "success",
+      result: {
+        records: [
+          {
+            deviceSn: "X1HYB0123456789",
+            plantId,
+            deviceType: 1,
+            businessType: 1,
+            onlineStatus: 1,
+            deviceModel: 15,
+          },
+        ],
+        total: 1,
+        size: 10,
+        current: 1,
+        pages: 1,
+      },
+    },
+    // Field names and formats from a captured realtime/history row (research §4.3).
+    "/openapi/v2/device/realtime_data": {
+      code: 10000,
+      result: [
+        {
+          deviceSn: "X1HYB0123456789",
+          deviceStatus: 102,
+          dataTime: "2024-07-01T10:25:04Z",
+          plantLocalTime: "2024-07-01 12:25:04",
+          totalActivePower: 2150,
+          dailyYield: "12.60",
+          totalYield: 4812.3,
+          inverterTemperature: 42.0,
+        },
+      ],
+    },
+    "/openapi/v2/alarm/page_alarm_info": alarmInfoExample,
+  };
+
+  it("normalises plants, inverters, units, ids and alarm times exactly", async () => {
+    const seen: Request[] = [];
+    const ctx = context(exampleFetch(answers, seen));
+    const snapshot = await solaxAdapter.fetchSnapshot(ctx, openApiCredentials);
+    const inverter = {
+      providerInverterId: "X1HYB0123456789",
+      serial: "X1HYB0123456789",
+      model: null,
+      ratedPowerW: null,
+      state: "online",
+      powerW: 2150,
+      energyTodayWh: 12600,
+      energyTotalWh: 4812300,
+      temperatureC: 42,
+      dataTime: Date.UTC(2024, 6, 1, 10, 25, 4),
+    };
+    expect(snapshot.systems).toEqual([
+      {
+        providerSystemId: plantId,
+        name: "Keizersgracht 12",
+        address: null,
+        latitude: null,
+        longitude: null,
+        timezone: null,
+        capacityW: null,
+        // The example has an ongoing Grid Fault.
+        state: "alarm",
+        powerW: 2150,
+        energyTodayWh: 12600,
+        energyTotalWh: 4812300,
+        dataTime: Date.UTC(2024, 6, 1, 10, 25, 4),
+        inverters: [inverter],
+      },
+    ]);
+    expect(snapshot.alarms).toEqual([
+      {
+        providerAlarmId: `${plantId}:X1HYB0123456789:60:2024-07-01 10:00:00`,
+        providerSystemId: plantId,
+        deviceSerial: "X1HYB0123456789",
+        code: "60",
+        title: "Grid Fault",
+        message: "Grid Fault (error code 60) on X1HYB0123456789",
+        severity: "critical",
+        // 10:00 on the plant's clock, two hours ahead of UTC by its realtime row.
+        startedAt: Date.UTC(2024, 6, 1, 8, 0, 0),
+        endedAt: null,
+      },
+    ]);
+    const token = seen.find((request) => request.url.endsWith("/oauth/token"));
+    expect(token?.method).toBe("POST");
+    expect(new TextDecoder().decode(await token?.clone().arrayBuffer())).toBe(
+      `client_id=${account.clientId}&client_secret=${account.clientSecret}&grant_type=client_credentials`,
+    );
+    const data = seen.filter((request) => request.url.includes("/openapi/v2/"));
+    for (const request of data)
+      expect(request.headers.get("Authorization")).toBe(`bearer ${oauthTokenExample.result.access_token}`);
+    const realtime = new URL(data.find((request) => request.url.includes("realtime_data"))?.url ?? "");
+    expect(Object.fromEntries(realtime.searchParams)).toEqual({
+      snList: "X1HYB0123456789",
+      deviceType: "1",
+      businessType: "1",
+    });
+  });
+
+  it("counts the plants for the connection test", async () => {
+    expect(await solaxAdapter.testConnection(context(exampleFetch(answers)), openApiCredentials)).toEqual({
+      sitesFound: 1,
+    });
+  });
+
+  it("reports auth codes as auth after one token renewal", async () => {
+    const seen: Request[] = [];
+    const refused = {
+      ...answers,
+      "/openapi/v2/plant/page_plant_info": { code: 10402, message: "token expired", result: null },
+    };
+    const error = await failure(
+      solaxAdapter.testConnection(context(exampleFetch(refused, seen)), openApiCredentials),
+    );
+    expect(error.kind).toBe("auth");
+    expect(seen.filter((request) => request.url.endsWith("/oauth/token"))).toHaveLength(2);
+  });
+
+  it("reports a record without its id as malformed", async () => {
+    const broken = {
+      ...answers,
+      "/openapi/v2/plant/page_plant_info": {
+        code: 10000,
+        result: { records: [{ plantName: "x" }], pages: 1 },
+      },
+    };
+    const error = await failure(
+      solaxAdapter.fetchSnapshot(context(exampleFetch(broken)), openApiCredentials),
+    );
+    expect(error.kind).toBe("malformed");
+    expect(error.message).toContain("records.0.plantId");
+  });
+});
+
+describe("solax credentials", () => {
+  const form = { apiType: "", tokenId: "", wifiSns: "", timezone: "", clientId: "", clientSecret: "" };
+
+  it("reads the token API's dongle list, separated by commas, spaces or lines", () => {
+    expect(
+      solaxAdapter.credentialsSchema.parse({
+        ...form,
+        apiType: "token",
+        tokenId: " 2024token ",
+        wifiSns: "SVAAAAAAA1, SVAAAAAAA2\nSVAAAAAAA3 SVAAAAAAA1",
+        timezone: "Europe/Amsterdam",
+      }),
+    ).toEqual({
+      apiType: "token",
+      tokenId: "2024token",
+      wifiSns: ["SVAAAAAAA1", "SVAAAAAAA2", "SVAAAAAAA3"],
+      timezone: "Europe/Amsterdam",
+    });
+  });
+
+  it("names what each API needs", () => {
+    const message = (values: Record<string, string>) =>
+      solaxAdapter.credentialsSchema.safeParse({ ...form, ...values }).error?.issues[0]?.message;
+    expect(message({ apiType: "token" })).toBe("Token ID is required");
+    expect(message({ apiType: "token", tokenId: "t" })).toBe("Dongle registration numbers is required");
+    expect(message({ apiType: "token", tokenId: "t", wifiSns: "SV-1" })).toContain(
+      "is not a dongle registration number",
+    );
+    expect(
+      message({ apiType: "token", tokenId: "t", wifiSns: "SVAAAAAAA1", timezone: "Mars/Base" }),
+    ).toContain("IANA");
+    expect(message({ apiType: "openapi" })).toBe("Client ID is required");
+    expect(message({ apiType: "openapi", clientId: "c" })).toBe("Client secret is required");
+    expect(message({ apiType: "fax" })).toContain("token");
+    expect(solaxAdapter.credentialsSchema.safeParse({ ...form, unknown: "x" }).success).toBe(false);
+    expect(
+      solaxAdapter.credentialsSchema.parse({
+        ...form,
+        apiType: "openapi",
+        clientId: " c ",
+        clientSecret: "s",
+      }),
+    ).toEqual({ apiType: "openapi", clientId: "c", clientSecret: "s" });
+  });
+
+  it("spaces calls by the API in use: 6 s for the token API, 0.6 s for the OpenAPI", () => {
+    expect(solaxAdapter.minCallIntervalMs).toBe(6000);
+    expect(solaxAdapter.callIntervalMs?.(tokenCredentials)).toBe(6000);
+    expect(solaxAdapter.callIntervalMs?.(openApiCredentials)).toBe(600);
+    expect(
+      solaxAdapter.fields.find((field) => field.name === "apiType")?.options?.map((option) => option.value),
+    ).toEqual(["token", "openapi"]);
+  });
+});

@@ -1,0 +1,176 @@
+import { runInDurableObject, SELF } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { LIVE_CLOSE_ACCESS_REVOKED, type LiveMessage, liveMessageSchema } from "../../../schema/live";
+import type { LiveHub } from "../../../worker/realtime/live-hub";
+import {
+  BASE,
+  call,
+  createOrg,
+  createRemovedUser,
+  expectError,
+  expectStatus,
+  expiredToken,
+  signToken,
+  type TestUser,
+  tableCounts,
+} from "../helpers";
+
+const upgrade = (protocols: string | null, headers: Record<string, string> = { Upgrade: "websocket" }) => {
+  const all = new Headers(headers);
+  if (protocols !== null) all.set("Sec-WebSocket-Protocol", protocols);
+  return SELF.fetch(`${BASE}/ws`, { headers: all });
+};
+
+interface OpenSocket {
+  ws: WebSocket;
+  messages: LiveMessage[];
+  /** Resolves with the next message (or the first one not yet taken). */
+  next: () => Promise<LiveMessage>;
+  closed: Promise<{ code: number; reason: string }>;
+}
+
+/** Opens /ws the way the client does: subprotocols ["sunfleet", token]. */
+async function connect(user: TestUser): Promise<OpenSocket> {
+  const res = await upgrade(`sunfleet, ${user.token}`);
+  expect(res.status, `upgrade: ${res.status}`).toBe(101);
+  expect(res.headers.get("Sec-WebSocket-Protocol")).toBe("sunfleet");
+  const ws = res.webSocket;
+  if (!ws) throw new Error("no webSocket on the 101 response");
+  const messages: LiveMessage[] = [];
+  const waiting: ((message: LiveMessage) => void)[] = [];
+  let taken = 0;
+  ws.addEventListener("message", (event) => {
+    const message = liveMessageSchema.parse(JSON.parse(String(event.data)));
+    messages.push(message);
+    const resolve = waiting.shift();
+    if (resolve) {
+      taken++;
+      resolve(message);
+    }
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    ws.addEventListener("close", (event) => resolve({ code: event.code, reason: event.reason }));
+  });
+  ws.accept();
+  const next = () =>
+    new Promise<LiveMessage>((resolve) => {
+      const pending = messages[taken];
+      if (pending) {
+        taken++;
+        resolve(pending);
+      } else {
+        waiting.push(resolve);
+      }
+    });
+  return { ws, messages, next, closed };
+}
+
+const hubOf = (orgId: string) => env.LIVE_HUB.get(env.LIVE_HUB.idFromName(orgId));
+
+const connectedUsers = (orgId: string) =>
+  runInDurableObject(hubOf(orgId), (hub: LiveHub) => hub.connectedUsers());
+
+/** Fails instead of hanging when an expected event never comes. */
+const within = <T>(promise: Promise<T>, ms = 2000) =>
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no event within ${ms} ms`)), ms)),
+  ]);
+
+describe("/ws", () => {
+  it("upgrades with subprotocols sunfleet and the token, and first says connected", async () => {
+    const { engineer } = await createOrg();
+    const socket = await connect(engineer);
+    const first = await within(socket.next());
+    expect(first).toMatchObject({ type: "connected", data: { orgId: engineer.orgId } });
+    expect(first.type === "connected" && Date.parse(first.data.serverTime)).toBeGreaterThan(0);
+    expect(await connectedUsers(engineer.orgId)).toEqual([engineer.id]);
+    socket.ws.close(1000, "done");
+  });
+
+  it("answers ping with pong", async () => {
+    const { user } = await createOrg();
+    const socket = await connect(user);
+    await within(socket.next());
+    socket.ws.send("ping");
+    expect(await within(socket.next())).toMatchObject({ type: "pong" });
+    socket.ws.close(1000, "done");
+  });
+
+  it("answers 401 JSON without a token, with a bad, expired or foreign token, and writes nothing", async () => {
+    const { owner } = await createOrg();
+    const before = await tableCounts();
+    for (const protocols of [
+      null,
+      "sunfleet",
+      `other, ${owner.token}`,
+      `sunfleet, not-a-jwt`,
+      `sunfleet, ${await expiredToken(owner.id)}`,
+      `sunfleet, ${await signToken({ sub: owner.id }, "a-completely-different-secret-of-32-chars")}`,
+      `sunfleet, ${await signToken({ sub: crypto.randomUUID() })}`,
+    ]) {
+      const res = await upgrade(protocols);
+      expect(res.webSocket, String(protocols)).toBeNull();
+      await expectError(res, 401, "Not authenticated");
+    }
+    expect(await tableCounts()).toEqual(before);
+  });
+
+  it("does not take the token from the Authorization header or the URL", async () => {
+    const { owner } = await createOrg();
+    await expectError(
+      await upgrade(null, { Upgrade: "websocket", Authorization: `Bearer ${owner.token}` }),
+      401,
+    );
+    await expectError(
+      await SELF.fetch(`${BASE}/ws?token=${owner.token}`, { headers: { Upgrade: "websocket" } }),
+      401,
+    );
+  });
+
+  it("answers 426 to a request that is not a WebSocket upgrade", async () => {
+    const { owner } = await createOrg();
+    await expectError(await upgrade(`sunfleet, ${owner.token}`, {}), 426);
+  });
+
+  it("answers 403 to a user without an organisation", async () => {
+    const removed = await createRemovedUser();
+    await expectError(await upgrade(`sunfleet, ${removed.token}`), 403);
+  });
+
+  it("closes a removed user's sockets with code 4001 and keeps everyone else's", async () => {
+    const { owner, engineer, user } = await createOrg();
+    const userSocket = await connect(user);
+    const secondUserSocket = await connect(user);
+    const engineerSocket = await connect(engineer);
+    await within(userSocket.next());
+    await within(secondUserSocket.next());
+    await within(engineerSocket.next());
+    expect((await connectedUsers(owner.orgId)).sort()).toEqual([user.id, user.id, engineer.id].sort());
+
+    await expectStatus(await call(`/api/users/${user.id}`, { method: "DELETE", token: owner.token }), 200);
+
+    expect(await within(userSocket.closed)).toMatchObject({ code: LIVE_CLOSE_ACCESS_REVOKED });
+    expect(await within(secondUserSocket.closed)).toMatchObject({ code: LIVE_CLOSE_ACCESS_REVOKED });
+    expect(await connectedUsers(owner.orgId)).toEqual([engineer.id]);
+    engineerSocket.ws.send("ping");
+    expect(await within(engineerSocket.next())).toMatchObject({ type: "pong" });
+    // And the removed user cannot reconnect with the same token.
+    await expectError(await upgrade(`sunfleet, ${user.token}`), 403);
+    engineerSocket.ws.close(1000, "done");
+  });
+
+  it("keeps each organisation's sockets in its own hub", async () => {
+    const a = await createOrg("Hub A");
+    const b = await createOrg("Hub B");
+    const socketA = await connect(a.user);
+    const socketB = await connect(b.user);
+    expect(await within(socketA.next())).toMatchObject({ data: { orgId: a.owner.orgId } });
+    expect(await within(socketB.next())).toMatchObject({ data: { orgId: b.owner.orgId } });
+    expect(await connectedUsers(a.owner.orgId)).toEqual([a.user.id]);
+    expect(await connectedUsers(b.owner.orgId)).toEqual([b.user.id]);
+    socketA.ws.close(1000, "done");
+    socketB.ws.close(1000, "done");
+  });
+});

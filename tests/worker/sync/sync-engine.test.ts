@@ -1,0 +1,245 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { sandboxAccounts } from "../../../sandbox/accounts";
+import { createSandbox } from "../../../sandbox/app";
+import { dispatchDueSyncs } from "../../../worker/cron/dispatch-syncs";
+import worker from "../../../worker/index";
+import { createDb } from "../../../worker/lib/db";
+import { SYNC_INTERVAL_MS } from "../../../worker/sync/schedule";
+import { syncConnection } from "../../../worker/sync/sync-connection";
+import { call, expectStatus, registerOwner, type TestUser } from "../helpers";
+
+const solis = sandboxAccounts.solis[0];
+const sandbox = createSandbox();
+
+/** The in-test sandbox, optionally answering every call with an injected fault. */
+function sandboxFetch(fault?: string) {
+  return (request: Request) => {
+    const headers = new Headers(request.headers);
+    if (fault) headers.set("X-Sandbox-Fault", fault);
+    const forwarded = new Request(request, { headers });
+    return new Promise<Response>((resolve, reject) => {
+      request.signal.addEventListener("abort", () => reject(request.signal.reason));
+      Promise.resolve(sandbox.fetch(forwarded)).then(resolve, reject);
+    });
+  };
+}
+
+const deps = (fault?: string, callTimeoutMs?: number) => ({
+  db: createDb(env.DB),
+  env,
+  now: () => Date.now(),
+  fetch: sandboxFetch(fault),
+  callTimeoutMs,
+});
+
+async function connectSolis(owner: TestUser, keySecret: string = solis.keySecret) {
+  await expectStatus(
+    await call("/api/credentials", {
+      method: "POST",
+      token: owner.token,
+      body: { provider: "solis", credentials: { keyId: solis.keyId, keySecret } },
+    }),
+    201,
+  );
+  const row = await env.DB.prepare(
+    "SELECT id FROM provider_connections WHERE org_id = ? AND provider = 'solis'",
+  )
+    .bind(owner.orgId)
+    .first<{ id: string }>();
+  if (!row) throw new Error("connection not stored");
+  return row.id;
+}
+
+/** Everything a sync writes for an organisation, to compare before and after a failing sync. */
+async function storedData(orgId: string) {
+  const systems = await env.DB.prepare(
+    "SELECT provider_system_id, name, power_w, energy_today_wh, state, data_time FROM monitoring_systems WHERE org_id = ? ORDER BY provider_system_id",
+  )
+    .bind(orgId)
+    .all();
+  const inverters = await env.DB.prepare(
+    "SELECT provider_inverter_id, power_w, energy_today_wh, data_time FROM inverters WHERE org_id = ? ORDER BY provider_inverter_id",
+  )
+    .bind(orgId)
+    .all();
+  const readings = await env.DB.prepare(
+    "SELECT count(*) AS n FROM system_readings r JOIN monitoring_systems s ON s.id = r.system_id WHERE s.org_id = ?",
+  )
+    .bind(orgId)
+    .first<{ n: number }>();
+  return { systems: systems.results, inverters: inverters.results, readings: readings?.n ?? 0 };
+}
+
+const connectionRow = (connectionId: string) =>
+  env.DB.prepare(
+    "SELECT status, last_sync_status, last_error, consecutive_failures, next_sync_at, lease_until FROM provider_connections WHERE id = ?",
+  )
+    .bind(connectionId)
+    .first<{
+      status: string;
+      last_sync_status: string;
+      last_error: string | null;
+      consecutive_failures: number;
+      next_sync_at: number | null;
+      lease_until: number | null;
+    }>();
+
+describe("sync engine", () => {
+  it("is idempotent: syncing again never duplicates systems, inverters or readings", async () => {
+    const owner = await registerOwner();
+    const connectionId = await connectSolis(owner);
+    const first = await storedData(owner.orgId);
+    expect(first.systems).toHaveLength(3);
+    const again = await syncConnection(deps(), connectionId, "manual");
+    expect(again.status).toBe("success");
+    const second = await storedData(owner.orgId);
+    expect(second.systems).toHaveLength(3);
+    expect(second.inverters).toHaveLength(first.inverters.length);
+    // Same vendor data time: the reading is already stored, so none is added.
+    expect(second.readings).toBe(first.readings);
+  });
+
+  it("runs one sync at a time per connection: a concurrent start is told the connection is busy", async () => {
+    const owner = await registerOwner();
+    const connectionId = await connectSolis(owner);
+    const results = await Promise.all([
+      syncConnection(deps(), connectionId, "manual"),
+      syncConnection(deps(), connectionId, "cron"),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(["busy", "success"]);
+    expect((await storedData(owner.orgId)).systems).toHaveLength(3);
+    expect((await connectionRow(connectionId))?.lease_until).toBeNull();
+  });
+
+  it.each([
+    ["500", "unavailable"],
+    ["429", "rate_limited"],
+    ["malformed", "malformed"],
+    ["partial", "malformed"],
+  ])(
+    "keeps stored data when the vendor answers %s, records a %s failure and backs off",
+    async (fault, kind) => {
+      const owner = await registerOwner();
+      const connectionId = await connectSolis(owner);
+      const before = await storedData(owner.orgId);
+      const startedAt = Date.now();
+      const result = await syncConnection(deps(fault), connectionId, "cron");
+      expect(result).toMatchObject({ status: "failed", errorKind: kind });
+      expect(await storedData(owner.orgId)).toEqual(before);
+      const row = await connectionRow(connectionId);
+      expect(row).toMatchObject({ status: "active", last_sync_status: "failed", consecutive_failures: 1 });
+      expect(row?.last_error).toMatch(/SolisCloud/);
+      expect(row?.next_sync_at).toBeGreaterThanOrEqual(startedAt + SYNC_INTERVAL_MS);
+    },
+  );
+
+  it("gives up a call after the time limit and keeps the data", async () => {
+    const owner = await registerOwner();
+    const connectionId = await connectSolis(owner);
+    const before = await storedData(owner.orgId);
+    const result = await syncConnection(deps("timeout", 200), connectionId, "cron");
+    expect(result).toMatchObject({ status: "failed", errorKind: "timeout" });
+    expect(await storedData(owner.orgId)).toEqual(before);
+  });
+
+  it("backs off exponentially, up to an hour", async () => {
+    const owner = await registerOwner();
+    const connectionId = await connectSolis(owner);
+    const delays: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const at = Date.now();
+      await syncConnection(deps("500"), connectionId, "cron");
+      const row = await connectionRow(connectionId);
+      delays.push(Math.round(((row?.next_sync_at ?? 0) - at) / 60_000));
+    }
+    expect(delays).toEqual([5, 10, 20, 40, 60, 60]);
+  });
+
+  it("stops retrying rejected credentials and marks the connection as needing attention", async () => {
+    const owner = await registerOwner();
+    const connectionId = await connectSolis(owner, "not-the-secret");
+    const row = await connectionRow(connectionId);
+    expect(row).toMatchObject({ status: "needs_attention", last_sync_status: "failed", next_sync_at: null });
+    const listed = await expectStatus<{ status: string; lastError: string }[]>(
+      await call("/api/credentials", { token: owner.token }),
+      200,
+    );
+    expect(listed[0]?.status).toBe("needs_attention");
+    expect(listed[0]?.lastError).toMatch(/rejected the credentials/);
+    const dispatched = await dispatchDueSyncs({ env, now: Date.now() + 24 * 3600_000 });
+    const queuedIds = await env.DB.prepare(
+      "SELECT id FROM provider_connections WHERE id = ? AND next_sync_at IS NULL",
+    )
+      .bind(connectionId)
+      .all();
+    expect(queuedIds.results).toHaveLength(1);
+    expect(dispatched.queued).toBeGreaterThanOrEqual(0);
+    // Saving the right credentials brings it back at once.
+    await connectSolis(owner);
+    expect(await connectionRow(connectionId)).toMatchObject({
+      status: "active",
+      last_sync_status: "success",
+    });
+  });
+
+  it("syncs at once when the user asks, whatever the backoff", async () => {
+    const owner = await registerOwner();
+    const connectionId = await connectSolis(owner);
+    await syncConnection(deps("500"), connectionId, "cron");
+    expect((await connectionRow(connectionId))?.next_sync_at).toBeGreaterThan(Date.now());
+    const synced = await expectStatus<{ sitesCount: number }>(
+      await call("/api/providers/solis/sync", { method: "POST", token: owner.token }),
+      200,
+    );
+    expect(synced.sitesCount).toBe(3);
+    expect(await connectionRow(connectionId)).toMatchObject({
+      consecutive_failures: 0,
+      last_sync_status: "success",
+    });
+  });
+
+  it("answers a manual sync's vendor failure with 502 and a readable error", async () => {
+    const owner = await registerOwner();
+    await connectSolis(owner);
+    await env.DB.prepare(
+      "UPDATE provider_connections SET credentials_iv = 'AAAAAAAAAAAAAAAA' WHERE org_id = ?",
+    )
+      .bind(owner.orgId)
+      .run();
+    const body = await expectStatus<{ error: string }>(
+      await call("/api/providers/solis/sync", { method: "POST", token: owner.token }),
+      502,
+    );
+    expect(body.error).toMatch(/failed unexpectedly/);
+  });
+});
+
+describe("scheduled syncs", () => {
+  it("queues each due connection once, and the queue consumer syncs it", async () => {
+    const owner = await registerOwner();
+    const connectionId = await connectSolis(owner);
+    const now = Date.now() + SYNC_INTERVAL_MS + 1000;
+    const first = await dispatchDueSyncs({ env, now });
+    expect(first.queued).toBeGreaterThanOrEqual(1);
+    expect((await connectionRow(connectionId))?.next_sync_at).toBe(now + SYNC_INTERVAL_MS);
+    const second = await dispatchDueSyncs({ env, now });
+    expect(second.queued).toBe(0);
+
+    const batch = createMessageBatch<{ connectionId: string }>("sunfleet-sync", [
+      { id: "m1", timestamp: new Date(), attempts: 1, body: { connectionId } },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks).toEqual(["m1"]);
+    const runs = await env.DB.prepare(
+      "SELECT trigger, status FROM sync_runs WHERE connection_id = ? ORDER BY started_at",
+    )
+      .bind(connectionId)
+      .all<{ trigger: string; status: string }>();
+    expect(runs.results.map((r) => r.trigger)).toEqual(["save", "cron"]);
+    expect(runs.results.every((r) => r.status === "success")).toBe(true);
+  });
+});

@@ -1,0 +1,31 @@
+import type { QueryClient } from "@tanstack/react-query";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { RouterProvider } from "@tanstack/react-router";
+import { Toaster } from "sonner";
+import { AppErrorBoundary } from "./components/error-boundary";
+import type { createAppRouter } from "./router";
+
+/** SPEC section 9: one toast at a time, shown for 5 s. */
+export const TOAST_DURATION_MS = 5000;
+
+interface AppProps {
+  queryClient: QueryClient;
+  router: ReturnType<typeof createAppRouter>;
+}
+
+export function App({ queryClient, router }: AppProps) {
+  return (
+    <AppErrorBoundary>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+        <Toaster
+          visibleToasts={1}
+          duration={TOAST_DURATION_MS}
+          position="bottom-right"
+          richColors
+          closeButton
+        />
+      </QueryClientProvider>
+    </AppErrorBoundary>
+  );
+}

@@ -1,0 +1,119 @@
+import { RiLogoutBoxRLine, RiSettings3Line } from "@remixicon/react";
+import { Link, useRouterState } from "@tanstack/react-router";
+import { useTranslation } from "react-i18next";
+import { initialsFromEmail } from "../../lib/format";
+import { seesAdministration } from "../../lib/permissions";
+import { useCurrentProfile } from "../profile-context";
+import { Logo } from "./logo";
+import { adminNavItems, mainNavItems, type NavItem } from "./nav-items";
+
+interface SidebarProps {
+  onOpenSettings: () => void;
+  onLogout: () => void;
+  /** Called after a link is followed (closes the menu on small screens). */
+  onNavigate?: () => void;
+}
+
+function NavLink({
+  item,
+  pathname,
+  onNavigate,
+}: {
+  item: NavItem;
+  pathname: string;
+  onNavigate?: () => void;
+}) {
+  const { t } = useTranslation();
+  const active = item.isActive(pathname);
+  const Icon = item.icon;
+  return (
+    <Link
+      to={item.to}
+      onClick={onNavigate}
+      aria-current={active ? "page" : undefined}
+      className={`flex items-center gap-3 rounded-tremor-default px-3 py-2 text-tremor-default font-medium transition-colors ${
+        active
+          ? "bg-tremor-brand-faint text-tremor-brand-emphasis"
+          : "text-tremor-content-emphasis hover:bg-tremor-background-subtle hover:text-tremor-content-strong"
+      }`}
+    >
+      <Icon className="h-5 w-5 shrink-0" aria-hidden="true" />
+      {t(item.labelKey)}
+    </Link>
+  );
+}
+
+export function Sidebar({ onOpenSettings, onLogout, onNavigate }: SidebarProps) {
+  const { t } = useTranslation();
+  const profile = useCurrentProfile();
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+
+  return (
+    <div className="flex h-full flex-col border-r border-tremor-border bg-tremor-background">
+      <div className="flex h-16 items-center px-5">
+        <Link to="/app/dashboard" onClick={onNavigate}>
+          <Logo />
+        </Link>
+      </div>
+      <nav aria-label={t("nav.mainNavigation")} className="flex-1 space-y-6 overflow-y-auto px-3 py-4">
+        <ul className="space-y-1">
+          {mainNavItems.map((item) => (
+            <li key={item.to}>
+              <NavLink item={item} pathname={pathname} onNavigate={onNavigate} />
+            </li>
+          ))}
+        </ul>
+        {seesAdministration(profile) ? (
+          <section aria-labelledby="sidebar-administration">
+            <h2
+              id="sidebar-administration"
+              className="px-3 pb-2 text-tremor-label font-semibold uppercase tracking-wider text-tremor-content"
+            >
+              {t("nav.administration")}
+            </h2>
+            <ul className="space-y-1">
+              {adminNavItems.map((item) => (
+                <li key={item.to}>
+                  <NavLink item={item} pathname={pathname} onNavigate={onNavigate} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+      </nav>
+      <div className="space-y-3 border-t border-tremor-border p-3">
+        <button
+          type="button"
+          onClick={onOpenSettings}
+          className="flex w-full items-center gap-3 rounded-tremor-default px-3 py-2 text-tremor-default font-medium text-tremor-content-emphasis hover:bg-tremor-background-subtle hover:text-tremor-content-strong"
+        >
+          <RiSettings3Line className="h-5 w-5" aria-hidden="true" />
+          {t("nav.settings")}
+        </button>
+        <div className="flex items-center gap-3 px-1">
+          <span
+            aria-hidden="true"
+            className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-tremor-brand text-tremor-label font-semibold text-tremor-brand-inverted"
+          >
+            {initialsFromEmail(profile.email)}
+          </span>
+          <div className="min-w-0 flex-1">
+            <p className="truncate text-tremor-default font-medium text-tremor-content-strong">
+              {profile.email}
+            </p>
+            <p className="truncate text-tremor-label text-tremor-content">{t(`roles.${profile.role}`)}</p>
+          </div>
+          <button
+            type="button"
+            onClick={onLogout}
+            aria-label={t("nav.logOut")}
+            title={t("nav.logOut")}
+            className="rounded-tremor-small p-2 text-tremor-content hover:bg-tremor-background-subtle hover:text-red-600"
+          >
+            <RiLogoutBoxRLine className="h-5 w-5" aria-hidden="true" />
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { RiInformationLine } from "@remixicon/react";
+import { Button, Callout, TextInput } from "@tremor/react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useCurrentProfile } from "../profile-context";
+import { Field } from "../ui/field";
+
+export function AccountTab() {
+  const { t } = useTranslation();
+  const profile = useCurrentProfile();
+  const [showResetInfo, setShowResetInfo] = useState(false);
+
+  return (
+    <div className="space-y-5">
+      <Field
+        label={t("settings.account.email")}
+        htmlFor="settings-email"
+        hint={t("settings.account.emailHint")}
+      >
+        <TextInput id="settings-email" value={profile.email} readOnly disabled placeholder="" />
+      </Field>
+      <dl className="grid gap-4 sm:grid-cols-3">
+        <div>
+          <dt className="text-tremor-label font-medium uppercase tracking-wide text-tremor-content">
+            {t("settings.account.role")}
+          </dt>
+          <dd className="mt-1 text-tremor-default text-tremor-content-strong">
+            {t(`roles.${profile.role}`)}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-tremor-label font-medium uppercase tracking-wide text-tremor-content">
+            {t("settings.account.organization")}
+          </dt>
+          <dd className="mt-1 text-tremor-default text-tremor-content-strong">
+            {profile.companyName ?? t("settings.account.noOrganization")}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-tremor-label font-medium uppercase tracking-wide text-tremor-content">
+            {t("settings.account.organizationId")}
+          </dt>
+          <dd className="mt-1 break-all font-mono text-tremor-label text-tremor-content-strong">
+            {profile.companyId ?? "—"}
+          </dd>
+        </div>
+      </dl>
+      <div className="space-y-3 border-t border-tremor-border pt-5">
+        <Button variant="secondary" onClick={() => setShowResetInfo(true)}>
+          {t("settings.account.resetPassword")}
+        </Button>
+        {showResetInfo ? (
+          <Callout title={t("settings.account.resetPasswordTitle")} icon={RiInformationLine} color="blue">
+            {t("settings.account.resetPasswordInfo")}
+          </Callout>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
+import { SettingsDialog, type SettingsTabKey } from "./settings-dialog";
+
+interface SettingsContextValue {
+  openSettings: (tab?: SettingsTabKey) => void;
+}
+
+const SettingsContext = createContext<SettingsContextValue | null>(null);
+
+/** Settings is a modal, not a route: any screen under /app can open it, on any of its tabs. */
+export function SettingsProvider({ children }: { children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const [tab, setTab] = useState<SettingsTabKey>("account");
+  const openSettings = useCallback((nextTab: SettingsTabKey = "account") => {
+    setTab(nextTab);
+    setOpen(true);
+  }, []);
+  const value = useMemo(() => ({ openSettings }), [openSettings]);
+  return (
+    <SettingsContext.Provider value={value}>
+      {children}
+      <SettingsDialog
+        open={open}
+        tab={tab}
+        onTabChange={setTab}
+        onClose={() => {
+          // SPEC section 2: closing returns the modal to its Account tab.
+          setOpen(false);
+          setTab("account");
+        }}
+      />
+    </SettingsContext.Provider>
+  );
+}
+
+export function useSettings(): SettingsContextValue {
+  const value = useContext(SettingsContext);
+  if (!value) throw new Error("useSettings must be used inside SettingsProvider");
+  return value;
+}

@@ -1,0 +1,97 @@
+import { RiCloseLine } from "@remixicon/react";
+import { Dialog, DialogPanel, Tab, TabGroup, TabList } from "@tremor/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { seesAdministration } from "../../lib/permissions";
+import { MemberManagement } from "../members/member-management";
+import { useCurrentProfile } from "../profile-context";
+import { AccountTab } from "./account-tab";
+import { NotificationsTab } from "./notifications-tab";
+import { ProviderCredentialsTab } from "./provider-credentials-tab";
+import { SitesPortfoliosTab } from "./sites-portfolios-tab";
+
+export type SettingsTabKey = "account" | "notifications" | "providers" | "sites" | "users";
+
+interface SettingsTab {
+  key: SettingsTabKey;
+  label: string;
+  panel: ReactNode;
+}
+
+interface SettingsDialogProps {
+  open: boolean;
+  tab: SettingsTabKey;
+  onTabChange: (tab: SettingsTabKey) => void;
+  onClose: () => void;
+}
+
+export function SettingsDialog({ open, tab, onTabChange, onClose }: SettingsDialogProps) {
+  const { t } = useTranslation();
+  const profile = useCurrentProfile();
+  // SPEC section 2: Manage Users is hidden for role user (4 tabs instead of 5).
+  const showManageUsers = seesAdministration(profile);
+
+  const accountTab: SettingsTab = {
+    key: "account",
+    label: t("settings.tabs.account"),
+    panel: <AccountTab />,
+  };
+  const manageUsersTab: SettingsTab = {
+    key: "users",
+    label: t("settings.tabs.manageUsers"),
+    panel: <MemberManagement compact />,
+  };
+  const tabs: SettingsTab[] = [
+    accountTab,
+    { key: "notifications", label: t("settings.tabs.notifications"), panel: <NotificationsTab /> },
+    { key: "providers", label: t("settings.tabs.providerCredentials"), panel: <ProviderCredentialsTab /> },
+    { key: "sites", label: t("settings.tabs.sitesPortfolios"), panel: <SitesPortfoliosTab /> },
+    ...(showManageUsers ? [manageUsersTab] : []),
+  ];
+
+  const activeIndex = Math.max(
+    0,
+    tabs.findIndex((candidate) => candidate.key === tab),
+  );
+  const activeTab = tabs[activeIndex] ?? accountTab;
+
+  return (
+    // Tremor's dialog root has no box of its own (its children are fixed), so browsers' visibility
+    // checks would call the open dialog hidden; covering the viewport gives it the box it shows.
+    <Dialog open={open} onClose={onClose} aria-labelledby="settings-title" className="fixed inset-0">
+      <DialogPanel className="max-w-4xl p-0">
+        <div className="flex items-start justify-between border-b border-tremor-border px-6 py-4">
+          <div>
+            <h2 id="settings-title" className="text-tremor-title font-semibold text-tremor-content-strong">
+              {t("settings.title")}
+            </h2>
+            <p className="text-tremor-default text-tremor-content">{t("settings.description")}</p>
+          </div>
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label={t("common.close")}
+            className="rounded-tremor-small p-1 text-tremor-content hover:bg-tremor-background-subtle hover:text-tremor-content-strong"
+          >
+            <RiCloseLine className="h-5 w-5" aria-hidden="true" />
+          </button>
+        </div>
+        <TabGroup
+          index={activeIndex}
+          onIndexChange={(index) => onTabChange(tabs[index]?.key ?? "account")}
+          className="px-6"
+        >
+          <TabList className="mt-2 overflow-x-auto">
+            {tabs.map((tab) => (
+              <Tab key={tab.key}>{tab.label}</Tab>
+            ))}
+          </TabList>
+        </TabGroup>
+        {/* Only the open tab is mounted: hidden tabs neither fetch nor duplicate field labels. */}
+        <div role="tabpanel" aria-label={activeTab.label} className="px-6 pb-6 pt-6">
+          {activeTab.panel}
+        </div>
+      </DialogPanel>
+    </Dialog>
+  );
+}

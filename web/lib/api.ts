@@ -1,0 +1,152 @@
+import { apiErrorBodySchema } from "../../schema/api/common";
+
+/** localStorage keys of the session (SPEC section 3). */
+export const TOKEN_STORAGE_KEY = "auth_token";
+export const USER_STORAGE_KEY = "auth_user";
+
+export const NOT_AUTHENTICATED = "Not authenticated";
+
+/**
+ * A failed call. `message` is `${status}: ${body text or status text}` (SPEC section 8) so retry
+ * rules can read it; `serverError` and `details` are the parsed `{ error, details }` body for toasts.
+ */
+export class ApiRequestError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly path: string,
+    readonly serverError?: string,
+    readonly details?: unknown,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = "ApiRequestError";
+  }
+}
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Public endpoints (login, register, health) send no token. Default true. */
+  auth?: boolean;
+  signal?: AbortSignal;
+}
+
+export function apiPath(path: string): string {
+  const withSlash = path.startsWith("/") ? path : `/${path}`;
+  return withSlash === "/api" || withSlash.startsWith("/api/") ? withSlash : `/api${withSlash}`;
+}
+
+export function readStoredToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+let onUnauthorized: (() => void) | null = null;
+
+/** The session registers what a 401 on an authenticated call does (clear the session). */
+export function setUnauthorizedHandler(handler: (() => void) | null): void {
+  onUnauthorized = handler;
+}
+
+async function send(method: Method, path: string, options: RequestOptions): Promise<Response> {
+  const url = apiPath(path);
+  const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json" };
+  if (options.auth !== false) {
+    // Read synchronously so a request fired just before logout still carries its token.
+    const token = readStoredToken();
+    if (!token) throw new ApiRequestError(NOT_AUTHENTICATED, 401, url, NOT_AUTHENTICATED);
+    headers.Authorization = `Bearer ${token}`;
+  }
+  const init: RequestInit = { method, headers };
+  if (options.body !== undefined) init.body = JSON.stringify(options.body);
+  if (options.signal) init.signal = options.signal;
+  return fetch(url, init);
+}
+
+async function toError(response: Response, url: string): Promise<ApiRequestError> {
+  const bodyText = await response.text().catch(() => "");
+  let serverError: string | undefined;
+  let details: unknown;
+  if (bodyText) {
+    try {
+      const parsed = apiErrorBodySchema.safeParse(JSON.parse(bodyText));
+      if (parsed.success) {
+        serverError = parsed.data.error;
+        details = parsed.data.details;
+      }
+    } catch {
+      // A non-JSON body (a proxy's HTML page) stays in the message only.
+    }
+  }
+  const retryAfter = Number(response.headers.get("Retry-After"));
+  return new ApiRequestError(
+    `${response.status}: ${bodyText || response.statusText}`,
+    response.status,
+    url,
+    serverError,
+    details,
+    Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+  );
+}
+
+async function parseBody<T>(response: Response): Promise<T> {
+  const text = await response.text();
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(method, path, options);
+  if (!response.ok) {
+    const error = await toError(response, apiPath(path));
+    if (response.status === 401 && options.auth !== false) onUnauthorized?.();
+    throw error;
+  }
+  return parseBody<T>(response);
+}
+
+/** The one API client: JSON in and out, bearer token from localStorage, /api prefix added. */
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, "body">) => request<T>("GET", path, options),
+  /** A read where 401 means "nothing for this visitor" rather than a failure. */
+  getOrNull: async <T>(path: string, options?: Omit<RequestOptions, "body">): Promise<T | null> => {
+    if (options?.auth !== false && !readStoredToken()) return null;
+    const response = await send("GET", path, options ?? {});
+    if (response.status === 401) return null;
+    if (!response.ok) throw await toError(response, apiPath(path));
+    return parseBody<T>(response);
+  },
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>("POST", path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>("PUT", path, { ...options, body }),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>("PATCH", path, { ...options, body }),
+  delete: <T>(path: string, options?: RequestOptions) => request<T>("DELETE", path, options),
+};
+
+/** Text for a toast: the server's own error (with its first validation issue), else the fallback. */
+export function errorDescription(error: unknown, fallback: string): string {
+  if (error instanceof ApiRequestError && error.serverError) {
+    const issue = firstIssueMessage(error.details);
+    return issue && issue !== error.serverError ? `${error.serverError}: ${issue}` : error.serverError;
+  }
+  return fallback;
+}
+
+function firstIssueMessage(details: unknown): string | undefined {
+  const list = Array.isArray(details)
+    ? details
+    : details && typeof details === "object" && "issues" in details && Array.isArray(details.issues)
+      ? details.issues
+      : [];
+  const first: unknown = list[0];
+  if (first && typeof first === "object" && "message" in first && typeof first.message === "string") {
+    return first.message;
+  }
+  return undefined;
+}

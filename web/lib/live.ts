@@ -1,0 +1,111 @@
+import { useSyncExternalStore } from "react";
+import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL } from "../../schema/live";
+
+/** The one live channel of the app: a WebSocket at /ws, authenticated by its subprotocol. */
+export type LiveStatus = "idle" | "connecting" | "live" | "reconnecting";
+
+export interface LiveState {
+  status: LiveStatus;
+  /** Epoch ms of the last message received, null before the first. */
+  lastMessageAt: number | null;
+}
+
+const INITIAL_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 30_000;
+
+let state: LiveState = { status: "idle", lastMessageAt: null };
+const stateListeners = new Set<() => void>();
+
+let socket: WebSocket | null = null;
+let currentToken: string | null = null;
+let attempt = 0;
+let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+
+function setState(patch: Partial<LiveState>): void {
+  state = { ...state, ...patch };
+  for (const listener of stateListeners) listener();
+}
+
+export function liveUrl(location: Pick<Location, "protocol" | "host">): string {
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+}
+
+/** 1 s, 2 s, 4 s ... capped at 30 s. */
+export function reconnectDelay(attemptIndex: number): number {
+  return Math.min(INITIAL_BACKOFF_MS * 2 ** attemptIndex, MAX_BACKOFF_MS);
+}
+
+function open(): void {
+  if (!currentToken) return;
+  // Browsers cannot set headers on a WebSocket, so the token travels as the second subprotocol.
+  const ws = new WebSocket(liveUrl(window.location), [LIVE_SUBPROTOCOL, currentToken]);
+  socket = ws;
+  ws.onopen = () => {
+    attempt = 0;
+    setState({ status: "live" });
+  };
+  // Nothing consumes the messages' content yet (no sites exist); their arrival dates the data.
+  ws.onmessage = () => {
+    setState({ lastMessageAt: Date.now() });
+  };
+  ws.onclose = (event: CloseEvent) => {
+    if (socket !== ws) return;
+    socket = null;
+    // Removed from the organisation: reconnecting would only be refused again.
+    if (event.code === LIVE_CLOSE_ACCESS_REVOKED) {
+      currentToken = null;
+      setState({ status: "idle" });
+      return;
+    }
+    scheduleReconnect();
+  };
+}
+
+function scheduleReconnect(): void {
+  if (!currentToken) return;
+  setState({ status: "reconnecting" });
+  const delay = reconnectDelay(attempt);
+  attempt += 1;
+  reconnectTimer = setTimeout(() => {
+    reconnectTimer = null;
+    open();
+  }, delay);
+}
+
+/** Opens the socket for this token; a second call with the same token keeps the existing one. */
+export function connectLive(token: string): void {
+  if (currentToken === token && (socket || reconnectTimer)) return;
+  disconnectLive();
+  currentToken = token;
+  attempt = 0;
+  setState({ status: "connecting" });
+  open();
+}
+
+export function disconnectLive(): void {
+  currentToken = null;
+  if (reconnectTimer) clearTimeout(reconnectTimer);
+  reconnectTimer = null;
+  const ws = socket;
+  socket = null;
+  if (ws) {
+    ws.onopen = null;
+    ws.onmessage = null;
+    ws.onclose = null;
+    if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(1000, "logout");
+  }
+  if (state.status !== "idle") setState({ status: "idle" });
+}
+
+function subscribeLiveState(listener: () => void): () => void {
+  stateListeners.add(listener);
+  return () => stateListeners.delete(listener);
+}
+
+export function getLiveState(): LiveState {
+  return state;
+}
+
+export function useLiveState(): LiveState {
+  return useSyncExternalStore(subscribeLiveState, getLiveState, getLiveState);
+}

@@ -1,0 +1,52 @@
+import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import { ApiRequestError } from "./api";
+
+export const MAX_QUERY_RETRIES = 2;
+const MAX_RETRY_DELAY_MS = 30_000;
+
+/** SPEC section 8: never retry an authentication failure or a missing organisation. */
+export function shouldRetryQuery(failureCount: number, error: unknown): boolean {
+  if (failureCount >= MAX_QUERY_RETRIES) return false;
+  const message = error instanceof Error ? error.message : String(error);
+  if (message.includes("401") || message === "UNAUTHORIZED" || message.includes("Company ID required")) {
+    return false;
+  }
+  return true;
+}
+
+/** 1 s, 2 s, 4 s ... capped at 30 s. */
+export function queryRetryDelay(attemptIndex: number): number {
+  return Math.min(1000 * 2 ** attemptIndex, MAX_RETRY_DELAY_MS);
+}
+
+function describePath(error: unknown, queryKey: readonly unknown[]): string {
+  if (error instanceof ApiRequestError) return error.path;
+  return queryKey.map(String).join("/");
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        console.error(`Query failed: ${describePath(error, query.queryKey)}`, error);
+      },
+    }),
+    mutationCache: new MutationCache({
+      onError: (error) => {
+        console.error("Mutation failed", error);
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        gcTime: 5 * 60_000,
+        refetchInterval: false,
+        refetchOnWindowFocus: false,
+        refetchOnReconnect: false,
+        retry: shouldRetryQuery,
+        retryDelay: queryRetryDelay,
+      },
+      mutations: { retry: false },
+    },
+  });
+}

@@ -1,0 +1,38 @@
+import type { QueryClient } from "@tanstack/react-query";
+import { createRouter, type RouterHistory } from "@tanstack/react-router";
+import { NotFoundCard } from "./components/not-found";
+import { RenderErrorScreen } from "./components/render-error";
+import { FullPageSpinner } from "./components/ui/spinner";
+import type { Translation } from "./lib/i18n/en";
+import { routeTree } from "./routeTree.gen";
+
+export interface RouterContext {
+  queryClient: QueryClient;
+}
+
+export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {
+  return createRouter({
+    routeTree,
+    context: { queryClient },
+    ...(history ? { history } : {}),
+    defaultPreload: "intent",
+    // The query cache decides freshness; the router need not cache loader results itself.
+    defaultPreloadStaleTime: 0,
+    defaultErrorComponent: ({ error }) => <RenderErrorScreen error={error} />,
+    defaultNotFoundComponent: NotFoundCard,
+    defaultPendingComponent: FullPageSpinner,
+    scrollRestoration: true,
+  });
+}
+
+export type PageTitleKey = `pages.${keyof Translation["pages"]}`;
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+  interface StaticDataRouteOption {
+    /** The top bar's title for this screen. */
+    titleKey?: PageTitleKey;
+  }
+}

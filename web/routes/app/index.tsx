@@ -1,0 +1,7 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { DashboardPage } from "../../pages/app/dashboard";
+
+export const Route = createFileRoute("/app/")({
+  staticData: { titleKey: "pages.dashboard" },
+  component: DashboardPage,
+});

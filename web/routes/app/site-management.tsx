@@ -1,0 +1,7 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { SiteManagementPage } from "../../pages/app/site-management";
+
+export const Route = createFileRoute("/app/site-management")({
+  staticData: { titleKey: "pages.siteManagement" },
+  component: SiteManagementPage,
+});

@@ -1,0 +1,103 @@
+import { and, desc, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
+import type { ProviderId } from "../../schema/api/providers";
+import { providerConnections, syncRuns } from "../../schema/tables";
+import type { Db } from "../lib/db";
+
+export type ConnectionInsert = typeof providerConnections.$inferInsert;
+export type ConnectionUpdate = Partial<Omit<ConnectionInsert, "id" | "orgId" | "provider" | "createdAt">>;
+
+export const findConnection = (db: Db, orgId: string, provider: ProviderId) =>
+  db.query.providerConnections.findFirst({
+    where: and(eq(providerConnections.orgId, orgId), eq(providerConnections.provider, provider)),
+  });
+
+export const findConnectionById = (db: Db, connectionId: string) =>
+  db.query.providerConnections.findFirst({ where: eq(providerConnections.id, connectionId) });
+
+/** Every connection of an organisation with how many systems it has synced. */
+export const listConnectionsWithCounts = (db: Db, orgId: string) =>
+  db
+    .select({
+      connection: providerConnections,
+      // Qualified by hand: drizzle drops table prefixes in single-table selects, which would
+      // make both columns resolve to monitoring_systems inside the subquery.
+      systemsCount: sql<number>`(SELECT count(*) FROM monitoring_systems ms WHERE ms.connection_id = provider_connections.id)`,
+    })
+    .from(providerConnections)
+    .where(eq(providerConnections.orgId, orgId))
+    .orderBy(providerConnections.provider);
+
+/** Saving credentials again replaces them and re-activates the connection. */
+export const upsertConnection = (db: Db, row: ConnectionInsert) =>
+  db
+    .insert(providerConnections)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [providerConnections.orgId, providerConnections.provider],
+      set: {
+        credentialsCiphertext: row.credentialsCiphertext,
+        credentialsIv: row.credentialsIv,
+        sessionCiphertext: null,
+        sessionIv: null,
+        status: "active",
+        lastError: null,
+        consecutiveFailures: 0,
+        nextSyncAt: row.nextSyncAt,
+        updatedAt: row.updatedAt,
+      },
+    });
+
+export const deleteConnection = (db: Db, orgId: string, provider: ProviderId) =>
+  db
+    .delete(providerConnections)
+    .where(and(eq(providerConnections.orgId, orgId), eq(providerConnections.provider, provider)));
+
+export const updateConnection = (db: Db, connectionId: string, values: ConnectionUpdate) =>
+  db.update(providerConnections).set(values).where(eq(providerConnections.id, connectionId));
+
+/**
+ * Takes the connection's sync lease if nobody holds it. The conditional update is atomic in
+ * SQLite, so of two syncs started together exactly one gets the row back.
+ */
+export async function claimLease(db: Db, connectionId: string, now: number, until: number): Promise<boolean> {
+  const rows = await db
+    .update(providerConnections)
+    .set({ leaseUntil: until })
+    .where(
+      and(
+        eq(providerConnections.id, connectionId),
+        or(isNull(providerConnections.leaseUntil), lt(providerConnections.leaseUntil, now)),
+      ),
+    )
+    .returning({ id: providerConnections.id });
+  return rows.length === 1;
+}
+
+/** Connections whose next sync time has come and that nobody is syncing right now. */
+export const findDueConnections = (db: Db, now: number, limit: number) =>
+  db
+    .select({ id: providerConnections.id, provider: providerConnections.provider })
+    .from(providerConnections)
+    .where(
+      and(
+        eq(providerConnections.status, "active"),
+        isNotNull(providerConnections.nextSyncAt),
+        lte(providerConnections.nextSyncAt, now),
+        or(isNull(providerConnections.leaseUntil), lt(providerConnections.leaseUntil, now)),
+      ),
+    )
+    .orderBy(providerConnections.nextSyncAt)
+    .limit(limit);
+
+export const insertSyncRun = (db: Db, row: typeof syncRuns.$inferInsert) => db.insert(syncRuns).values(row);
+
+export const updateSyncRun = (db: Db, runId: string, values: Partial<typeof syncRuns.$inferInsert>) =>
+  db.update(syncRuns).set(values).where(eq(syncRuns.id, runId));
+
+export const listSyncRuns = (db: Db, orgId: string, connectionId: string, limit: number) =>
+  db
+    .select()
+    .from(syncRuns)
+    .where(and(eq(syncRuns.orgId, orgId), eq(syncRuns.connectionId, connectionId)))
+    .orderBy(desc(syncRuns.startedAt))
+    .limit(limit);

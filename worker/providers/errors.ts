@@ -1,0 +1,23 @@
+/** Why a provider call failed; the sync engine decides retry and backoff from the kind. */
+export type ProviderErrorKind =
+  | "auth" // bad credentials: stop retrying, mark the connection as needing attention
+  | "rate_limited" // the vendor's limit: retry after `retryAfterMs`
+  | "unavailable" // 5xx, network failure
+  | "timeout"
+  | "malformed" // unreadable or unexpected answer
+  | "invalid_request"; // the vendor refused our request (4xx other than auth)
+
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+
+  get retryable(): boolean {
+    return this.kind !== "auth" && this.kind !== "invalid_request";
+  }
+}

@@ -1,0 +1,36 @@
+import type { ProviderAdapter } from "../types";
+import { type SolaxCredentials, solaxCredentialsSchema, solaxFields } from "./credentials";
+import { fetchOpenApiSnapshot, testOpenApiConnection } from "./openapi";
+import { OPENAPI_INTERVAL_MS } from "./openapi-client";
+import { fetchTokenSnapshot, TOKEN_API_INTERVAL_MS, testTokenConnection } from "./token-api";
+
+/**
+ * SolaX Cloud through either of its APIs, chosen in the credential form: the token API (one
+ * dongle per inverter, 10 calls a minute) or the Developer OpenAPI (plants, devices and alarms
+ * of the whole account, 100 calls a minute).
+ */
+export const solaxAdapter: ProviderAdapter<SolaxCredentials> = {
+  id: "solax",
+  displayName: "SolaX Cloud",
+  description:
+    "SolaX inverters through SolaX Cloud: the token API with the dongles' registration numbers, or the Developer OpenAPI.",
+  ingestion: "api",
+  fields: solaxFields,
+  credentialsSchema: solaxCredentialsSchema,
+  // The stricter of the two APIs; callIntervalMs gives the one the credentials use.
+  minCallIntervalMs: TOKEN_API_INTERVAL_MS,
+  callIntervalMs: (credentials) =>
+    credentials.apiType === "token" ? TOKEN_API_INTERVAL_MS : OPENAPI_INTERVAL_MS,
+
+  testConnection(ctx, credentials) {
+    return credentials.apiType === "token"
+      ? testTokenConnection(ctx, credentials)
+      : testOpenApiConnection(ctx, credentials);
+  },
+
+  fetchSnapshot(ctx, credentials) {
+    return credentials.apiType === "token"
+      ? fetchTokenSnapshot(ctx, credentials)
+      : fetchOpenApiSnapshot(ctx, credentials);
+  },
+};

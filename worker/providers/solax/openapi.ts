@@ -1,0 +1,166 @@
+import type {
+  NormalisedAlarm,
+  NormalisedInverter,
+  NormalisedSystem,
+  ProviderCallContext,
+  ProviderSnapshot,
+} from "../types";
+import type { SolaxOpenApiCredentials } from "./credentials";
+import { combinedState, inverterState, kWhToWh, localMillis, offsetMinutes, utcMillis } from "./normalise";
+import { SolaxOpenApiClient } from "./openapi-client";
+import {
+  alarmRecordSchema,
+  deviceRecordSchema,
+  plantRecordSchema,
+  realtimeResultSchema,
+  type SolaxAlarmRecord,
+  type SolaxDeviceRecord,
+  type SolaxRealtimeRow,
+} from "./schemas";
+
+/** Residential plants; C&I (4) accounts are not part of the product yet. */
+const BUSINESS_TYPE = "1";
+const INVERTER = "1";
+/** realtime_data takes at most 10 serial numbers per call. */
+const SN_BATCH = 10;
+
+const sum = (values: (number | null)[]) =>
+  values.some((value) => value !== null)
+    ? values.reduce<number>((total, value) => total + (value ?? 0), 0)
+    : null;
+
+function toInverter(device: SolaxDeviceRecord, row: SolaxRealtimeRow | undefined): NormalisedInverter {
+  const activePowerW = row?.totalActivePower ?? null;
+  const powerW = activePowerW === null ? null : Math.round(activePowerW);
+  // A device the cloud reports offline is offline whatever its last status said.
+  const online = row !== undefined && row.onlineStatus !== 0 && device.onlineStatus !== 0;
+  return {
+    providerInverterId: device.deviceSn,
+    serial: device.deviceSn,
+    model: null,
+    ratedPowerW: null,
+    state: online ? inverterState(row?.deviceStatus ?? null, powerW) : "offline",
+    powerW,
+    energyTodayWh: kWhToWh(row?.dailyYield ?? row?.dailyACOutput ?? null),
+    energyTotalWh: kWhToWh(row?.totalYield ?? row?.totalACOutput ?? null),
+    temperatureC: row?.inverterTemperature ?? null,
+    dataTime: utcMillis(row?.dataTime ?? null),
+  };
+}
+
+/**
+ * Alarm start times are the plant's wall clock without an offset; the offset comes from the
+ * plant's realtime rows (UTC dataTime beside plantLocalTime). Without one they are read as UTC.
+ */
+function toAlarm(plantId: string, record: SolaxAlarmRecord, offset: number | null): NormalisedAlarm {
+  const startedAt = localMillis(record.alarmStartTime, offset ?? 0) ?? utcMillis(record.alarmStartTime) ?? 0;
+  const name = record.alarmName ?? `Alarm ${record.errorCode ?? ""}`.trim();
+  return {
+    providerAlarmId: `${plantId}:${record.deviceSn ?? "-"}:${record.errorCode ?? "-"}:${record.alarmStartTime}`,
+    providerSystemId: plantId,
+    deviceSerial: record.deviceSn,
+    code: record.errorCode,
+    title: name,
+    message: `${name}${record.errorCode ? ` (error code ${record.errorCode})` : ""} on ${record.deviceSn ?? "a device"}`,
+    // The OpenAPI gives no level; its alarms are device faults (Grid Fault, …).
+    severity: "critical",
+    startedAt,
+    // Only ongoing alarms are asked for; one that clears drops out of the list.
+    endedAt: null,
+  };
+}
+
+export async function testOpenApiConnection(ctx: ProviderCallContext, credentials: SolaxOpenApiCredentials) {
+  const client = new SolaxOpenApiClient(ctx, credentials);
+  const page = await client.firstPage(
+    "/openapi/v2/plant/page_plant_info",
+    { businessType: BUSINESS_TYPE },
+    plantRecordSchema,
+    "the plant list",
+  );
+  return { sitesFound: page.total ?? page.records.length };
+}
+
+/**
+ * Plants and inverters are listed account-wide (paged), live values come 10 inverters per call,
+ * and ongoing alarms per plant. Plant power and energy are the sums of their inverters', which
+ * saves one plant/realtime_data call per plant.
+ */
+export async function fetchOpenApiSnapshot(
+  ctx: ProviderCallContext,
+  credentials: SolaxOpenApiCredentials,
+): Promise<ProviderSnapshot> {
+  const client = new SolaxOpenApiClient(ctx, credentials);
+  const plants = await client.records(
+    "/openapi/v2/plant/page_plant_info",
+    { businessType: BUSINESS_TYPE },
+    plantRecordSchema,
+    "the plant list",
+  );
+  const devices = await client.records(
+    "/openapi/v2/device/page_device_info",
+    { businessType: BUSINESS_TYPE, deviceType: INVERTER },
+    deviceRecordSchema,
+    "the inverter list",
+  );
+
+  const rows = new Map<string, SolaxRealtimeRow>();
+  const serials = [...new Set(devices.map((device) => device.deviceSn))];
+  for (let start = 0; start < serials.length; start += SN_BATCH) {
+    const batch = serials.slice(start, start + SN_BATCH);
+    const answer = await client.get(
+      "/openapi/v2/device/realtime_data",
+      { snList: batch.join(","), deviceType: INVERTER, businessType: BUSINESS_TYPE },
+      realtimeResultSchema,
+      "the inverters' realtime data",
+    );
+    for (const row of answer) rows.set(row.deviceSn, row);
+  }
+
+  const systems: NormalisedSystem[] = [];
+  const alarms: NormalisedAlarm[] = [];
+  const devicesByPlant = new Map<string, SolaxDeviceRecord[]>();
+  for (const device of devices) {
+    if (device.plantId === null) continue;
+    devicesByPlant.set(device.plantId, [...(devicesByPlant.get(device.plantId) ?? []), device]);
+  }
+  for (const plant of plants) {
+    const plantDevices = devicesByPlant.get(plant.plantId) ?? [];
+    const inverters = plantDevices.map((device) => toInverter(device, rows.get(device.deviceSn)));
+    const plantRows = plantDevices.flatMap((device) => rows.get(device.deviceSn) ?? []);
+    const offset =
+      plantRows
+        .map((row) => offsetMinutes(row.dataTime, row.plantLocalTime))
+        .find((value) => value !== null) ?? null;
+    const ongoing = await client.records(
+      "/openapi/v2/alarm/page_alarm_info",
+      { plantId: plant.plantId, businessType: BUSINESS_TYPE, alarmState: "1" },
+      alarmRecordSchema,
+      `the alarms of plant ${plant.plantId}`,
+    );
+    alarms.push(...ongoing.map((record) => toAlarm(plant.plantId, record, offset)));
+    const dataTimes = inverters.flatMap((inverter) =>
+      inverter.dataTime === null ? [] : [inverter.dataTime],
+    );
+    systems.push({
+      providerSystemId: plant.plantId,
+      name: plant.plantName ?? `SolaX plant ${plant.plantId}`,
+      address: null,
+      latitude: null,
+      longitude: null,
+      // The OpenAPI gives a UTC offset at best, not an IANA zone.
+      timezone: null,
+      capacityW: null,
+      state: combinedState([
+        ...inverters.map((inverter) => inverter.state),
+        ...(ongoing.length > 0 ? ["alarm" as const] : []),
+      ]),
+      powerW: sum(inverters.map((inverter) => inverter.powerW)),
+      energyTodayWh: sum(inverters.map((inverter) => inverter.energyTodayWh)),
+      energyTotalWh: sum(inverters.map((inverter) => inverter.energyTotalWh)),
+      dataTime: dataTimes.length > 0 ? Math.max(...dataTimes) : null,
+      inverters,
+    });
+  }
+  return { systems, alarms };
+}

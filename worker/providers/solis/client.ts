@@ -1,0 +1,166 @@
+import type { z } from "zod";
+import { ProviderError } from "../errors";
+import type { ProviderCallContext } from "../types";
+import type { SolisCredentials } from "./credentials";
+import { envelopeSchema, pageSchema } from "./schemas";
+import { solisSignedHeaders } from "./signature";
+
+/** The documented maximum page size. */
+export const SOLIS_PAGE_SIZE = 100;
+/** 20,000 records: far beyond any real account; stops a vendor that keeps claiming more pages. */
+const MAX_PAGES = 200;
+
+const WINDOW_MS: Record<string, number> = { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000, DAY: 86_400_000 };
+
+/** "No authority too many request 200 times in 1DAYS": retry once the named window has passed. */
+function rateLimitWindowMs(message: string): number {
+  const match = /in\s*(\d+)\s*(SECOND|MINUTE|HOUR|DAY)S?/i.exec(message);
+  const unit = WINDOW_MS[match?.[2]?.toUpperCase() ?? "SECOND"] ?? 1000;
+  return Number(match?.[1] ?? 1) * unit;
+}
+
+/** The vendor's result codes (API doc V2 appendix 1, plus codes seen in the wild). */
+function vendorError(endpoint: string, code: string, message: string | null): ProviderError {
+  const detail = `${message ?? "no message"} (code ${code})`;
+  if (code === "R0000" && message && /too many request/i.test(message)) {
+    return new ProviderError(
+      "rate_limited",
+      `SolisCloud's call limit was reached: ${detail}`,
+      rateLimitWindowMs(message),
+    );
+  }
+  if (code === "R0000" || code === "I0012" || code === "B0011") {
+    return new ProviderError(
+      "auth",
+      `SolisCloud refused the API key: ${detail}. Check the KeyId, KeySecret and API URL on SolisCloud's API management page.`,
+    );
+  }
+  if (code === "1") {
+    // "数据异常 请联系管理员": an account problem only Solis support (re-activating API access) fixes.
+    return new ProviderError(
+      "auth",
+      `SolisCloud reports a problem with this account: ${detail}. Ask Solis support to re-activate API access.`,
+    );
+  }
+  if (/^[IB]\d/.test(code)) {
+    return new ProviderError("invalid_request", `SolisCloud refused the ${endpoint} request: ${detail}`);
+  }
+  return new ProviderError("unavailable", `SolisCloud could not answer ${endpoint}: ${detail}`);
+}
+
+function describeIssues(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "unexpected shape";
+  return issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+export interface SolisPage<T> {
+  records: T[];
+  total: number | null;
+  pages: number | null;
+}
+
+/** Signed calls to one SolisCloud account: envelope codes checked, lists paged through. */
+export class SolisClient {
+  private readonly baseUrl: string;
+
+  constructor(
+    private readonly ctx: ProviderCallContext,
+    private readonly credentials: SolisCredentials,
+  ) {
+    this.baseUrl = (credentials.apiUrl ?? ctx.urls.solis).replace(/\/+$/, "");
+  }
+
+  /** POSTs `body` to /v1/api/<endpoint> and answers the envelope's `data`. */
+  async call(endpoint: string, body: Record<string, unknown>): Promise<unknown> {
+    const path = `/v1/api/${endpoint}`;
+    const text = JSON.stringify(body);
+    const headers = await solisSignedHeaders({
+      keyId: this.credentials.keyId,
+      keySecret: this.credentials.keySecret,
+      body: text,
+      date: new Date(this.ctx.now()).toUTCString(),
+      // The base URL may carry a path prefix; the vendor signs only its own path.
+      path,
+    });
+    let answer: unknown;
+    try {
+      answer = await this.ctx.http.json({
+        method: "POST",
+        url: `${this.baseUrl}${path}`,
+        headers,
+        body: text,
+      });
+    } catch (error) {
+      // SolisCloud answers 408 when the Date header is more than 15 minutes off its clock.
+      if (
+        error instanceof ProviderError &&
+        error.kind === "invalid_request" &&
+        /\(HTTP 408\)$/.test(error.message)
+      ) {
+        throw new ProviderError(
+          "unavailable",
+          "SolisCloud rejected the request time (HTTP 408): the Date header must be within 15 minutes of SolisCloud's clock.",
+        );
+      }
+      throw error;
+    }
+    const envelope = envelopeSchema.safeParse(answer);
+    if (!envelope.success) {
+      throw new ProviderError("malformed", `SolisCloud's ${endpoint} answer has no result code`);
+    }
+    if (envelope.data.code !== "0") throw vendorError(endpoint, envelope.data.code, envelope.data.msg);
+    return envelope.data.data;
+  }
+
+  /** One page of a list, records checked against `schema`. */
+  async page<T>(
+    endpoint: string,
+    body: Record<string, unknown>,
+    schema: z.ZodType<T>,
+  ): Promise<SolisPage<T>> {
+    const data = await this.call(endpoint, body);
+    const container = isObject(data) && isObject(data.page) ? data.page : data;
+    const page = pageSchema.safeParse(container);
+    if (!page.success) {
+      throw new ProviderError("malformed", `SolisCloud's ${endpoint} answer has no page of records`);
+    }
+    const records: T[] = [];
+    for (const [index, record] of page.data.records.entries()) {
+      const parsed = schema.safeParse(record);
+      if (!parsed.success) {
+        throw new ProviderError(
+          "malformed",
+          `SolisCloud's ${endpoint} record ${index + 1} is unreadable: ${describeIssues(parsed.error)}`,
+        );
+      }
+      records.push(parsed.data);
+    }
+    return { records, total: page.data.total, pages: page.data.pages };
+  }
+
+  /** Every record of a paged list, 100 per call; an answer short of its own total is refused. */
+  async all<T>(endpoint: string, body: Record<string, unknown>, schema: z.ZodType<T>): Promise<T[]> {
+    const records: T[] = [];
+    for (let pageNo = 1; pageNo <= MAX_PAGES; pageNo++) {
+      const page = await this.page(endpoint, { ...body, pageNo, pageSize: SOLIS_PAGE_SIZE }, schema);
+      records.push(...page.records);
+      // Without a page count (searchCount off) a full page is the only sign that more follow.
+      const more =
+        page.pages !== null && page.pages > 0 ? pageNo < page.pages : page.records.length >= SOLIS_PAGE_SIZE;
+      if (!more || page.records.length === 0) {
+        if (page.total !== null && records.length < page.total) {
+          throw new ProviderError(
+            "malformed",
+            `SolisCloud's ${endpoint} answered ${records.length} of the ${page.total} records it announced`,
+          );
+        }
+        return records;
+      }
+    }
+    throw new ProviderError("malformed", `SolisCloud's ${endpoint} claims more than ${MAX_PAGES} pages`);
+  }
+}

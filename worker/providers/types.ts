@@ -1,0 +1,106 @@
+import type { z } from "zod";
+import type { CredentialField, ProviderId } from "../../schema/api/providers";
+import type { AlertSeverity, SystemState } from "../../schema/domain";
+import type { ProviderHttp } from "./http";
+
+/** SPEC's numeric system state: 1 online, 3 alarm, anything else offline. */
+export type { AlertSeverity, SystemState };
+
+/** Units are the product's: W, Wh, epoch milliseconds UTC, IANA zones. */
+export interface NormalisedInverter {
+  providerInverterId: string;
+  serial: string | null;
+  model: string | null;
+  ratedPowerW: number | null;
+  state: SystemState;
+  powerW: number | null;
+  energyTodayWh: number | null;
+  energyTotalWh: number | null;
+  temperatureC: number | null;
+  /** The vendor's own data time, not when we fetched it. */
+  dataTime: number | null;
+}
+
+export interface NormalisedSystem {
+  providerSystemId: string;
+  name: string;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  timezone: string | null;
+  capacityW: number | null;
+  state: SystemState;
+  powerW: number | null;
+  energyTodayWh: number | null;
+  energyTotalWh: number | null;
+  dataTime: number | null;
+  inverters: NormalisedInverter[];
+}
+
+export interface NormalisedAlarm {
+  /** Stable per vendor alarm, so repeated syncs update rather than duplicate. */
+  providerAlarmId: string;
+  providerSystemId: string;
+  deviceSerial: string | null;
+  code: string | null;
+  title: string;
+  message: string;
+  severity: AlertSeverity;
+  startedAt: number;
+  /** Set once the vendor reports the alarm cleared. */
+  endedAt: number | null;
+}
+
+export interface ProviderSnapshot {
+  systems: NormalisedSystem[];
+  /** Null when the vendor has no alarm source: open alerts are then left as they are. */
+  alarms: NormalisedAlarm[] | null;
+}
+
+/** Vendor base URLs from the environment, with the vendors' production hosts as defaults. */
+export interface ProviderUrls {
+  solis: string;
+  fronius: string;
+  sma: string;
+  smaAuth: string;
+  solax: string;
+  solaxOpenApi: string;
+}
+
+/** Tokens a provider caches between syncs (OAuth access tokens), stored encrypted. */
+export interface ProviderSession {
+  get(): Record<string, unknown> | null;
+  set(value: Record<string, unknown> | null): void;
+}
+
+export interface ProviderCallContext {
+  http: ProviderHttp;
+  urls: ProviderUrls;
+  now: () => number;
+  session: ProviderSession;
+}
+
+/** What the product lists and the credential form is built from. */
+export interface ProviderDefinition {
+  id: ProviderId;
+  displayName: string;
+  description: string;
+  ingestion: "api" | "csv-import";
+  fields: CredentialField[];
+}
+
+export interface ProviderAdapter<Credentials = unknown> extends ProviderDefinition {
+  /** Validates the form values and turns them into typed credentials. */
+  credentialsSchema: z.ZodType<Credentials>;
+  /** The smallest spacing between two calls for one connection (the vendor's rate limit). */
+  minCallIntervalMs: number;
+  /**
+   * Optional: the spacing for these credentials when it depends on them (SolaX's token API allows
+   * 10 calls a minute, its OpenAPI 100). Without it, minCallIntervalMs applies.
+   */
+  callIntervalMs?(credentials: Credentials): number;
+  /** Proves the credentials work with as few calls as possible; reads no data points it need not. */
+  testConnection(ctx: ProviderCallContext, credentials: Credentials): Promise<{ sitesFound: number }>;
+  /** Everything one sync stores: systems with inverters and live values, and alarms. */
+  fetchSnapshot(ctx: ProviderCallContext, credentials: Credentials): Promise<ProviderSnapshot>;
+}

@@ -1,0 +1,56 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { meteronlineImportBodySchema } from "../../schema/api/meteronline";
+import { saveCredentialsBodySchema, testCredentialsBodySchema } from "../../schema/api/providers";
+import { type AppEnv, userContext } from "../hono-env";
+import { validate } from "../lib/validate";
+import { requireAuth } from "../middleware/auth";
+import {
+  deleteCredentials,
+  listCredentials,
+  listProviders,
+  listRuns,
+  requireProvider,
+  saveCredentials,
+  syncNow,
+  testCredentials,
+} from "../services/connections";
+import { importMeteronlineCsv } from "../services/meteronline-import";
+
+const providerParam = z.strictObject({ provider: z.string().min(1).max(32) });
+
+export const providersRoutes = new Hono<AppEnv>()
+  .use(requireAuth)
+  .get("/", (c) => c.json(listProviders()))
+  .get("/:provider/schema", validate("param", providerParam), (c) => {
+    const provider = requireProvider(c.req.valid("param").provider);
+    return c.json({ provider: provider.id, fields: provider.fields });
+  })
+  .post("/meteronline/import", validate("json", meteronlineImportBodySchema), async (c) =>
+    c.json(await importMeteronlineCsv(userContext(c), c.req.valid("json"))),
+  )
+  .post("/:provider/sync", validate("param", providerParam), async (c) =>
+    c.json(await syncNow(userContext(c), c.req.valid("param").provider)),
+  )
+  .get("/:provider/runs", validate("param", providerParam), async (c) =>
+    c.json(await listRuns(userContext(c), c.req.valid("param").provider)),
+  );
+
+export const credentialsRoutes = new Hono<AppEnv>()
+  .use(requireAuth)
+  .get("/", async (c) => c.json(await listCredentials(userContext(c))))
+  .post("/", validate("json", saveCredentialsBodySchema), async (c) =>
+    c.json(await saveCredentials(userContext(c), c.req.valid("json")), 201),
+  )
+  .post(
+    "/:provider/test",
+    validate("param", providerParam),
+    validate("json", testCredentialsBodySchema),
+    async (c) =>
+      c.json(
+        await testCredentials(userContext(c), c.req.valid("param").provider, c.req.valid("json").credentials),
+      ),
+  )
+  .delete("/:provider", validate("param", providerParam), async (c) =>
+    c.json(await deleteCredentials(userContext(c), c.req.valid("param").provider)),
+  );

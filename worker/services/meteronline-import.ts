@@ -1,0 +1,93 @@
+import type { MeteronlineImportBody, MeteronlineImportResult } from "../../schema/api/meteronline";
+import { findConnection } from "../data/connections";
+import { readingStatements, upsertSystemStatements } from "../data/monitoring";
+import { runBatch } from "../lib/db";
+import { badRequest } from "../lib/errors";
+import { type ImportedReading, parseMeteronlineCsv } from "../providers/meteronline/csv-import";
+import type { NormalisedSystem } from "../providers/types";
+import { auditEntry } from "./audit";
+import { authorizeOrgAction } from "./authorization";
+import type { UserContext } from "./context";
+import { isKnownTimezone } from "./timezones";
+
+/** The newest reading of each system becomes its current values. */
+function latestPerSystem(readings: ImportedReading[]): NormalisedSystem[] {
+  const latest = new Map<string, ImportedReading>();
+  for (const r of readings) {
+    const current = latest.get(r.providerSystemId);
+    if (!current || r.time > current.time) latest.set(r.providerSystemId, r);
+  }
+  return [...latest.values()].map((r) => ({
+    providerSystemId: r.providerSystemId,
+    name: r.systemName,
+    address: null,
+    latitude: null,
+    longitude: null,
+    timezone: null,
+    capacityW: null,
+    state: "online",
+    powerW: r.powerW,
+    energyTodayWh: r.energyTodayWh,
+    energyTotalWh: null,
+    dataTime: r.time,
+    inverters: [],
+  }));
+}
+
+export async function importMeteronlineCsv(
+  ctx: UserContext,
+  body: MeteronlineImportBody,
+): Promise<MeteronlineImportResult> {
+  const org = authorizeOrgAction(ctx, "credentials:manage");
+  if (!isKnownTimezone(body.timezone)) {
+    throw badRequest(`Unknown time zone: ${body.timezone}`, [
+      { path: ["timezone"], message: "Unknown time zone" },
+    ]);
+  }
+  const parsed = parseMeteronlineCsv(body);
+  if (parsed.missingColumns.length > 0) {
+    throw badRequest(
+      `The file has no column named ${parsed.missingColumns.map((c) => `"${c}"`).join(", ")}`,
+      {
+        missingColumns: parsed.missingColumns,
+        columns: parsed.headers,
+      },
+    );
+  }
+  if (parsed.readings.length === 0) {
+    throw badRequest("No row of the file could be read", { errors: parsed.errors });
+  }
+  const connection = await findConnection(org.db, org.user.orgId, "meteronline");
+  const scope = {
+    orgId: org.user.orgId,
+    provider: "meteronline" as const,
+    connectionId: connection?.id ?? null,
+    now: org.now,
+  };
+  const systems = latestPerSystem(parsed.readings);
+  await runBatch(org.db, [
+    ...upsertSystemStatements(org.db, scope, systems),
+    ...readingStatements(
+      org.db,
+      scope,
+      parsed.readings.map((r) => ({ ...r, state: "online" })),
+    ),
+    auditEntry(org, {
+      orgId: org.user.orgId,
+      actorId: org.user.id,
+      actorEmail: org.user.email,
+      action: "meteronline.import",
+      targetType: "provider",
+      targetId: "meteronline",
+      details: { rows: parsed.rowsRead, readings: parsed.readings.length, systems: systems.length },
+    }),
+  ]);
+  const skipped = parsed.errors.length;
+  return {
+    message: `Imported ${parsed.readings.length} readings for ${systems.length} systems${skipped ? `; ${skipped} rows could not be read` : ""}`,
+    rowsRead: parsed.rowsRead,
+    readingsImported: parsed.readings.length,
+    systems: systems.length,
+    errors: parsed.errors,
+  };
+}

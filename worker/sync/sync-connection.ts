@@ -1,0 +1,224 @@
+import type { SyncTrigger } from "../../schema/domain";
+import type { ProviderConnectionRow } from "../../schema/tables";
+import {
+  claimLease,
+  findConnectionById,
+  insertSyncRun,
+  updateConnection,
+  updateSyncRun,
+} from "../data/connections";
+import { snapshotStatements } from "../data/monitoring";
+import type { Env } from "../env";
+import { decryptJson, encryptJson, importCredentialsKey } from "../lib/credentials-crypto";
+import { type Db, runBatch } from "../lib/db";
+import { ProviderError, type ProviderErrorKind } from "../providers/errors";
+import { ProviderHttp } from "../providers/http";
+import { callIntervalMs, findApiAdapter } from "../providers/registry";
+import type { ProviderSession, ProviderSnapshot } from "../providers/types";
+import { providerUrls } from "../providers/urls";
+import { backoffMs, describeFailure, SYNC_INTERVAL_MS, SYNC_LEASE_MS } from "./schedule";
+
+export interface SyncDeps {
+  db: Db;
+  env: Env;
+  now: () => number;
+  /** The vendors' transport; tests and the benchmark hand in the sandbox. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Per-call limit; 10 s unless a test shortens it. */
+  callTimeoutMs?: number;
+}
+
+export type SyncRunResult =
+  | {
+      status: "success";
+      runId: string;
+      sitesCount: number;
+      invertersCount: number;
+      readingsCount: number;
+      newestDataAt: number | null;
+      snapshot: ProviderSnapshot;
+    }
+  | { status: "failed"; runId: string; errorKind: ProviderErrorKind | "unexpected"; error: string }
+  | { status: "busy" };
+
+function memorySession(initial: Record<string, unknown> | null) {
+  let value = initial;
+  let changed = false;
+  const session: ProviderSession = {
+    get: () => value,
+    set: (next) => {
+      value = next;
+      changed = true;
+    },
+  };
+  return { session, changed: () => changed, value: () => value };
+}
+
+/**
+ * One sync of one connection: claim its lease, ask the vendor for a snapshot, store it in one
+ * batch, and record the run. A failure of any kind leaves stored data as it was; it is recorded
+ * with a readable reason and the connection backs off (or, for rejected credentials, waits for
+ * the user).
+ */
+export async function syncConnection(
+  deps: SyncDeps,
+  connectionId: string,
+  trigger: SyncTrigger,
+): Promise<SyncRunResult> {
+  const { db } = deps;
+  const startedAt = deps.now();
+  if (!(await claimLease(db, connectionId, startedAt, startedAt + SYNC_LEASE_MS))) return { status: "busy" };
+  const connection = await findConnectionById(db, connectionId);
+  if (!connection) return { status: "busy" };
+  const adapter = findApiAdapter(connection.provider);
+  const runId = crypto.randomUUID();
+  await insertSyncRun(db, {
+    id: runId,
+    orgId: connection.orgId,
+    connectionId,
+    provider: connection.provider,
+    trigger,
+    status: "running",
+    startedAt,
+  });
+  let http: ProviderHttp | null = null;
+  try {
+    if (!adapter)
+      throw new ProviderError("invalid_request", `${connection.provider} has no API to sync from`);
+    const key = await importCredentialsKey(deps.env.CREDENTIALS_KEY);
+    const credentials = adapter.credentialsSchema.parse(
+      await decryptJson(
+        key,
+        { ciphertext: connection.credentialsCiphertext, iv: connection.credentialsIv },
+        connection.orgId,
+      ),
+    );
+    http = new ProviderHttp({
+      fetch: deps.fetch,
+      minIntervalMs: callIntervalMs(adapter, credentials),
+      timeoutMs: deps.callTimeoutMs,
+    });
+    const stored = await readSession(key, connection);
+    const session = memorySession(stored);
+    const snapshot = await adapter.fetchSnapshot(
+      { http, urls: providerUrls(deps.env), now: deps.now, session: session.session },
+      credentials,
+    );
+    const finishedAt = deps.now();
+    const newestDataAt = snapshot.systems.reduce<number | null>(
+      (newest, s) => (s.dataTime !== null && (newest === null || s.dataTime > newest) ? s.dataTime : newest),
+      connection.newestDataAt,
+    );
+    const invertersCount = snapshot.systems.reduce((n, s) => n + s.inverters.length, 0);
+    const readingsCount = snapshot.systems.filter((s) => s.dataTime !== null).length;
+    const sessionBlob = session.changed() ? await writeSession(key, connection.orgId, session.value()) : null;
+    const scope = { orgId: connection.orgId, provider: connection.provider, connectionId, now: finishedAt };
+    await runBatch(db, [
+      updateConnection(db, connectionId, {
+        status: "active",
+        lastSyncAt: finishedAt,
+        lastSyncStatus: "success",
+        lastError: null,
+        newestDataAt,
+        consecutiveFailures: 0,
+        nextSyncAt: finishedAt + SYNC_INTERVAL_MS,
+        leaseUntil: null,
+        ...(sessionBlob ?? {}),
+      }),
+      updateSyncRun(db, runId, {
+        status: "success",
+        finishedAt,
+        sitesCount: snapshot.systems.length,
+        invertersCount,
+        readingsCount,
+        providerCalls: http?.calls ?? 0,
+      }),
+      ...snapshotStatements(db, scope, snapshot.systems, snapshot.alarms),
+    ]);
+    return {
+      status: "success",
+      runId,
+      sitesCount: snapshot.systems.length,
+      invertersCount,
+      readingsCount,
+      newestDataAt,
+      snapshot,
+    };
+  } catch (error) {
+    return recordFailure(
+      deps,
+      connection,
+      runId,
+      http?.calls ?? 0,
+      error,
+      adapter?.displayName ?? connection.provider,
+    );
+  }
+}
+
+async function readSession(key: CryptoKey, connection: ProviderConnectionRow) {
+  if (!connection.sessionCiphertext || !connection.sessionIv) return null;
+  try {
+    return await decryptJson<Record<string, unknown>>(
+      key,
+      { ciphertext: connection.sessionCiphertext, iv: connection.sessionIv },
+      connection.orgId,
+    );
+  } catch {
+    // A session that no longer decrypts (key rotated) is simply fetched again.
+    return null;
+  }
+}
+
+async function writeSession(key: CryptoKey, orgId: string, value: Record<string, unknown> | null) {
+  if (value === null) return { sessionCiphertext: null, sessionIv: null };
+  const blob = await encryptJson(key, value, orgId);
+  return { sessionCiphertext: blob.ciphertext, sessionIv: blob.iv };
+}
+
+async function recordFailure(
+  deps: SyncDeps,
+  connection: ProviderConnectionRow,
+  runId: string,
+  calls: number,
+  error: unknown,
+  displayName: string,
+): Promise<SyncRunResult> {
+  const finishedAt = deps.now();
+  const kind: ProviderErrorKind | "unexpected" = error instanceof ProviderError ? error.kind : "unexpected";
+  if (!(error instanceof ProviderError)) {
+    // Logged without credentials: only the connection and the error's own message.
+    console.error(
+      JSON.stringify({
+        msg: "sync failed unexpectedly",
+        connectionId: connection.id,
+        provider: connection.provider,
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      }),
+    );
+  }
+  const detail = error instanceof ProviderError ? error.message : "internal error";
+  const message = describeFailure(kind, displayName, detail);
+  const failures = connection.consecutiveFailures + 1;
+  const stopRetrying = kind === "auth" || kind === "invalid_request";
+  const retryAfter = error instanceof ProviderError ? error.retryAfterMs : undefined;
+  await runBatch(deps.db, [
+    updateConnection(deps.db, connection.id, {
+      status: stopRetrying ? "needs_attention" : "active",
+      lastSyncAt: finishedAt,
+      lastSyncStatus: "failed",
+      lastError: message,
+      consecutiveFailures: failures,
+      nextSyncAt: stopRetrying ? null : finishedAt + backoffMs(failures, retryAfter),
+      leaseUntil: null,
+    }),
+    updateSyncRun(deps.db, runId, {
+      status: "failed",
+      finishedAt,
+      error: message,
+      errorKind: kind,
+      providerCalls: calls,
+    }),
+  ]);
+  return { status: "failed", runId, errorKind: kind, error: message };
+}
