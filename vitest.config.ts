@@ -23,35 +23,48 @@ async function sandboxOutbound(request: MiniflareRequest) {
 }
 const SANDBOX = "http://sandbox.test";
 
+/** The worker under test inside workerd, with the D1 migrations and the sandbox as the outside world. */
+const workerdPlugin = () =>
+  cloudflareTest(async () => ({
+    main: "./worker/index.ts",
+    wrangler: { configPath: "./wrangler.toml" },
+    miniflare: {
+      bindings: {
+        TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
+        JWT_SECRET: "test-jwt-secret-that-is-at-least-32-characters-long",
+        CREDENTIALS_KEY: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+        APP_ENV: "test",
+        SOLIS_API_URL: `${SANDBOX}/solis`,
+        FRONIUS_API_URL: `${SANDBOX}/fronius`,
+        SMA_API_URL: `${SANDBOX}/sma`,
+        SMA_AUTH_URL: `${SANDBOX}/sma-auth`,
+        SOLAX_API_URL: `${SANDBOX}/solax`,
+        SOLAX_OPENAPI_URL: `${SANDBOX}/solax-openapi`,
+      },
+      outboundService: sandboxOutbound,
+    },
+  }));
+
 export default defineConfig({
   test: {
     projects: [
       {
-        plugins: [
-          cloudflareTest(async () => ({
-            main: "./worker/index.ts",
-            wrangler: { configPath: "./wrangler.toml" },
-            miniflare: {
-              bindings: {
-                TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
-                JWT_SECRET: "test-jwt-secret-that-is-at-least-32-characters-long",
-                CREDENTIALS_KEY: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
-                APP_ENV: "test",
-                SOLIS_API_URL: `${SANDBOX}/solis`,
-                FRONIUS_API_URL: `${SANDBOX}/fronius`,
-                SMA_API_URL: `${SANDBOX}/sma`,
-                SMA_AUTH_URL: `${SANDBOX}/sma-auth`,
-                SOLAX_API_URL: `${SANDBOX}/solax`,
-                SOLAX_OPENAPI_URL: `${SANDBOX}/solax-openapi`,
-              },
-              outboundService: sandboxOutbound,
-            },
-          })),
-        ],
+        plugins: [workerdPlugin()],
         test: {
           name: "worker",
           include: ["tests/worker/**/*.test.ts"],
           setupFiles: ["./tests/worker/apply-migrations.ts"],
+        },
+      },
+      {
+        // `npm run bench` only: performance reports, never part of `npm test`.
+        plugins: [workerdPlugin()],
+        test: {
+          name: "bench",
+          include: ["tests/bench/**/*.bench.ts"],
+          setupFiles: ["./tests/worker/apply-migrations.ts"],
+          testTimeout: 30 * 60_000,
+          fileParallelism: false,
         },
       },
       {

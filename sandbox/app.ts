@@ -7,6 +7,8 @@ import { solisSandbox } from "./solis";
 /** Options every vendor emulator receives: a clock, so tests can hold time still. */
 export interface SandboxOptions {
   now?: () => number;
+  /** The clock per-second rate limits are measured with (real time unless a benchmark drives it). */
+  clock?: () => number;
 }
 
 /**
@@ -22,7 +24,7 @@ export function createSandbox(options: SandboxOptions = {}) {
   app.route("/fronius", froniusSandbox({ now }));
   app.route("/solax", solaxTokenSandbox({ now }));
   app.route("/solax-openapi", solaxOpenApiSandbox({ now }));
-  app.route("/solis", solisSandbox({ now }));
+  app.route("/solis", solisSandbox({ now, clock: options.clock }));
   app.route("/sma", smaDataSandbox({ now }));
   app.route("/sma-auth", smaAuthSandbox({ now }));
   return app;

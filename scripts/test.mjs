@@ -33,7 +33,15 @@ const built = step("build client (vite)", [bin("vite", "bin/vite.js"), "build", 
 const report = path.join(resultsDir, "vitest.json");
 rmSync(report, { force: true });
 console.log("\n▶ vitest (worker, web, node, e2e)");
-const projects = built ? [] : ["--project", "worker", "--project", "web", "--project", "node"];
+const projects = [
+  "--project",
+  "worker",
+  "--project",
+  "web",
+  "--project",
+  "node",
+  ...(built ? ["--project", "e2e"] : []),
+];
 spawnSync(
   process.execPath,
   [

@@ -16,6 +16,8 @@ export interface ProviderHttpOptions {
   minIntervalMs: number;
   timeoutMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** The clock the spacing is measured with; a benchmark drives a virtual one together with `sleep`. */
+  now?: () => number;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -37,33 +39,49 @@ export class ProviderHttp {
   calls = 0;
   private readonly fetcher: (request: Request) => Promise<Response>;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
 
   constructor(private readonly options: ProviderHttpOptions) {
     this.fetcher = options.fetch ?? ((request) => fetch(request));
     this.sleep = options.sleep ?? defaultSleep;
+    this.now = options.now ?? (() => Date.now());
   }
 
-  async send(request: ProviderRequest): Promise<Response> {
-    const wait = this.lastCallAt + this.options.minIntervalMs - Date.now();
+  /**
+   * One call, answer body included, within the time limit. The timer is cleared as soon as the
+   * call ends (AbortSignal.timeout would keep one timer alive per call for the full limit).
+   */
+  private async exchange(request: ProviderRequest): Promise<{ response: Response; text: string }> {
+    const wait = this.lastCallAt + this.options.minIntervalMs - this.now();
     if (wait > 0) await this.sleep(wait);
-    this.lastCallAt = Date.now();
+    this.lastCallAt = this.now();
     this.calls++;
     const timeoutMs = this.options.timeoutMs ?? PROVIDER_CALL_TIMEOUT_MS;
     const host = new URL(request.url).host;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
     try {
-      return await this.fetcher(
+      const response = await this.fetcher(
         new Request(request.url, {
           method: request.method ?? "GET",
           headers: request.headers,
           body: request.body,
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: controller.signal,
         }),
       );
+      return { response, text: await response.text() };
     } catch (error) {
+      if (timedOut) throw new ProviderError("timeout", `${host} did not answer within ${timeoutMs / 1000} s`);
       if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
         throw new ProviderError("timeout", `${host} did not answer within ${timeoutMs / 1000} s`);
       }
       throw new ProviderError("unavailable", `${host} could not be reached`);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -72,9 +90,8 @@ export class ProviderHttp {
    * then check the vendor's own envelope codes.
    */
   async json(request: ProviderRequest, authStatuses: readonly number[] = [401, 403]): Promise<unknown> {
-    const response = await this.send(request);
+    const { response, text } = await this.exchange(request);
     const host = new URL(request.url).host;
-    const text = await response.text();
     if (authStatuses.includes(response.status)) {
       throw new ProviderError("auth", `${host} rejected the credentials (HTTP ${response.status})`);
     }

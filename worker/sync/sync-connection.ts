@@ -26,6 +26,8 @@ export interface SyncDeps {
   fetch?: (request: Request) => Promise<Response>;
   /** Per-call limit; 10 s unless a test shortens it. */
   callTimeoutMs?: number;
+  /** How the rate-limit spacing waits; the benchmark advances a virtual clock instead. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export type SyncRunResult =
@@ -97,6 +99,9 @@ export async function syncConnection(
       fetch: deps.fetch,
       minIntervalMs: callIntervalMs(adapter, credentials),
       timeoutMs: deps.callTimeoutMs,
+      sleep: deps.sleep,
+      // Spacing follows the injected clock only when the sleep is injected too.
+      now: deps.sleep ? deps.now : undefined,
     });
     const stored = await readSession(key, connection);
     const session = memorySession(stored);

@@ -1,14 +1,5 @@
-import { RiPlugLine } from "@remixicon/react";
-import { useTranslation } from "react-i18next";
-import { EmptyState } from "../ui/empty-state";
+import { ProviderConnections } from "../providers/provider-connections";
 
 export function ProviderCredentialsTab() {
-  const { t } = useTranslation();
-  return (
-    <EmptyState
-      icon={RiPlugLine}
-      title={t("settings.providers.empty")}
-      description={t("settings.providers.emptyBody")}
-    />
-  );
+  return <ProviderConnections />;
 }

@@ -1,0 +1,232 @@
+import {
+  RiArrowDownSLine,
+  RiArrowRightSLine,
+  RiDeleteBinLine,
+  RiEditLine,
+  RiFileUploadLine,
+  RiRefreshLine,
+} from "@remixicon/react";
+import { Badge, Button } from "@tremor/react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import type { ConfiguredCredential, Provider } from "../../../schema/api/providers";
+import { formatCount, formatDateTime, localeFor } from "../../lib/format";
+import { providerNames } from "../../lib/providers";
+import { useDeleteCredentialsMutation, useSyncProviderMutation } from "../../lib/queries/providers";
+import { useUserTimeZone } from "../use-user-time-zone";
+import { failureDescription, isUnauthorized, toastSessionExpired } from "./failure-messages";
+import { SyncHistory } from "./sync-history";
+
+interface ConfiguredProviderItemProps {
+  credential: ConfiguredCredential;
+  /** From GET /api/providers; absent while it loads or when it failed. */
+  provider: Provider | undefined;
+  canManage: boolean;
+  onEdit: () => void;
+  onImport: () => void;
+}
+
+type ConnectionBadge = { label: string; color: "blue" | "amber" | "emerald" };
+
+export function ConfiguredProviderItem({
+  credential,
+  provider,
+  canManage,
+  onEdit,
+  onImport,
+}: ConfiguredProviderItemProps) {
+  const { t, i18n } = useTranslation();
+  const timeZone = useUserTimeZone();
+  const locale = localeFor(i18n.language);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const displayName = provider?.displayName ?? providerNames[credential.provider];
+  const importOnly = provider?.ingestion === "csv-import";
+  const baseId = `connection-${credential.provider}`;
+
+  const sync = useSyncProviderMutation({
+    onSuccess: (result) =>
+      toast.success(t("settings.providers.toasts.synced"), {
+        description:
+          result.message ||
+          t("settings.providers.toasts.syncedDefault", {
+            sites: result.sitesCount,
+            inverters: result.invertersCount,
+          }),
+      }),
+    onError: (error) => {
+      if (isUnauthorized(error)) return toastSessionExpired(t);
+      toast.error(t("settings.providers.toasts.syncFailed"), {
+        description: failureDescription(error, t("settings.providers.toasts.syncFailedDefault")),
+      });
+    },
+  });
+
+  const remove = useDeleteCredentialsMutation({
+    onSuccess: (result) =>
+      toast.success(t("settings.providers.toasts.removed"), {
+        description: result.message || t("settings.providers.toasts.removedDefault"),
+      }),
+    onError: (error) => {
+      if (isUnauthorized(error)) return toastSessionExpired(t);
+      toast.error(t("settings.providers.toasts.removeFailed"), {
+        description: failureDescription(error, t("settings.providers.toasts.removeFailedDefault")),
+      });
+    },
+  });
+
+  const syncing = sync.isPending || credential.lastSyncStatus === "running";
+  const badge: ConnectionBadge = syncing
+    ? { label: t("settings.providers.status.syncing"), color: "blue" }
+    : credential.status === "needs_attention"
+      ? { label: t("settings.providers.status.needsAttention"), color: "amber" }
+      : { label: t("settings.providers.status.connected"), color: "emerald" };
+
+  const at = (iso: string) => formatDateTime(iso, { locale, timeZone });
+  const showError =
+    credential.lastError !== null &&
+    (credential.status === "needs_attention" || credential.lastSyncStatus === "failed");
+
+  const onRemove = () => {
+    if (!window.confirm(t("settings.providers.confirmRemove", { provider: displayName }))) return;
+    remove.mutate(credential.provider);
+  };
+
+  return (
+    <li aria-labelledby={`${baseId}-name`} className="py-4 first:pt-0 last:pb-0">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0 space-y-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h4
+              id={`${baseId}-name`}
+              className="text-tremor-default font-semibold text-tremor-content-strong"
+            >
+              {displayName}
+            </h4>
+            <Badge color={badge.color}>{badge.label}</Badge>
+          </div>
+          <dl className="flex flex-wrap gap-x-4 gap-y-1 text-tremor-label text-tremor-content">
+            <div>
+              <dt className="sr-only">{t("settings.providers.lastSyncLabel")}</dt>
+              <dd>
+                {importOnly
+                  ? t("settings.providers.importOnly")
+                  : credential.lastSyncAt
+                    ? t("settings.providers.lastSync", { time: at(credential.lastSyncAt) })
+                    : t("settings.providers.neverSynced")}
+              </dd>
+            </div>
+            <div>
+              <dt className="sr-only">{t("settings.providers.newestDataLabel")}</dt>
+              <dd>
+                {credential.newestDataAt
+                  ? t("settings.providers.dataAsOf", { time: at(credential.newestDataAt) })
+                  : t("settings.providers.noData")}
+              </dd>
+            </div>
+            <div>
+              <dt className="sr-only">{t("settings.providers.systemsLabel")}</dt>
+              <dd>
+                {t("settings.providers.systems", { count: formatCount(credential.systemsCount, locale) })}
+              </dd>
+            </div>
+            {credential.nextSyncAt && !importOnly ? (
+              <div>
+                <dt className="sr-only">{t("settings.providers.nextSyncLabel")}</dt>
+                <dd>{t("settings.providers.nextSync", { time: at(credential.nextSyncAt) })}</dd>
+              </div>
+            ) : null}
+          </dl>
+        </div>
+        {canManage ? (
+          <div className="flex flex-wrap gap-2">
+            <Button
+              size="xs"
+              variant="secondary"
+              icon={RiEditLine}
+              onClick={onEdit}
+              aria-describedby={`${baseId}-name`}
+            >
+              {t("settings.providers.edit")}
+            </Button>
+            {importOnly ? (
+              <Button
+                size="xs"
+                variant="secondary"
+                icon={RiFileUploadLine}
+                onClick={onImport}
+                aria-describedby={`${baseId}-name`}
+              >
+                {t("settings.providers.importCsv")}
+              </Button>
+            ) : (
+              <Button
+                size="xs"
+                variant="secondary"
+                icon={RiRefreshLine}
+                onClick={() => sync.mutate(credential.provider)}
+                loading={sync.isPending}
+                loadingText={t("settings.providers.syncing")}
+                disabled={sync.isPending || remove.isPending}
+                aria-describedby={`${baseId}-name`}
+              >
+                {t("settings.providers.syncNow")}
+              </Button>
+            )}
+            <Button
+              size="xs"
+              variant="secondary"
+              color="red"
+              icon={RiDeleteBinLine}
+              onClick={onRemove}
+              disabled={sync.isPending || remove.isPending}
+              aria-describedby={`${baseId}-name`}
+            >
+              {t("settings.providers.remove")}
+            </Button>
+          </div>
+        ) : null}
+      </div>
+      {sync.isPending ? (
+        <div role="status" className="mt-3 space-y-1">
+          <div aria-hidden="true" className="h-1.5 overflow-hidden rounded-full bg-tremor-brand-faint">
+            <div className="h-full w-full animate-pulse rounded-full bg-tremor-brand" />
+          </div>
+          <p className="text-tremor-label text-tremor-content">
+            {t("settings.providers.syncProgress", { provider: displayName })}
+          </p>
+        </div>
+      ) : null}
+      {showError ? (
+        <div className="mt-3 rounded-tremor-small border border-amber-200 bg-amber-50 px-3 py-2 text-tremor-label">
+          <p className="font-medium text-amber-900">
+            {credential.status === "needs_attention"
+              ? t("settings.providers.needsAttentionHint", { provider: displayName })
+              : t("settings.providers.lastFailedHint")}
+          </p>
+          <p className="mt-0.5 text-amber-800">{credential.lastError}</p>
+        </div>
+      ) : null}
+      {importOnly ? null : (
+        <>
+          <button
+            type="button"
+            className="mt-2 inline-flex items-center gap-1 text-tremor-label font-medium text-tremor-brand hover:underline"
+            aria-expanded={historyOpen}
+            aria-controls={`${baseId}-history`}
+            aria-describedby={`${baseId}-name`}
+            onClick={() => setHistoryOpen((open) => !open)}
+          >
+            {historyOpen ? (
+              <RiArrowDownSLine className="h-4 w-4" aria-hidden="true" />
+            ) : (
+              <RiArrowRightSLine className="h-4 w-4" aria-hidden="true" />
+            )}
+            {t("settings.providers.history.toggle")}
+          </button>
+          {historyOpen ? <SyncHistory provider={credential.provider} id={`${baseId}-history`} /> : null}
+        </>
+      )}
+    </li>
+  );
+}
