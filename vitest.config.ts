@@ -40,6 +40,7 @@ const workerdPlugin = () =>
         SMA_AUTH_URL: `${SANDBOX}/sma-auth`,
         SOLAX_API_URL: `${SANDBOX}/solax`,
         SOLAX_OPENAPI_URL: `${SANDBOX}/solax-openapi`,
+        WEATHER_API_URL: `${SANDBOX}/weather`,
       },
       outboundService: sandboxOutbound,
     },

@@ -3,6 +3,7 @@ import { froniusSandbox } from "./fronius";
 import { smaAuthSandbox, smaDataSandbox } from "./sma";
 import { solaxOpenApiSandbox, solaxTokenSandbox } from "./solax";
 import { solisSandbox } from "./solis";
+import { weatherSandbox } from "./weather";
 
 /** Options every vendor emulator receives: a clock, so tests can hold time still. */
 export interface SandboxOptions {
@@ -21,6 +22,7 @@ export function createSandbox(options: SandboxOptions = {}) {
   const app = new Hono();
   app.get("/", (c) => c.json({ sandbox: "sunfleet provider sandbox", time: new Date(now()).toISOString() }));
   // Vendor emulators (one line each):
+  app.route("/weather", weatherSandbox({ now }));
   app.route("/fronius", froniusSandbox({ now }));
   app.route("/solax", solaxTokenSandbox({ now }));
   app.route("/solax-openapi", solaxOpenApiSandbox({ now }));

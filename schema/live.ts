@@ -1,4 +1,50 @@
 import { z } from "zod";
+import { providerIdSchema } from "./api/providers";
+
+/** SPEC's numeric state: 1 online, 3 alarm, anything else (2) offline. */
+export const liveStateSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]);
+
+const liveInverterSchema = z.object({
+  id: z.string(),
+  sn: z.string().nullable(),
+  state: liveStateSchema,
+  /** Watts. */
+  pac: z.number().nullable(),
+  etodayKWh: z.number().nullable(),
+  inverterTemperature: z.number().nullable(),
+});
+
+/**
+ * One system's new live values after a sync. SPEC's solis field names are kept (pac, etoday,
+ * etotal …) next to unit-named ones, with one meaning everywhere: power in W, energy in kWh for
+ * the SPEC names and Wh for the unit-named ones, times as ISO strings of the vendor's data time.
+ */
+export const liveSystemUpdateSchema = z.object({
+  systemId: z.string(),
+  siteId: z.string().nullable(),
+  provider: providerIdSchema,
+  stationName: z.string(),
+  stationId: z.string(),
+  pac: z.number().nullable(),
+  powerW: z.number().nullable(),
+  etoday: z.number().nullable(),
+  energyTodayWh: z.number().nullable(),
+  etotal: z.number().nullable(),
+  state: liveStateSchema,
+  capacityW: z.number().nullable(),
+  inverterCount: z.number(),
+  inverters: z.array(liveInverterSchema),
+  acOutputs: z.null(),
+  dcInputs: z.null(),
+  batteryPower: z.number().nullable(),
+  batteryCapacity: z.number().nullable(),
+  batterySoc: z.number().nullable(),
+  inverterTemperature: z.number().nullable(),
+  faultMessage: z.string().nullable(),
+  alarmCode: z.string().nullable(),
+  timestamp: z.string(),
+});
+export type LiveSystemUpdate = z.infer<typeof liveSystemUpdateSchema>;
 
 /** Messages the server pushes over /ws; shared by the worker and the client. */
 export const liveMessageSchema = z.discriminatedUnion("type", [
@@ -7,6 +53,12 @@ export const liveMessageSchema = z.discriminatedUnion("type", [
     data: z.object({ orgId: z.string(), serverTime: z.string() }),
   }),
   z.object({ type: z.literal("pong"), data: z.object({ serverTime: z.string() }) }),
+  /** SPEC's message for solis systems. */
+  z.object({ type: z.literal("solis_realtime_update"), data: liveSystemUpdateSchema }),
+  /** The same normalised fields for every other provider. */
+  z.object({ type: z.literal("realtime_update"), data: liveSystemUpdateSchema }),
+  /** New or changed alerts: clients refresh their alert counts. */
+  z.object({ type: z.literal("alerts_changed"), data: z.object({ openCount: z.number() }) }),
 ]);
 export type LiveMessage = z.infer<typeof liveMessageSchema>;
 

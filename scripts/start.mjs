@@ -52,6 +52,7 @@ if (!values["no-sandbox"]) {
     SMA_AUTH_URL: `${origin}/sma-auth`,
     SOLAX_API_URL: `${origin}/solax`,
     SOLAX_OPENAPI_URL: `${origin}/solax-openapi`,
+    WEATHER_API_URL: `${origin}/weather`,
   };
   for (const [name, url] of Object.entries(urls)) {
     // An explicit environment variable wins, so a real vendor can be tried locally.

@@ -12,6 +12,7 @@ import { invitesRoutes, membersRoutes, usersRoutes } from "./routes/members";
 import { credentialsRoutes, providersRoutes } from "./routes/providers";
 import { timezonesRoutes } from "./routes/timezones";
 import { userRoutes } from "./routes/user";
+import { weatherRoutes } from "./routes/weather";
 
 const api = new Hono<AppEnv>()
   .use((c, next) => (IMPORT_PATHS.has(c.req.path) ? importBodyLimit(c, next) : jsonBodyLimit(c, next)))
@@ -24,7 +25,8 @@ const api = new Hono<AppEnv>()
   .route("/admin", adminRoutes)
   .route("/timezones", timezonesRoutes)
   .route("/providers", providersRoutes)
-  .route("/credentials", credentialsRoutes);
+  .route("/credentials", credentialsRoutes)
+  .route("/weather", weatherRoutes);
 
 export const app = new Hono<AppEnv>().use(requestId()).route("/api", api).route("/ws", socketRoutes);
 

@@ -13,6 +13,8 @@ export interface Env extends ProviderUrlEnv {
   APP_ENV: "development" | "test" | "production";
   /** Public origin used in invite links; defaults to the request's own origin. */
   APP_URL?: string;
+  /** Open-Meteo-compatible weather service (default https://api.open-meteo.com). */
+  WEATHER_API_URL?: string;
   /** Hands each due connection's sync to its own queue invocation. */
   SYNC_QUEUE: Queue<SyncMessage>;
 }

@@ -66,6 +66,13 @@ export class LiveHub extends DurableObject<Env> {
     return delivered;
   }
 
+  /** Sends several messages in order, serialising each once; returns the deliveries made. */
+  async publishMany(messages: LiveMessage[]): Promise<number> {
+    let delivered = 0;
+    for (const message of messages) delivered += await this.publish(message);
+    return delivered;
+  }
+
   /** Closes a user's sockets, e.g. when they are removed from the organisation. */
   async disconnectUser(userId: string): Promise<number> {
     const sockets = this.ctx.getWebSockets(userId);

@@ -7,7 +7,7 @@ import {
   updateConnection,
   updateSyncRun,
 } from "../data/connections";
-import { snapshotStatements } from "../data/monitoring";
+import { listSystemRefs, snapshotStatements } from "../data/monitoring";
 import type { Env } from "../env";
 import { decryptJson, encryptJson, importCredentialsKey } from "../lib/credentials-crypto";
 import { type Db, runBatch } from "../lib/db";
@@ -16,6 +16,7 @@ import { ProviderHttp } from "../providers/http";
 import { callIntervalMs, findApiAdapter } from "../providers/registry";
 import type { ProviderSession, ProviderSnapshot } from "../providers/types";
 import { providerUrls } from "../providers/urls";
+import { publishSnapshot } from "../realtime/publish";
 import { backoffMs, describeFailure, SYNC_INTERVAL_MS, SYNC_LEASE_MS } from "./schedule";
 
 export interface SyncDeps {
@@ -140,6 +141,7 @@ export async function syncConnection(
       }),
       ...snapshotStatements(db, scope, snapshot.systems, snapshot.alarms),
     ]);
+    await publishSafely(deps, connection, snapshot);
     return {
       status: "success",
       runId,
@@ -157,6 +159,22 @@ export async function syncConnection(
       http?.calls ?? 0,
       error,
       adapter?.displayName ?? connection.provider,
+    );
+  }
+}
+
+/** Live fan-out is best effort: a sync whose data is stored has succeeded even if nobody hears of it. */
+async function publishSafely(deps: SyncDeps, connection: ProviderConnectionRow, snapshot: ProviderSnapshot) {
+  try {
+    const refs = await listSystemRefs(deps.db, connection.orgId, connection.provider);
+    await publishSnapshot(deps.env, connection.orgId, connection.provider, snapshot, refs);
+  } catch (error) {
+    console.error(
+      JSON.stringify({
+        msg: "live publish failed",
+        connectionId: connection.id,
+        error: error instanceof Error ? error.message : String(error),
+      }),
     );
   }
 }

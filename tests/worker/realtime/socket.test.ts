@@ -174,3 +174,49 @@ describe("/ws", () => {
     socketB.ws.close(1000, "done");
   });
 });
+
+describe("live updates after a sync", () => {
+  it("sends solis_realtime_update for each synced system to the organisation's sockets only", async () => {
+    const { owner } = await createOrg();
+    const { owner: stranger } = await createOrg();
+    const mine = await connect(owner);
+    const theirs = await connect(stranger);
+    await within(mine.next());
+    await within(theirs.next());
+    const { sandboxAccounts } = await import("../../../sandbox/accounts");
+    const solis = sandboxAccounts.solis[0];
+    await expectStatus(
+      await call("/api/credentials", {
+        method: "POST",
+        token: owner.token,
+        body: { provider: "solis", credentials: { keyId: solis.keyId, keySecret: solis.keySecret } },
+      }),
+      201,
+    );
+    const updates = [await within(mine.next()), await within(mine.next()), await within(mine.next())];
+    const systems = await env.DB.prepare(
+      "SELECT id, provider_system_id, power_w, energy_today_wh FROM monitoring_systems WHERE org_id = ?",
+    )
+      .bind(owner.orgId)
+      .all<{
+        id: string;
+        provider_system_id: string;
+        power_w: number | null;
+        energy_today_wh: number | null;
+      }>();
+    for (const update of updates) {
+      expect(update.type).toBe("solis_realtime_update");
+      if (update.type !== "solis_realtime_update") continue;
+      const stored = systems.results.find((s) => s.id === update.data.systemId);
+      expect(stored, JSON.stringify(update.data)).toBeDefined();
+      expect(update.data.stationId).toBe(stored?.provider_system_id);
+      expect(update.data.powerW).toBe(stored?.power_w);
+      expect(update.data.energyTodayWh).toBe(stored?.energy_today_wh);
+      expect(update.data.inverterCount).toBeGreaterThan(0);
+    }
+    // The other organisation's socket heard nothing after its own "connected".
+    expect(theirs.messages).toHaveLength(1);
+    mine.ws.close(1000, "done");
+    theirs.ws.close(1000, "done");
+  });
+});

@@ -1,0 +1,84 @@
+import type { ProviderId } from "../../schema/api/providers";
+import type { SystemState } from "../../schema/domain";
+import type { LiveMessage, LiveSystemUpdate } from "../../schema/live";
+import type { Env } from "../env";
+import type { NormalisedSystem, ProviderSnapshot } from "../providers/types";
+
+const liveState = (state: SystemState): 1 | 2 | 3 => (state === "online" ? 1 : state === "alarm" ? 3 : 2);
+const kWh = (wh: number | null) => (wh === null ? null : Math.round(wh) / 1000);
+
+export interface StoredSystemRef {
+  id: string;
+  providerSystemId: string;
+  siteId: string | null;
+}
+
+export function toLiveUpdate(
+  provider: ProviderId,
+  system: NormalisedSystem,
+  stored: StoredSystemRef,
+  snapshot: ProviderSnapshot,
+): LiveSystemUpdate {
+  const openAlarm = snapshot.alarms?.find(
+    (a) => a.providerSystemId === system.providerSystemId && a.endedAt === null,
+  );
+  const temperatures = system.inverters.map((i) => i.temperatureC).filter((t): t is number => t !== null);
+  return {
+    systemId: stored.id,
+    siteId: stored.siteId,
+    provider,
+    stationName: system.name,
+    stationId: system.providerSystemId,
+    pac: system.powerW,
+    powerW: system.powerW,
+    etoday: kWh(system.energyTodayWh),
+    energyTodayWh: system.energyTodayWh,
+    etotal: kWh(system.energyTotalWh),
+    state: liveState(system.state),
+    capacityW: system.capacityW,
+    inverterCount: system.inverters.length,
+    inverters: system.inverters.map((inv) => ({
+      id: inv.providerInverterId,
+      sn: inv.serial,
+      state: liveState(inv.state),
+      pac: inv.powerW,
+      etodayKWh: kWh(inv.energyTodayWh),
+      inverterTemperature: inv.temperatureC,
+    })),
+    acOutputs: null,
+    dcInputs: null,
+    batteryPower: null,
+    batteryCapacity: null,
+    batterySoc: null,
+    inverterTemperature: temperatures.length > 0 ? Math.max(...temperatures) : null,
+    faultMessage: openAlarm?.message ?? null,
+    alarmCode: openAlarm?.code ?? null,
+    timestamp: new Date(system.dataTime ?? Date.now()).toISOString(),
+  };
+}
+
+/**
+ * Sends each synced system's new values to the organisation's sockets: `solis_realtime_update`
+ * for solis (SPEC's message), `realtime_update` for every other provider.
+ */
+export async function publishSnapshot(
+  env: Env,
+  orgId: string,
+  provider: ProviderId,
+  snapshot: ProviderSnapshot,
+  stored: StoredSystemRef[],
+): Promise<number> {
+  const byProviderId = new Map(stored.map((s) => [s.providerSystemId, s]));
+  const messages: LiveMessage[] = [];
+  for (const system of snapshot.systems) {
+    const ref = byProviderId.get(system.providerSystemId);
+    if (!ref || system.dataTime === null) continue;
+    const data = toLiveUpdate(provider, system, ref, snapshot);
+    messages.push(
+      provider === "solis" ? { type: "solis_realtime_update", data } : { type: "realtime_update", data },
+    );
+  }
+  if (messages.length === 0) return 0;
+  const hub = env.LIVE_HUB.get(env.LIVE_HUB.idFromName(orgId));
+  return hub.publishMany(messages);
+}
