@@ -36,6 +36,46 @@ describe("providers and their credential schemas", () => {
   });
 });
 
+describe("secrets", () => {
+  it("never appear in any response after credentials are saved", async () => {
+    const owner = await registerOwner();
+    const responses: string[] = [];
+    const record = async (res: Response) => {
+      responses.push(await res.clone().text());
+      return res;
+    };
+    await record(
+      await call("/api/credentials", {
+        method: "POST",
+        token: owner.token,
+        body: { provider: "solis", credentials: solisCredentials },
+      }),
+    );
+    await record(
+      await call("/api/credentials/solis/test", {
+        method: "POST",
+        token: owner.token,
+        body: { credentials: solisCredentials },
+      }),
+    );
+    for (const path of [
+      "/api/credentials",
+      "/api/providers",
+      "/api/providers/solis/schema",
+      "/api/providers/solis/runs",
+      "/api/admin/logs",
+    ]) {
+      await record(await call(path, { token: owner.token }));
+    }
+    await record(await call("/api/providers/solis/sync", { method: "POST", token: owner.token }));
+    expect(responses).toHaveLength(8);
+    for (const body of responses) {
+      expect(body).not.toContain(solis.keySecret);
+      expect(body).not.toContain("credentials_ciphertext");
+    }
+  });
+});
+
 describe("testing credentials", () => {
   it("finds the sandbox account's sites without storing anything", async () => {
     const owner = await registerOwner();
