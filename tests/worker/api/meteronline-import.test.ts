@@ -1,0 +1,136 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { addMember, call, expectStatus, registerOwner } from "../helpers";
+
+const csv = [
+  "Datum;Installatie;Naam;Vermogen (kW);Opbrengst vandaag (kWh)",
+  "01-07-2024 10:00;MO-1001;Dakpark Noord;3,215;12,4",
+  "01-07-2024 10:05;MO-1001;Dakpark Noord;3,300;12,7",
+  "01-07-2024 10:05;MO-2002;Loods Zuid;1,100;4,0",
+  "not a date;MO-1001;Dakpark Noord;1;1",
+  "01-07-2024 10:10;MO-2002;Loods Zuid;abc;4,1",
+  "01-07-2024 10:15;;Loods Zuid;1;1",
+].join("\n");
+
+const body = {
+  csv,
+  mapping: {
+    timestamp: "Datum",
+    system: "Installatie",
+    systemName: "Naam",
+    power: "Vermogen (kW)",
+    energy: "Opbrengst vandaag (kWh)",
+  },
+  units: { power: "kW", energy: "kWh" },
+  timezone: "Europe/Amsterdam",
+};
+
+describe("POST /api/providers/meteronline/import", () => {
+  it("imports readable rows in W and Wh at the right UTC time and reports each unreadable row", async () => {
+    const owner = await registerOwner();
+    const result = await expectStatus<{
+      readingsImported: number;
+      systems: number;
+      rowsRead: number;
+      errors: { row: number; error: string }[];
+    }>(await call("/api/providers/meteronline/import", { method: "POST", token: owner.token, body }), 200);
+    expect(result).toMatchObject({ rowsRead: 6, readingsImported: 3, systems: 2 });
+    expect(result.errors.map((e) => e.row)).toEqual([5, 6, 7]);
+    expect(result.errors[0]?.error).toMatch(/not a date/);
+    expect(result.errors[1]?.error).toMatch(/Power "abc" is not a number/);
+    expect(result.errors[2]?.error).toMatch(/system column/);
+
+    const system = await env.DB.prepare(
+      "SELECT id, name, power_w, energy_today_wh, data_time FROM monitoring_systems WHERE org_id = ? AND provider_system_id = 'MO-1001'",
+    )
+      .bind(owner.orgId)
+      .first<{ id: string; name: string; power_w: number; energy_today_wh: number; data_time: number }>();
+    // 10:05 in Amsterdam (summer time) is 08:05 UTC; the newest row becomes the current value.
+    expect(system).toMatchObject({
+      name: "Dakpark Noord",
+      power_w: 3300,
+      energy_today_wh: 12700,
+      data_time: Date.UTC(2024, 6, 1, 8, 5),
+    });
+    const readings = await env.DB.prepare("SELECT count(*) AS n FROM system_readings WHERE system_id = ?")
+      .bind(system?.id)
+      .first<{ n: number }>();
+    expect(readings?.n).toBe(2);
+  });
+
+  it("imports the same file twice without duplicating readings", async () => {
+    const owner = await registerOwner();
+    for (let i = 0; i < 2; i++) {
+      await expectStatus(
+        await call("/api/providers/meteronline/import", { method: "POST", token: owner.token, body }),
+        200,
+      );
+    }
+    const readings = await env.DB.prepare(
+      "SELECT count(*) AS n FROM system_readings r JOIN monitoring_systems s ON s.id = r.system_id WHERE s.org_id = ?",
+    )
+      .bind(owner.orgId)
+      .first<{ n: number }>();
+    expect(readings?.n).toBe(3);
+  });
+
+  it("names a mapped column the file does not have, and lists the columns it does", async () => {
+    const owner = await registerOwner();
+    const answer = await expectStatus<{ error: string; details: { columns: string[] } }>(
+      await call("/api/providers/meteronline/import", {
+        method: "POST",
+        token: owner.token,
+        body: { ...body, mapping: { ...body.mapping, power: "Power" } },
+      }),
+      400,
+    );
+    expect(answer.error).toBe('The file has no column named "Power"');
+    expect(answer.details.columns).toContain("Vermogen (kW)");
+  });
+
+  it("refuses a file with no readable row, an unknown time zone, and a user without the right", async () => {
+    const owner = await registerOwner();
+    await expectStatus(
+      await call("/api/providers/meteronline/import", {
+        method: "POST",
+        token: owner.token,
+        body: { ...body, csv: "Datum;Installatie;Naam;Vermogen (kW);Opbrengst vandaag (kWh)\nx;;;;" },
+      }),
+      400,
+    );
+    await expectStatus(
+      await call("/api/providers/meteronline/import", {
+        method: "POST",
+        token: owner.token,
+        body: { ...body, timezone: "Mars/Olympus" },
+      }),
+      400,
+    );
+    const user = await addMember(owner, "user");
+    await expectStatus(
+      await call("/api/providers/meteronline/import", { method: "POST", token: user.token, body }),
+      403,
+    );
+    const systems = await env.DB.prepare("SELECT count(*) AS n FROM monitoring_systems WHERE org_id = ?")
+      .bind(owner.orgId)
+      .first<{ n: number }>();
+    expect(systems?.n).toBe(0);
+  });
+
+  it("accepts an export larger than the usual JSON limit", async () => {
+    const owner = await registerOwner();
+    const rows = Array.from({ length: 3000 }, (_, i) => {
+      const minute = String(i % 60).padStart(2, "0");
+      const hour = String(6 + (Math.floor(i / 60) % 12)).padStart(2, "0");
+      const day = String(1 + Math.floor(i / 720)).padStart(2, "0");
+      return `${day}-07-2024 ${hour}:${minute};MO-3003;Groot Dak;2,5;10,0`;
+    });
+    const big = { ...body, csv: [csv.split("\n")[0], ...rows].join("\n") };
+    expect(JSON.stringify(big).length).toBeGreaterThan(64 * 1024);
+    const result = await expectStatus<{ readingsImported: number }>(
+      await call("/api/providers/meteronline/import", { method: "POST", token: owner.token, body: big }),
+      200,
+    );
+    expect(result.readingsImported).toBe(3000);
+  });
+});
