@@ -1,0 +1,65 @@
+import { DateTime } from "luxon";
+
+/**
+ * A plant-local calendar day as a UTC interval. Days are counted in the site's own IANA zone,
+ * so a DST day is 23 or 25 hours long; luxon does the zone arithmetic.
+ */
+export interface LocalDay {
+  /** "YYYY-MM-DD" in the zone. */
+  date: string;
+  startMs: number;
+  endMs: number;
+}
+
+export function localDayOf(at: number, zone: string): LocalDay {
+  const start = DateTime.fromMillis(at, { zone }).startOf("day");
+  const end = start.plus({ days: 1 });
+  return { date: start.toISODate() ?? "", startMs: start.toMillis(), endMs: end.toMillis() };
+}
+
+export function localDay(date: string, zone: string): LocalDay {
+  const start = DateTime.fromISO(date, { zone }).startOf("day");
+  return { date, startMs: start.toMillis(), endMs: start.plus({ days: 1 }).toMillis() };
+}
+
+/** The last `count` local days ending with the one containing `at`, oldest first. */
+export function lastLocalDays(at: number, zone: string, count: number): LocalDay[] {
+  const today = DateTime.fromMillis(at, { zone }).startOf("day");
+  return Array.from({ length: count }, (_, i) => {
+    const start = today.minus({ days: count - 1 - i });
+    return {
+      date: start.toISODate() ?? "",
+      startMs: start.toMillis(),
+      endMs: start.plus({ days: 1 }).toMillis(),
+    };
+  });
+}
+
+export interface EnergyPoint {
+  time: number;
+  /** The vendor's energy-today counter, reset at local midnight. */
+  energyTodayWh: number | null;
+  powerW: number | null;
+}
+
+/**
+ * Energy of one local day from its readings: the highest energy-today counter seen that day
+ * (vendors reset it at local midnight), or, when a vendor gives no counter, power integrated
+ * over the gaps between readings (each gap capped at 15 minutes so an outage adds nothing).
+ */
+export function dayEnergyWh(points: EnergyPoint[], day: LocalDay): number {
+  const inDay = points
+    .filter((p) => p.time >= day.startMs && p.time < day.endMs)
+    .sort((a, b) => a.time - b.time);
+  const counters = inDay.map((p) => p.energyTodayWh).filter((e): e is number => e !== null);
+  if (counters.length > 0) return Math.max(...counters);
+  let energy = 0;
+  for (let i = 1; i < inDay.length; i++) {
+    const previous = inDay[i - 1];
+    const current = inDay[i];
+    if (!previous || !current || previous.powerW === null) continue;
+    const gapMs = Math.min(current.time - previous.time, 15 * 60_000);
+    energy += (previous.powerW * gapMs) / 3_600_000;
+  }
+  return Math.round(energy);
+}
