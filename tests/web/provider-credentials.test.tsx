@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it, vi } from "vitest";
+import { toast } from "sonner";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { MeteronlineImportResult } from "../../schema/api/meteronline";
 import { defaultPreferences, type Preferences } from "../../schema/api/preferences";
 import type { ConfiguredCredential, CredentialField, Provider } from "../../schema/api/providers";
@@ -20,6 +21,20 @@ import {
 
 // jsdom cannot reload a page; the Log Out action's reload is observed instead.
 vi.mock("../../web/components/providers/reload-page", () => ({ reloadPage: vi.fn() }));
+
+// sonner replays toasts still active in its global store into the next test's Toaster.
+afterEach(() => {
+  toast.dismiss();
+});
+
+// sonner captures the pointer on a toast press; jsdom has no pointer capture.
+const hadPointerCapture = "setPointerCapture" in HTMLElement.prototype;
+beforeAll(() => {
+  if (!hadPointerCapture) HTMLElement.prototype.setPointerCapture = () => undefined;
+});
+afterAll(() => {
+  if (!hadPointerCapture) Reflect.deleteProperty(HTMLElement.prototype, "setPointerCapture");
+});
 
 const providers: Provider[] = [
   {

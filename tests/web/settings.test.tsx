@@ -59,9 +59,12 @@ describe("settings modal", () => {
   });
 
   it("returns to the Account tab after being closed", async () => {
-    const { dialog, user } = await openSettings("user");
+    const { dialog, user } = await openSettings("user", {
+      "GET /api/providers": { body: [] },
+      "GET /api/credentials": { body: [] },
+    });
     await user.click(within(dialog).getByRole("tab", { name: "Provider Credentials" }));
-    expect(within(dialog).getByText("No providers available")).toBeInTheDocument();
+    expect(await within(dialog).findByText("No providers configured yet")).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Close" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
 

@@ -173,16 +173,30 @@ export async function saveCredentials(
       targetId: provider.id,
     }),
   ]);
-  if (!adapter)
+  if (!adapter) {
+    await adoptImportedSystems(org, provider.id);
     return { message: `${provider.displayName} settings saved. Import CSV exports to add data.`, sync: null };
+  }
   const connection = await findConnection(org.db, org.user.orgId, provider.id);
   if (!connection) throw notFound("Connection");
   const sync = toSyncResult(provider, await runSync(org, connection.id, "save"));
   const message =
     sync.status === "failed"
       ? `Credentials saved, but the first sync failed: ${sync.message}`
-      : "Provider credentials have been securely stored. Data sync started in background.";
+      : `Provider credentials have been securely stored. ${sync.message}.`;
   return { message, sync };
+}
+
+/** Systems imported before the connection existed become the connection's. */
+async function adoptImportedSystems(org: OrgContext, providerId: ProviderId) {
+  const connection = await findConnection(org.db, org.user.orgId, providerId);
+  if (!connection) return;
+  await org.db.$client
+    .prepare(
+      "UPDATE monitoring_systems SET connection_id = ? WHERE org_id = ? AND provider = ? AND connection_id IS NULL",
+    )
+    .bind(connection.id, org.user.orgId, providerId)
+    .run();
 }
 
 function toConfigured(row: ProviderConnectionRow, systemsCount: number): ConfiguredCredential {

@@ -1,5 +1,5 @@
 import type { MeteronlineImportBody, MeteronlineImportResult } from "../../schema/api/meteronline";
-import { findConnection } from "../data/connections";
+import { findConnection, updateConnection } from "../data/connections";
 import { readingStatements, upsertSystemStatements } from "../data/monitoring";
 import { runBatch } from "../lib/db";
 import { badRequest } from "../lib/errors";
@@ -65,7 +65,18 @@ export async function importMeteronlineCsv(
     now: org.now,
   };
   const systems = latestPerSystem(parsed.readings);
+  const newestDataAt = Math.max(...systems.map((s) => s.dataTime ?? 0), connection?.newestDataAt ?? 0);
   await runBatch(org.db, [
+    ...(connection
+      ? [
+          updateConnection(org.db, connection.id, {
+            lastSyncAt: org.now,
+            lastSyncStatus: "success",
+            lastError: null,
+            newestDataAt,
+          }),
+        ]
+      : []),
     ...upsertSystemStatements(org.db, scope, systems),
     ...readingStatements(
       org.db,

@@ -1,4 +1,3 @@
-import Papa from "papaparse";
 import type { MeteronlineImportBody } from "../../../schema/api/meteronline";
 
 export type ColumnMapping = MeteronlineImportBody["mapping"];
@@ -6,9 +5,11 @@ export type ImportUnits = MeteronlineImportBody["units"];
 
 /**
  * The column names of an export, read as the server reads them (papaparse, header row, names
- * trimmed, duplicates renamed), so what the user maps is what the import finds.
+ * trimmed, duplicates renamed), so what the user maps is what the import finds. The parser is
+ * loaded on first use: only the few who import CSV files need it.
  */
-export function readCsvColumns(csv: string): string[] {
+export async function readCsvColumns(csv: string): Promise<string[]> {
+  const { default: Papa } = await import("papaparse");
   const parsed = Papa.parse<Record<string, string>>(csv, {
     header: true,
     preview: 1,

@@ -114,13 +114,14 @@ export function MeteronlineImport() {
       return;
     }
     let csv: string;
+    let columns: string[];
     try {
       csv = await chosen.text();
+      columns = await readCsvColumns(csv);
     } catch {
       setFileError(t("settings.providers.import.readFailed"));
       return;
     }
-    const columns = readCsvColumns(csv);
     if (columns.length === 0) {
       setFileError(t("settings.providers.import.noHeader"));
       return;
@@ -266,7 +267,7 @@ export function MeteronlineImport() {
                   {zoneListed ? null : <option value={timezone}>{timezone}</option>}
                   {zones.map((zone) => (
                     <option key={zone.value} value={zone.value}>
-                      {zone.label} ({zone.offset})
+                      {zone.label.includes(zone.offset) ? zone.label : `${zone.label} (${zone.offset})`}
                     </option>
                   ))}
                 </NativeSelect>
@@ -291,16 +292,17 @@ export function MeteronlineImport() {
       </form>
       {problem ? (
         <Callout
-          title={t("settings.providers.import.toasts.failed")}
+          title={t("settings.providers.import.problemTitle")}
           color="red"
           className="mt-4"
           role="alert"
         >
-          <p className="break-words">{problem.message}</p>
+          {/* Tremor wraps a callout's body in a paragraph already. */}
+          <span className="block break-words">{problem.message}</span>
           {problem.columns ? (
-            <p className="mt-1">
+            <span className="mt-1 block">
               {t("settings.providers.import.fileColumns", { columns: problem.columns.join(", ") })}
-            </p>
+            </span>
           ) : null}
         </Callout>
       ) : null}

@@ -545,6 +545,7 @@ export const en = {
         row: "Row",
         reason: "Reason",
         fileColumns: "Columns in the file: {{columns}}",
+        problemTitle: "Nothing was imported",
         toasts: {
           imported: "Import finished",
           failed: "Import failed",

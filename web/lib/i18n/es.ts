@@ -562,6 +562,7 @@ export const es: Translation = {
         row: "Fila",
         reason: "Motivo",
         fileColumns: "Columnas del archivo: {{columns}}",
+        problemTitle: "No se importó nada",
         toasts: {
           imported: "Importación terminada",
           failed: "Importación fallida",

@@ -568,6 +568,7 @@ export const fr: Translation = {
         row: "Ligne",
         reason: "Motif",
         fileColumns: "Colonnes du fichier : {{columns}}",
+        problemTitle: "Rien n’a été importé",
         toasts: {
           imported: "Import terminé",
           failed: "Échec de l’import",

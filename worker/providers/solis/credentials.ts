@@ -15,7 +15,7 @@ export const solisFields: CredentialField[] = [
     name: "keyId",
     label: "API Key ID",
     type: "text",
-    placeholder: "1300386381676644416",
+    placeholder: "19-digit KeyId",
     required: true,
     description: "The KeyId shown on SolisCloud's API management page once API access is activated.",
   },
