@@ -41,6 +41,7 @@ const workerdPlugin = () =>
         SOLAX_API_URL: `${SANDBOX}/solax`,
         SOLAX_OPENAPI_URL: `${SANDBOX}/solax-openapi`,
         WEATHER_API_URL: `${SANDBOX}/weather`,
+        GEOCODER_URL: `${SANDBOX}/geocoder`,
       },
       outboundService: sandboxOutbound,
     },

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { froniusSandbox } from "./fronius";
+import { geocoderSandbox } from "./geocoder";
 import { smaAuthSandbox, smaDataSandbox } from "./sma";
 import { solaxOpenApiSandbox, solaxTokenSandbox } from "./solax";
 import { solisSandbox } from "./solis";
@@ -23,6 +24,7 @@ export function createSandbox(options: SandboxOptions = {}) {
   app.get("/", (c) => c.json({ sandbox: "sunfleet provider sandbox", time: new Date(now()).toISOString() }));
   // Vendor emulators (one line each):
   app.route("/weather", weatherSandbox({ now }));
+  app.route("/geocoder", geocoderSandbox({ now }));
   app.route("/fronius", froniusSandbox({ now }));
   app.route("/solax", solaxTokenSandbox({ now }));
   app.route("/solax-openapi", solaxOpenApiSandbox({ now }));

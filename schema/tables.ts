@@ -1,5 +1,14 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  type AnySQLiteColumn,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 import type { ProviderId } from "./api/providers";
 import type { AlertSeverity, ConnectionStatus, SyncOutcome, SyncTrigger, SystemState } from "./domain";
 import type { MemberPermission, Role } from "./roles";
@@ -202,11 +211,15 @@ export const monitoringSystems = sqliteTable(
     dataTime: timestampMs("data_time"),
     createdAt: timestampMs("created_at").notNull(),
     updatedAt: timestampMs("updated_at").notNull(),
+    /** The site this system is attached to; null while it is available. Set only by the sites service. */
+    siteId: text("site_id").references((): AnySQLiteColumn => sites.id, { onDelete: "set null" }),
   },
   (t) => [
     // Idempotent upserts: one row per vendor site in an organisation.
     uniqueIndex("monitoring_systems_org_provider_system_unique").on(t.orgId, t.provider, t.providerSystemId),
     index("monitoring_systems_connection_idx").on(t.connectionId),
+    // Serves a site's systems (site lists, detach, delete) and the available list (site_id IS NULL).
+    index("monitoring_systems_org_site_idx").on(t.orgId, t.siteId),
   ],
 );
 
@@ -298,3 +311,118 @@ export type SyncRunRow = typeof syncRuns.$inferSelect;
 export type MonitoringSystemRow = typeof monitoringSystems.$inferSelect;
 export type InverterRow = typeof inverters.$inferSelect;
 export type AlertRow = typeof alerts.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Sites (a verified address with monitoring systems attached), portfolios of sites, and the
+// address lookups behind site creation.
+
+export const sites = sqliteTable(
+  "sites",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The address as the user typed it. */
+    address: text("address").notNull(),
+    /** The geocoder's formatted address (SPEC's `location`); null when none was given. */
+    location: text("location"),
+    latitude: real("latitude").notNull(),
+    longitude: real("longitude").notNull(),
+    city: text("city"),
+    state: text("state"),
+    country: text("country"),
+    /** IANA zone derived from the coordinates. */
+    timezone: text("timezone").notNull(),
+    /** The provider chosen at creation (SPEC: that of the first system); informational. */
+    provider: text("provider").$type<ProviderId>(),
+    /** DC capacity set by hand; null = the sum of the attached systems' capacities. */
+    capacityKw: real("capacity_kw"),
+    acLimitKw: real("ac_limit_kw"),
+    tiltDeg: real("tilt_deg"),
+    /** Degrees clockwise from north (180 = facing south). */
+    azimuthDeg: real("azimuth_deg"),
+    /** Annual yield estimate in kWh as accepted at creation. */
+    estimatedYieldKwh: real("estimated_yield_kwh"),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    createdAt: timestampMs("created_at").notNull(),
+    updatedAt: timestampMs("updated_at").notNull(),
+  },
+  (t) => [
+    // Serves the organisation's site list, ordered by name.
+    index("sites_org_name_idx").on(t.orgId, t.name),
+  ],
+);
+
+export const portfolios = sqliteTable(
+  "portfolios",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** Lower-cased name: names are unique per organisation whatever their case. */
+    nameKey: text("name_key").notNull(),
+    description: text("description"),
+    createdAt: timestampMs("created_at").notNull(),
+    updatedAt: timestampMs("updated_at").notNull(),
+  },
+  (t) => [
+    // Refuses a second portfolio of the same name; also serves the list ordered by name.
+    uniqueIndex("portfolios_org_name_unique").on(t.orgId, t.nameKey),
+  ],
+);
+
+/** Which sites each portfolio holds; a site may sit in several portfolios. */
+export const portfolioSites = sqliteTable(
+  "portfolio_sites",
+  {
+    portfolioId: text("portfolio_id")
+      .notNull()
+      .references(() => portfolios.id, { onDelete: "cascade" }),
+    siteId: text("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    /** Denormalised so every query filters by organisation without a join. */
+    orgId: text("org_id").notNull(),
+    addedAt: timestampMs("added_at").notNull(),
+  },
+  (t) => [
+    // The key makes adding a site twice a no-op and serves a portfolio's site list.
+    primaryKey({ columns: [t.portfolioId, t.siteId] }),
+    // Serves the per-site side: which portfolios hold a site (site deletion, site cards).
+    index("portfolio_sites_site_idx").on(t.siteId),
+  ],
+);
+
+/** Address lookups answered by the geocoder, so a repeated query never reaches it again. */
+export const geocodeCache = sqliteTable(
+  "geocode_cache",
+  {
+    /** Normalised query and country filter; public geodata, so shared by every organisation. */
+    queryKey: text("query_key").primaryKey(),
+    /** The parsed results (an empty list caches "not found"). */
+    results: text("results", { mode: "json" }).$type<unknown[]>().notNull(),
+    fetchedAt: timestampMs("fetched_at").notNull(),
+    expiresAt: timestampMs("expires_at").notNull(),
+  },
+  (t) => [
+    // Serves the sweep of expired entries.
+    index("geocode_cache_expires_idx").on(t.expiresAt),
+  ],
+);
+
+/**
+ * The next free call slot per rate-limited outside service, shared by every isolate: a caller
+ * reserves a slot with one atomic upsert and waits for it, so calls stay spaced globally.
+ */
+export const outboundSlots = sqliteTable("outbound_slots", {
+  service: text("service").primaryKey(),
+  nextAt: timestampMs("next_at").notNull(),
+});
+
+export type SiteRow = typeof sites.$inferSelect;
+export type PortfolioRow = typeof portfolios.$inferSelect;
+export type PortfolioSiteRow = typeof portfolioSites.$inferSelect;

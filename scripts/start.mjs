@@ -53,6 +53,7 @@ if (!values["no-sandbox"]) {
     SOLAX_API_URL: `${origin}/solax`,
     SOLAX_OPENAPI_URL: `${origin}/solax-openapi`,
     WEATHER_API_URL: `${origin}/weather`,
+    GEOCODER_URL: `${origin}/geocoder`,
   };
   for (const [name, url] of Object.entries(urls)) {
     // An explicit environment variable wins, so a real vendor can be tried locally.

@@ -6,10 +6,15 @@ import { ApiError } from "./lib/errors";
 import { IMPORT_PATHS, importBodyLimit, jsonBodyLimit } from "./middleware/body-limit";
 import { socketRoutes } from "./realtime/socket-route";
 import { adminRoutes } from "./routes/admin";
+import { alertsRoutes } from "./routes/alerts";
 import { authRoutes } from "./routes/auth";
+import { geocodeRoutes } from "./routes/geocode";
 import { healthRoutes } from "./routes/health";
 import { invitesRoutes, membersRoutes, usersRoutes } from "./routes/members";
+import { portfoliosRoutes } from "./routes/portfolios";
 import { credentialsRoutes, providersRoutes } from "./routes/providers";
+import { availableSystemsRoutes, sitesRoutes } from "./routes/sites";
+import { solarRoutes } from "./routes/solar";
 import { timezonesRoutes } from "./routes/timezones";
 import { userRoutes } from "./routes/user";
 import { weatherRoutes } from "./routes/weather";
@@ -26,7 +31,13 @@ const api = new Hono<AppEnv>()
   .route("/timezones", timezonesRoutes)
   .route("/providers", providersRoutes)
   .route("/credentials", credentialsRoutes)
-  .route("/weather", weatherRoutes);
+  .route("/sites", sitesRoutes)
+  .route("/available-systems", availableSystemsRoutes)
+  .route("/portfolios", portfoliosRoutes)
+  .route("/geocode", geocodeRoutes)
+  .route("/solar", solarRoutes)
+  .route("/weather", weatherRoutes)
+  .route("/alerts", alertsRoutes);
 
 export const app = new Hono<AppEnv>().use(requestId()).route("/api", api).route("/ws", socketRoutes);
 

@@ -15,6 +15,8 @@ export interface Env extends ProviderUrlEnv {
   APP_URL?: string;
   /** Open-Meteo-compatible weather service (default https://api.open-meteo.com). */
   WEATHER_API_URL?: string;
+  /** Nominatim-compatible geocoder for address lookups; defaults to nominatim.openstreetmap.org. */
+  GEOCODER_URL?: string;
   /** Hands each due connection's sync to its own queue invocation. */
   SYNC_QUEUE: Queue<SyncMessage>;
 }

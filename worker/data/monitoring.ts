@@ -291,8 +291,8 @@ export function snapshotStatements(
 /** Our ids for a provider's systems in an organisation, to address live updates. */
 export async function listSystemRefs(db: Db, orgId: string, provider: ProviderId) {
   const rows = await db.$client
-    .prepare("SELECT id, provider_system_id FROM monitoring_systems WHERE org_id = ? AND provider = ?")
+    .prepare("SELECT id, provider_system_id, site_id FROM monitoring_systems WHERE org_id = ? AND provider = ?")
     .bind(orgId, provider)
-    .all<{ id: string; provider_system_id: string }>();
-  return rows.results.map((r) => ({ id: r.id, providerSystemId: r.provider_system_id, siteId: null }));
+    .all<{ id: string; provider_system_id: string; site_id: string | null }>();
+  return rows.results.map((r) => ({ id: r.id, providerSystemId: r.provider_system_id, siteId: r.site_id }));
 }

@@ -23,7 +23,19 @@ export type AuditAction =
   | "credentials.save"
   | "credentials.delete"
   | "credentials.sync"
-  | "meteronline.import";
+  | "meteronline.import"
+  | "alert.resolve"
+  | "alert.reopen"
+  | "site.create"
+  | "site.update"
+  | "site.delete"
+  | "site.system_attach"
+  | "site.system_detach"
+  | "portfolio.create"
+  | "portfolio.update"
+  | "portfolio.delete"
+  | "portfolio.sites_add"
+  | "portfolio.site_remove";
 
 export interface AuditEvent extends Omit<AuditInsert, "action" | "ip"> {
   action: AuditAction;

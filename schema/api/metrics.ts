@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { providerIdSchema } from "./providers";
+
+export const metricInverterSchema = z.object({
+  sn: z.string().nullable(),
+  state: z.number(),
+  currentPowerW: z.number(),
+  pac: z.number(),
+  power: z.number(),
+  energyWh: z.number(),
+  temperatureC: z.number().nullable(),
+});
+
+/**
+ * One system on the dashboard. SPEC's field names are all present with one meaning each,
+ * already normalised: power in W (currentPowerW, pac, currentPower, power), energy in Wh
+ * (todayGenerationWh) and kWh (etoday, todayGeneration, yieldtoday), capacity in kW.
+ */
+export const dashboardMetricSchema = z.object({
+  systemId: z.string(),
+  siteId: z.string().nullable(),
+  siteName: z.string().nullable(),
+  stationName: z.string(),
+  provider: providerIdSchema,
+  providerId: z.string(),
+  currentPowerW: z.number(),
+  pac: z.number(),
+  currentPower: z.number(),
+  power: z.number(),
+  todayGenerationWh: z.number(),
+  etoday: z.number(),
+  todayGeneration: z.number(),
+  yieldtoday: z.number(),
+  capacity: z.number(),
+  /** SPEC: current power in kW over capacity, in %. */
+  efficiency: z.number(),
+  /** Today's actual over expected energy from measured irradiance; null when not known yet. */
+  performanceRatio: z.number().nullable(),
+  expectedTodayWh: z.number().nullable(),
+  /** 1 online, 2 offline, 3 alarm. */
+  state: z.number(),
+  status: z.enum(["online", "offline", "fault", "stale"]),
+  /** Vendor time of the newest data; null before the first sync delivered any. */
+  dataTime: z.string().nullable(),
+  stale: z.boolean(),
+  timezone: z.string(),
+  inverters: z.array(metricInverterSchema),
+  location: z.object({ address: z.string().nullable(), latitude: z.number().nullable(), longitude: z.number().nullable() }),
+});
+export type DashboardMetric = z.infer<typeof dashboardMetricSchema>;
+
+export const dashboardFallbackSchema = z.object({
+  matchedSites: z.number(),
+  totalCurrentPower: z.number(),
+  /** kWh, as SPEC's fallback reads it. */
+  totalTodayGeneration: z.number(),
+});

@@ -1,0 +1,149 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { sandboxAccounts } from "../../../sandbox/accounts";
+import { createSandbox } from "../../../sandbox/app";
+import { createDb } from "../../../worker/lib/db";
+import { syncConnection } from "../../../worker/sync/sync-connection";
+import {
+  addMember,
+  call,
+  expectRejectsBadTokens,
+  expectStatus,
+  registerOwner,
+  type TestUser,
+} from "../helpers";
+
+interface AlertBody {
+  id: string;
+  title: string;
+  severity: string;
+  resolved: boolean;
+  systemName: string | null;
+  createdAt: string;
+}
+
+let counter = 0;
+async function insertAlert(
+  orgId: string,
+  values: { severity?: string; resolved?: boolean; createdAt?: number } = {},
+) {
+  const id = crypto.randomUUID();
+  await env.DB.prepare(
+    "INSERT INTO alerts (id, org_id, title, message, severity, created_at, resolved) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  )
+    .bind(
+      id,
+      orgId,
+      `Alert ${++counter}`,
+      "Inverter disconnected",
+      values.severity ?? "warning",
+      values.createdAt ?? Date.now() - counter * 1000,
+      values.resolved ? 1 : 0,
+    )
+    .run();
+  return id;
+}
+
+const list = async (user: TestUser, query = "") =>
+  expectStatus<AlertBody[]>(await call(`/api/alerts${query}`, { token: user.token }), 200);
+
+describe("GET /api/alerts", () => {
+  it("lists the organisation's alerts newest first, filtered by state and severity", async () => {
+    const owner = await registerOwner();
+    const old = await insertAlert(owner.orgId, { severity: "critical", createdAt: Date.now() - 86_400_000 });
+    const recent = await insertAlert(owner.orgId, { severity: "info", createdAt: Date.now() - 1000 });
+    const done = await insertAlert(owner.orgId, { severity: "critical", resolved: true });
+    expect((await list(owner)).map((a) => a.id)).toEqual([recent, done, old]);
+    expect((await list(owner, "?state=open")).map((a) => a.id)).toEqual([recent, old]);
+    expect((await list(owner, "?state=resolved")).map((a) => a.id)).toEqual([done]);
+    expect((await list(owner, "?state=open&severity=critical")).map((a) => a.id)).toEqual([old]);
+    const summary = await expectStatus<{ open: number; critical: number; info: number }>(
+      await call("/api/alerts/summary", { token: owner.token }),
+      200,
+    );
+    expect(summary).toMatchObject({ open: 2, critical: 1, info: 1 });
+  });
+
+  it("never shows or changes another organisation's alerts", async () => {
+    const owner = await registerOwner();
+    const other = await registerOwner("Other");
+    const theirs = await insertAlert(other.orgId);
+    expect(await list(owner)).toEqual([]);
+    await expectStatus(
+      await call(`/api/alerts/${theirs}`, { method: "PATCH", token: owner.token, body: { resolved: true } }),
+      404,
+    );
+  });
+
+  it("refuses bad filters and needs a token", async () => {
+    const owner = await registerOwner();
+    await expectStatus(await call("/api/alerts?severity=bad", { token: owner.token }), 400);
+    await expectStatus(await call("/api/alerts?extra=1", { token: owner.token }), 400);
+    await expectRejectsBadTokens({ method: "GET", path: "/api/alerts" }, owner);
+  });
+});
+
+describe("PATCH /api/alerts/{id}", () => {
+  it("resolves and reopens for owners and engineers, not for users", async () => {
+    const owner = await registerOwner();
+    const engineer = await addMember(owner, "orgEngineer");
+    const user = await addMember(owner, "user");
+    const id = await insertAlert(owner.orgId);
+    await expectStatus(
+      await call(`/api/alerts/${id}`, { method: "PATCH", token: user.token, body: { resolved: true } }),
+      403,
+    );
+    const resolved = await expectStatus<AlertBody>(
+      await call(`/api/alerts/${id}`, { method: "PATCH", token: engineer.token, body: { resolved: true } }),
+      200,
+    );
+    expect(resolved.resolved).toBe(true);
+    const reopened = await expectStatus<AlertBody>(
+      await call(`/api/alerts/${id}`, { method: "PATCH", token: owner.token, body: { resolved: false } }),
+      200,
+    );
+    expect(reopened.resolved).toBe(false);
+    await expectStatus(
+      await call(`/api/alerts/${id}`, { method: "PATCH", token: owner.token, body: { resolved: "yes" } }),
+      400,
+    );
+    const logs = await env.DB.prepare(
+      "SELECT action FROM audit_logs WHERE org_id = ? AND target_id = ? ORDER BY created_at",
+    )
+      .bind(owner.orgId, id)
+      .all<{ action: string }>();
+    expect(logs.results.map((l) => l.action)).toEqual(["alert.resolve", "alert.reopen"]);
+  });
+});
+
+describe("provider alarms", () => {
+  it("become alerts while active at the vendor and resolve themselves when the vendor clears them", async () => {
+    const owner = await registerOwner();
+    const solis = sandboxAccounts.solis[0];
+    await expectStatus(
+      await call("/api/credentials", {
+        method: "POST",
+        token: owner.token,
+        body: { provider: "solis", credentials: { keyId: solis.keyId, keySecret: solis.keySecret } },
+      }),
+      201,
+    );
+    const connection = await env.DB.prepare("SELECT id FROM provider_connections WHERE org_id = ?")
+      .bind(owner.orgId)
+      .first<{ id: string }>();
+    // 11:22 local in Amsterdam and Munich on a day the sandbox faults their first inverter 11:00-11:45.
+    let at = Date.UTC(2024, 5, 20, 9, 22, 30);
+    const sandbox = createSandbox({ now: () => at });
+    const deps = { db: createDb(env.DB), env, now: () => at, fetch: async (r: Request) => sandbox.fetch(r) };
+    expect((await syncConnection(deps, connection?.id ?? "", "manual")).status).toBe("success");
+    const open = await list(owner, "?state=open");
+    expect(open.length).toBeGreaterThan(0);
+    expect(open.every((a) => a.systemName !== null)).toBe(true);
+
+    at += 2 * 3_600_000;
+    expect((await syncConnection(deps, connection?.id ?? "", "cron")).status).toBe("success");
+    const stillOpen = await list(owner, "?state=open");
+    expect(stillOpen.filter((a) => open.some((o) => o.id === a.id))).toEqual([]);
+    expect((await list(owner, "?state=resolved")).length).toBeGreaterThanOrEqual(open.length);
+  });
+});

@@ -1,0 +1,113 @@
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { sandboxAccounts } from "../../sandbox/accounts";
+import type { AvailableSystem, CreateSiteInput, EnhancedSite } from "../../schema/api/sites";
+import { call, expectStatus, type TestUser } from "./helpers";
+
+/** Saves a sandbox account's credentials: the save runs a real sync through the sandbox (3 systems). */
+export async function connectProvider(
+  owner: TestUser,
+  provider: "solis" | "fronius",
+): Promise<AvailableSystem[]> {
+  const credentials =
+    provider === "solis"
+      ? { keyId: sandboxAccounts.solis[0].keyId, keySecret: sandboxAccounts.solis[0].keySecret }
+      : {
+          accessKeyId: sandboxAccounts.fronius[0].accessKeyId,
+          accessKeyValue: sandboxAccounts.fronius[0].accessKeyValue,
+        };
+  const saved = await expectStatus<{ sync: { status: string; sitesCount: number } }>(
+    await call("/api/credentials", { method: "POST", token: owner.token, body: { provider, credentials } }),
+    201,
+  );
+  expect(saved.sync).toMatchObject({ status: "success", sitesCount: 3 });
+  return availableSystems(owner);
+}
+
+export const availableSystems = async (actor: TestUser) =>
+  expectStatus<AvailableSystem[]>(await call("/api/available-systems", { token: actor.token }), 200);
+
+/** SPEC's creation payload for a site in Amsterdam, numbers as strings. */
+export const sitePayload = (overrides: Partial<CreateSiteInput> = {}): CreateSiteInput => ({
+  name: "Keizersgracht Rooftop",
+  address: "Keizersgracht 123, Amsterdam",
+  location: "123, Keizersgracht, Amsterdam, Noord-Holland, Nederland",
+  latitude: "52.3752",
+  longitude: "4.8862",
+  city: "Amsterdam",
+  state: "Noord-Holland",
+  country: "Nederland",
+  ...overrides,
+});
+
+export async function createSite(
+  actor: TestUser,
+  overrides: Partial<CreateSiteInput> = {},
+): Promise<EnhancedSite> {
+  return expectStatus<EnhancedSite>(
+    await call("/api/sites", { method: "POST", token: actor.token, body: sitePayload(overrides) }),
+    201,
+  );
+}
+
+export async function attach(actor: TestUser, siteId: string, systemId: string) {
+  return expectStatus<{ attached: boolean; site: EnhancedSite }>(
+    await call(`/api/sites/${siteId}/systems`, { method: "POST", token: actor.token, body: { systemId } }),
+    201,
+  );
+}
+
+/** Sets a system's live values directly, to test what sites derive from them. */
+export async function setSystemLive(
+  systemId: string,
+  values: {
+    state: "online" | "offline" | "alarm";
+    powerW: number | null;
+    energyTodayWh: number | null;
+    dataTime: number | null;
+  },
+) {
+  await env.DB.prepare(
+    "UPDATE monitoring_systems SET state = ?, power_w = ?, energy_today_wh = ?, data_time = ? WHERE id = ?",
+  )
+    .bind(values.state, values.powerW, values.energyTodayWh, values.dataTime, systemId)
+    .run();
+}
+
+const FLEET_TABLES = [
+  "sites",
+  "portfolios",
+  "portfolio_sites",
+  "audit_logs",
+  "geocode_cache",
+  "users",
+  "organizations",
+];
+
+/** Row counts of the fleet's tables plus which site each system is attached to. */
+export async function fleetSnapshot() {
+  const counts: Record<string, number> = {};
+  for (const table of FLEET_TABLES) {
+    const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>();
+    counts[table] = row?.n ?? 0;
+  }
+  const assignments = await env.DB.prepare("SELECT id, site_id FROM monitoring_systems ORDER BY id").all();
+  const sites = await env.DB.prepare("SELECT * FROM sites ORDER BY id").all();
+  const portfolios = await env.DB.prepare("SELECT * FROM portfolios ORDER BY id").all();
+  return { counts, assignments: assignments.results, sites: sites.results, portfolios: portfolios.results };
+}
+
+/** Runs `request` and asserts it changed no fleet row, attachment, site or portfolio. */
+export async function expectFleetUnchanged(request: () => Promise<void>): Promise<void> {
+  const before = await fleetSnapshot();
+  await request();
+  expect(await fleetSnapshot()).toEqual(before);
+}
+
+/** A longitude where the sun is high right now (at the equator): "daylight" without mocking time. */
+export function sunnyLongitudeNow(): number {
+  const now = new Date();
+  const utcHours = now.getUTCHours() + now.getUTCMinutes() / 60;
+  const longitude = (12 - utcHours) * 15;
+  return longitude > 180 ? longitude - 360 : longitude < -180 ? longitude + 360 : longitude;
+}

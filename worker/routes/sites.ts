@@ -1,0 +1,58 @@
+import { Hono } from "hono";
+import { idParamSchema } from "../../schema/api/common";
+import {
+  attachSystemBodySchema,
+  createSiteBodySchema,
+  siteSystemParamSchema,
+  updateSiteBodySchema,
+} from "../../schema/api/sites";
+import { type AppEnv, userContext } from "../hono-env";
+import { validate } from "../lib/validate";
+import { requireAuth } from "../middleware/auth";
+import {
+  attachSystem,
+  createSite,
+  deleteSite,
+  detachSystem,
+  getSite,
+  listAvailableSystems,
+  listEnhancedSites,
+  listSites,
+  updateSite,
+} from "../services/sites";
+
+/** `/api/sites`: SPEC's site calls. `/enhanced` is registered before `/:id`. */
+export const sitesRoutes = new Hono<AppEnv>()
+  .use(requireAuth)
+  .get("/", async (c) => c.json(await listSites(userContext(c))))
+  .get("/enhanced", async (c) => c.json(await listEnhancedSites(userContext(c))))
+  .post("/", validate("json", createSiteBodySchema), async (c) =>
+    c.json(await createSite(userContext(c), c.req.valid("json")), 201),
+  )
+  .get("/:id", validate("param", idParamSchema), async (c) =>
+    c.json(await getSite(userContext(c), c.req.valid("param").id)),
+  )
+  .patch("/:id", validate("param", idParamSchema), validate("json", updateSiteBodySchema), async (c) =>
+    c.json(await updateSite(userContext(c), c.req.valid("param").id, c.req.valid("json"))),
+  )
+  .delete("/:id", validate("param", idParamSchema), async (c) =>
+    c.json(await deleteSite(userContext(c), c.req.valid("param").id)),
+  )
+  .post(
+    "/:id/systems",
+    validate("param", idParamSchema),
+    validate("json", attachSystemBodySchema),
+    async (c) => {
+      const result = await attachSystem(userContext(c), c.req.valid("param").id, c.req.valid("json"));
+      return c.json(result, result.attached ? 201 : 200);
+    },
+  )
+  .delete("/:id/systems/:systemId", validate("param", siteSystemParamSchema), async (c) => {
+    const { id, systemId } = c.req.valid("param");
+    return c.json(await detachSystem(userContext(c), id, systemId));
+  });
+
+/** `/api/available-systems`: the organisation's synced systems not attached to a site. */
+export const availableSystemsRoutes = new Hono<AppEnv>()
+  .use(requireAuth)
+  .get("/", async (c) => c.json(await listAvailableSystems(userContext(c))));

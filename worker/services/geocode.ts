@@ -1,0 +1,193 @@
+import { z } from "zod";
+import pkg from "../../package.json";
+import {
+  type GeocodeBody,
+  type GeocodeResult,
+  type GeocodeSearch,
+  geocodeResultSchema,
+} from "../../schema/api/geocode";
+import { readGeocodeCache, reserveCallSlot, sweepGeocodeCache, writeGeocodeCache } from "../data/geocode";
+import { ApiError } from "../lib/errors";
+import { authorizeOrgAction } from "./authorization";
+import type { OrgContext, UserContext } from "./context";
+
+/**
+ * Address lookups against a Nominatim-compatible geocoder, following the OpenStreetMap
+ * Foundation's Nominatim usage policy (operations.osmfoundation.org/policies/nominatim):
+ *  - an identifying User-Agent with a way to contact us;
+ *  - at most one request per second, for the whole deployment: every isolate reserves its call
+ *    slot in one D1 row (outbound_slots) with an atomic upsert and waits for it, so calls stay
+ *    spaced however many isolates serve requests; a queue longer than a few seconds answers 503
+ *    instead of piling up;
+ *  - results cached: in D1 (geocode_cache), not the Cache API, because D1 is shared by every
+ *    data centre and isolate (the Cache API is per data centre and does nothing on workers.dev),
+ *    so one lookup serves the whole deployment; places found are kept 30 days, "not found" one day.
+ */
+
+export const DEFAULT_GEOCODER_URL = "https://nominatim.openstreetmap.org";
+const SERVICE = "geocoder";
+const CALL_INTERVAL_MS = 1000;
+const MAX_QUEUE_WAIT_MS = 5000;
+export const GEOCODER_TIMEOUT_MS = 5000;
+const FOUND_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const NOT_FOUND_TTL_MS = 24 * 60 * 60 * 1000;
+const RESULT_LIMIT = 5;
+
+/** The fields of Nominatim's jsonv2 answer we read; the rest is ignored. */
+const nominatimPlaceSchema = z.object({
+  lat: z.coerce.number().min(-90).max(90),
+  lon: z.coerce.number().min(-180).max(180),
+  display_name: z.string(),
+  address: z.record(z.string(), z.string()).optional(),
+});
+const nominatimAnswerSchema = z.array(nominatimPlaceSchema);
+const cachedResultsSchema = z.array(geocodeResultSchema);
+
+const first = (address: Record<string, string>, keys: string[]) => {
+  for (const key of keys) {
+    const value = address[key];
+    if (value) return value;
+  }
+  return null;
+};
+
+function toResult(place: z.infer<typeof nominatimPlaceSchema>): GeocodeResult {
+  const address = place.address ?? {};
+  return {
+    formattedAddress: place.display_name,
+    latitude: place.lat,
+    longitude: place.lon,
+    city: first(address, ["city", "town", "village", "municipality", "hamlet"]),
+    state: first(address, ["state", "province", "region", "county"]),
+    country: address.country ?? null,
+    countryCode: address.country_code ? address.country_code.toUpperCase() : null,
+    postcode: address.postcode ?? null,
+  };
+}
+
+/** One spelling per query: case and spacing do not make a new lookup. */
+export const normaliseQuery = (address: string) => address.trim().replace(/\s+/g, " ").toLowerCase();
+
+const badGateway = (message: string, details: Record<string, unknown> = {}) =>
+  new ApiError(502, message, { service: "geocoder", ...details });
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function callGeocoder(ctx: OrgContext, query: string, countryCodes: string | undefined) {
+  const base = (ctx.env.GEOCODER_URL || DEFAULT_GEOCODER_URL).replace(/\/+$/, "");
+  const url = new URL(`${base}/search`);
+  url.searchParams.set("q", query);
+  url.searchParams.set("format", "jsonv2");
+  url.searchParams.set("addressdetails", "1");
+  url.searchParams.set("limit", String(RESULT_LIMIT));
+  if (countryCodes) url.searchParams.set("countrycodes", countryCodes);
+  const fetcher = ctx.providerFetch ?? ((request: Request) => fetch(request));
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, GEOCODER_TIMEOUT_MS);
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetcher(
+      new Request(url, {
+        headers: {
+          "User-Agent": `Sunfleet/${pkg.version} (+${ctx.origin})`,
+          Accept: "application/json",
+        },
+        signal: controller.signal,
+      }),
+    );
+    text = await response.text();
+  } catch {
+    if (timedOut) {
+      throw badGateway(`The address lookup service did not answer within ${GEOCODER_TIMEOUT_MS / 1000} s`, {
+        reason: "timeout",
+      });
+    }
+    throw badGateway("The address lookup service could not be reached", { reason: "unreachable" });
+  } finally {
+    clearTimeout(timer);
+  }
+  if (response.status === 429) {
+    throw badGateway("The address lookup service is limiting our requests; try again in a minute", {
+      reason: "rate_limited",
+      upstreamStatus: 429,
+    });
+  }
+  if (!response.ok) {
+    throw badGateway(`The address lookup service failed (HTTP ${response.status})`, {
+      reason: "upstream_error",
+      upstreamStatus: response.status,
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw badGateway("The address lookup service sent an answer that could not be read", {
+      reason: "malformed",
+    });
+  }
+  const parsed = nominatimAnswerSchema.safeParse(json);
+  if (!parsed.success) {
+    throw badGateway("The address lookup service sent an answer that could not be read", {
+      reason: "malformed",
+    });
+  }
+  return parsed.data.map(toResult);
+}
+
+/** Waits for this isolate's turn in the deployment-wide one-call-per-second queue. */
+async function takeCallSlot(ctx: OrgContext): Promise<void> {
+  const now = Date.now();
+  const slot = await reserveCallSlot(ctx.db, SERVICE, now, CALL_INTERVAL_MS, MAX_QUEUE_WAIT_MS);
+  if (slot === null) {
+    throw new ApiError(
+      503,
+      "Address lookup is busy; try again in a few seconds",
+      { retryAfterSeconds: MAX_QUEUE_WAIT_MS / 1000 },
+      { "Retry-After": String(MAX_QUEUE_WAIT_MS / 1000) },
+    );
+  }
+  const wait = slot - Date.now();
+  if (wait > 0) await sleep(wait);
+}
+
+/** Up to five places for the query: from the cache, else from the geocoder (then cached). */
+async function lookup(ctx: OrgContext, address: string, countryCodes: string | undefined) {
+  const query = normaliseQuery(address);
+  const key = `${query}|${countryCodes ?? ""}`;
+  const cached = cachedResultsSchema.safeParse(await readGeocodeCache(ctx.db, key, Date.now()));
+  if (cached.success) return cached.data;
+  await takeCallSlot(ctx);
+  const results = await callGeocoder(ctx, address.trim().replace(/\s+/g, " "), countryCodes);
+  const now = Date.now();
+  await ctx.db.batch([
+    writeGeocodeCache(ctx.db, key, results, now, results.length > 0 ? FOUND_TTL_MS : NOT_FOUND_TTL_MS),
+    sweepGeocodeCache(ctx.db, now),
+  ]);
+  return results;
+}
+
+/** SPEC's address verification: the best match, or 404 "Address not found" with details. */
+export async function geocodeAddress(ctx: UserContext, body: GeocodeBody): Promise<GeocodeResult> {
+  const org = authorizeOrgAction(ctx, "org:read");
+  const [best] = await lookup(org, body.address, body.country);
+  if (!best) {
+    throw new ApiError(404, "Address not found", {
+      address: body.address,
+      ...(body.country ? { country: body.country.toUpperCase() } : {}),
+      message: "No place matches this address. Check the spelling, or add the city and country.",
+    });
+  }
+  return best;
+}
+
+/** SPEC's address autocomplete: every match, an empty list when none. */
+export async function searchAddresses(ctx: UserContext, query: GeocodeBody): Promise<GeocodeSearch> {
+  const org = authorizeOrgAction(ctx, "org:read");
+  return { results: await lookup(org, query.address, query.country) };
+}

@@ -1,0 +1,486 @@
+import tzlookup from "@photostructure/tz-lookup";
+import { DateTime, IANAZone } from "luxon";
+import { getPosition } from "suncalc";
+import type { ProviderId } from "../../schema/api/providers";
+import {
+  type AttachSystemBody,
+  type AvailableSystem,
+  type CreateSiteBody,
+  type EnhancedSite,
+  type Site,
+  type SiteDeleted,
+  type SiteStatus,
+  type SiteSystem,
+  SYSTEM_TYPE,
+  type UpdateSiteBody,
+} from "../../schema/api/sites";
+import type { SystemState } from "../../schema/domain";
+import type { SiteRow } from "../../schema/tables";
+import { removeSiteFromPortfolios } from "../data/portfolios";
+import {
+  attachSystem as attachSystemQuery,
+  deleteSite as deleteSiteQuery,
+  detachSystem as detachSystemQuery,
+  findSite,
+  findSystem,
+  findSystemByProviderId,
+  insertSite,
+  listAttachedSystems,
+  listAvailableSystems as listAvailableSystemsQuery,
+  listSites as listSitesQuery,
+  listSystemsOfSites,
+  releaseSiteSystems,
+  type SiteUpdate,
+  type SystemView,
+  systemAttachedTo,
+  updateSite as updateSiteQuery,
+} from "../data/sites";
+import { ApiError, conflict, notFound } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { auditEntry, auditEntryIf } from "./audit";
+import { authorizeOrgAction } from "./authorization";
+import type { OrgContext, UserContext } from "./context";
+
+/** In daylight, a system whose newest data is older than this counts as offline. */
+export const STALE_AFTER_MS = 30 * 60_000;
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const kw = (watts: number | null) => (watts === null ? null : watts / 1000);
+
+/** The IANA zone at the coordinates (tz-lookup's boundary data); UTC if it names none luxon knows. */
+export function timezoneAt(latitude: number, longitude: number): string {
+  try {
+    const zone = tzlookup(latitude, longitude);
+    return IANAZone.isValidZone(zone) ? zone : "UTC";
+  } catch {
+    return "UTC";
+  }
+}
+
+/** Whether the sun is up at the place and instant (suncalc 2 answers the altitude in degrees). */
+export function isDaylight(latitude: number, longitude: number, at: number): boolean {
+  return getPosition(new Date(at), latitude, longitude).altitude > 0;
+}
+
+/** A system's state after the freshness rule: vendor "online" with stale data in daylight is offline. */
+export function systemStatus(system: SystemView, daylight: boolean, now: number): SystemState {
+  if (system.state !== "online") return system.state;
+  const stale = system.dataTime === null || now - system.dataTime > STALE_AFTER_MS;
+  return daylight && stale ? "offline" : "online";
+}
+
+/** Power only counts while the data is recent: a reading from hours ago is no current power. */
+const isFresh = (system: SystemView, now: number) =>
+  system.dataTime !== null && now - system.dataTime <= STALE_AFTER_MS;
+
+export interface SiteLive {
+  status: SiteStatus;
+  statuses: Map<string, SystemState>;
+  currentPowerW: number;
+  todayEnergyWh: number;
+  lastUpdateMs: number | null;
+  onlineCount: number;
+  systemsCapacityKw: number;
+  capacityKw: number;
+}
+
+/** Live totals of a site from its systems (SPEC: any alarm is a fault; any online system makes it online). */
+export function siteLive(site: SiteRow, systems: SystemView[], now: number): SiteLive {
+  const daylight = isDaylight(site.latitude, site.longitude, now);
+  const midnight = DateTime.fromMillis(now, { zone: site.timezone }).startOf("day").toMillis();
+  const statuses = new Map<string, SystemState>();
+  let currentPowerW = 0;
+  let todayEnergyWh = 0;
+  let lastUpdateMs: number | null = null;
+  let systemsCapacityKw = 0;
+  for (const system of systems) {
+    statuses.set(system.id, systemStatus(system, daylight, now));
+    if (isFresh(system, now)) currentPowerW += system.powerW ?? 0;
+    // Yesterday's last counter is not today's energy.
+    if (system.dataTime !== null && system.dataTime >= midnight) todayEnergyWh += system.energyTodayWh ?? 0;
+    if (system.dataTime !== null) lastUpdateMs = Math.max(lastUpdateMs ?? 0, system.dataTime);
+    systemsCapacityKw += kw(system.capacityW) ?? 0;
+  }
+  const values = [...statuses.values()];
+  const onlineCount = values.filter((s) => s === "online").length;
+  const status: SiteStatus = values.includes("alarm") ? "fault" : onlineCount > 0 ? "online" : "offline";
+  return {
+    status,
+    statuses,
+    currentPowerW,
+    todayEnergyWh,
+    lastUpdateMs,
+    onlineCount,
+    systemsCapacityKw,
+    capacityKw: site.capacityKw ?? systemsCapacityKw,
+  };
+}
+
+function toSite(row: SiteRow, systems: SystemView[], live: SiteLive): Site {
+  const providers = [...new Set(systems.map((s) => s.provider))];
+  return {
+    id: row.id,
+    name: row.name,
+    address: row.address,
+    location: row.location ?? row.address,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    city: row.city,
+    state: row.state,
+    country: row.country,
+    timezone: row.timezone,
+    provider: row.provider ?? providers[0] ?? null,
+    providers,
+    capacity: live.capacityKw,
+    capacitySource: row.capacityKw === null ? "systems" : "manual",
+    acLimitKw: row.acLimitKw,
+    tiltDeg: row.tiltDeg,
+    azimuthDeg: row.azimuthDeg,
+    estimatedYield: row.estimatedYieldKwh,
+    status: live.status,
+    currentPower: live.currentPowerW,
+    todayGeneration: live.todayEnergyWh,
+    lastUpdate: iso(live.lastUpdateMs),
+    isActive: row.isActive,
+    systemCount: systems.length,
+    onlineSystemCount: live.onlineCount,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}
+
+function toSiteSystem(system: SystemView, status: SystemState): SiteSystem {
+  return {
+    id: system.id,
+    systemName: system.name,
+    provider: system.provider,
+    providerId: system.providerSystemId,
+    capacity: kw(system.capacityW),
+    systemType: SYSTEM_TYPE,
+    state: system.state,
+    status,
+    currentPowerW: system.powerW,
+    todayEnergyWh: system.energyTodayWh,
+    dataTime: iso(system.dataTime),
+    inverterCount: system.inverterCount,
+  };
+}
+
+function toEnhancedSite(row: SiteRow, systems: SystemView[], now: number): EnhancedSite {
+  const live = siteLive(row, systems, now);
+  return {
+    ...toSite(row, systems, live),
+    totalCapacity: live.capacityKw,
+    systems: systems.map((s) => toSiteSystem(s, live.statuses.get(s.id) ?? s.state)),
+  };
+}
+
+function toAvailableSystem(system: SystemView): AvailableSystem {
+  return {
+    id: system.id,
+    name: system.name,
+    provider: system.provider,
+    providerId: system.providerSystemId,
+    capacity: kw(system.capacityW),
+    type: SYSTEM_TYPE,
+    location: system.address,
+    latitude: system.latitude,
+    longitude: system.longitude,
+    state: system.state,
+    currentPowerW: system.powerW,
+    dataTime: iso(system.dataTime),
+  };
+}
+
+function groupBySite(systems: SystemView[]): Map<string, SystemView[]> {
+  const bySite = new Map<string, SystemView[]>();
+  for (const system of systems) {
+    if (system.siteId === null) continue;
+    const list = bySite.get(system.siteId) ?? [];
+    list.push(system);
+    bySite.set(system.siteId, list);
+  }
+  return bySite;
+}
+
+/** Site rows with their systems and live totals: what the site and portfolio views are built from. */
+export async function loadSiteViews(org: OrgContext, rows: SiteRow[]) {
+  if (rows.length === 0) return [];
+  const systems = await listSystemsOfSites(
+    org.db,
+    org.user.orgId,
+    rows.map((r) => r.id),
+  );
+  const bySite = groupBySite(systems);
+  return rows.map((row) => {
+    const ofSite = bySite.get(row.id) ?? [];
+    return { row, systems: ofSite, live: siteLive(row, ofSite, org.now) };
+  });
+}
+
+async function requireSite(org: OrgContext, siteId: string): Promise<SiteRow> {
+  const site = await findSite(org.db, org.user.orgId, siteId);
+  if (!site) throw notFound("Site");
+  return site;
+}
+
+async function enhancedSite(org: OrgContext, site: SiteRow): Promise<EnhancedSite> {
+  const systems = await listSystemsOfSites(org.db, org.user.orgId, [site.id]);
+  return toEnhancedSite(site, systems, org.now);
+}
+
+const actorOf = (org: OrgContext) => ({
+  orgId: org.user.orgId,
+  actorId: org.user.id,
+  actorEmail: org.user.email,
+});
+
+export async function listSites(ctx: UserContext): Promise<Site[]> {
+  const org = authorizeOrgAction(ctx, "org:read");
+  const [rows, systems] = await Promise.all([
+    listSitesQuery(org.db, org.user.orgId),
+    listAttachedSystems(org.db, org.user.orgId),
+  ]);
+  const bySite = groupBySite(systems);
+  return rows.map((row) => {
+    const ofSite = bySite.get(row.id) ?? [];
+    return toSite(row, ofSite, siteLive(row, ofSite, org.now));
+  });
+}
+
+export async function listEnhancedSites(ctx: UserContext): Promise<EnhancedSite[]> {
+  const org = authorizeOrgAction(ctx, "org:read");
+  const [rows, systems] = await Promise.all([
+    listSitesQuery(org.db, org.user.orgId),
+    listAttachedSystems(org.db, org.user.orgId),
+  ]);
+  const bySite = groupBySite(systems);
+  return rows.map((row) => toEnhancedSite(row, bySite.get(row.id) ?? [], org.now));
+}
+
+export async function getSite(ctx: UserContext, siteId: string): Promise<EnhancedSite> {
+  const org = authorizeOrgAction(ctx, "org:read");
+  return enhancedSite(org, await requireSite(org, siteId));
+}
+
+export async function listAvailableSystems(ctx: UserContext): Promise<AvailableSystem[]> {
+  const org = authorizeOrgAction(ctx, "org:read");
+  return (await listAvailableSystemsQuery(org.db, org.user.orgId)).map(toAvailableSystem);
+}
+
+/** A manual capacity of 0 means none: the site's capacity follows its systems. */
+const manualCapacity = (capacity: number | null | undefined) =>
+  capacity === undefined ? undefined : capacity === null || capacity === 0 ? null : capacity;
+
+export async function createSite(ctx: UserContext, body: CreateSiteBody): Promise<EnhancedSite> {
+  const org = authorizeOrgAction(ctx, "sites:manage");
+  const row: SiteRow = {
+    id: newId(),
+    orgId: org.user.orgId,
+    name: body.name,
+    address: body.address,
+    location: body.location,
+    latitude: body.latitude,
+    longitude: body.longitude,
+    city: body.city,
+    state: body.state,
+    country: body.country,
+    timezone: timezoneAt(body.latitude, body.longitude),
+    provider: body.provider ?? null,
+    capacityKw: manualCapacity(body.capacity) ?? null,
+    acLimitKw: body.acLimitKw ?? null,
+    tiltDeg: body.tiltDeg ?? null,
+    azimuthDeg: body.azimuthDeg ?? null,
+    estimatedYieldKwh: body.estimatedYield ?? null,
+    isActive: body.isActive ?? true,
+    createdAt: org.now,
+    updatedAt: org.now,
+  };
+  await org.db.batch([
+    insertSite(org.db, row),
+    auditEntry(org, {
+      ...actorOf(org),
+      action: "site.create",
+      targetType: "site",
+      targetId: row.id,
+      details: { name: row.name, latitude: row.latitude, longitude: row.longitude },
+    }),
+  ]);
+  return toEnhancedSite(row, [], org.now);
+}
+
+/** The columns an update sets: only the fields the body names. */
+function siteChanges(site: SiteRow, body: UpdateSiteBody): SiteUpdate {
+  const changes: SiteUpdate = {};
+  if (body.name !== undefined) changes.name = body.name;
+  if (body.address !== undefined) changes.address = body.address;
+  if (body.location !== undefined) changes.location = body.location;
+  if (body.city !== undefined) changes.city = body.city;
+  if (body.state !== undefined) changes.state = body.state;
+  if (body.country !== undefined) changes.country = body.country;
+  if (body.provider !== undefined) changes.provider = body.provider;
+  if (body.capacity !== undefined) changes.capacityKw = manualCapacity(body.capacity);
+  if (body.acLimitKw !== undefined) changes.acLimitKw = body.acLimitKw;
+  if (body.tiltDeg !== undefined) changes.tiltDeg = body.tiltDeg;
+  if (body.azimuthDeg !== undefined) changes.azimuthDeg = body.azimuthDeg;
+  if (body.estimatedYield !== undefined) changes.estimatedYieldKwh = body.estimatedYield;
+  if (body.isActive !== undefined) changes.isActive = body.isActive;
+  if (body.latitude !== undefined || body.longitude !== undefined) {
+    changes.latitude = body.latitude ?? site.latitude;
+    changes.longitude = body.longitude ?? site.longitude;
+    changes.timezone = timezoneAt(changes.latitude, changes.longitude);
+  }
+  return changes;
+}
+
+export async function updateSite(
+  ctx: UserContext,
+  siteId: string,
+  body: UpdateSiteBody,
+): Promise<EnhancedSite> {
+  const org = authorizeOrgAction(ctx, "sites:manage");
+  const site = await requireSite(org, siteId);
+  const changes = siteChanges(site, body);
+  const updated: SiteRow = { ...site, ...changes, updatedAt: org.now };
+  await org.db.batch([
+    updateSiteQuery(org.db, org.user.orgId, site.id, { ...changes, updatedAt: org.now }),
+    auditEntry(org, {
+      ...actorOf(org),
+      action: "site.update",
+      targetType: "site",
+      targetId: site.id,
+      details: { name: updated.name, fields: Object.keys(changes) },
+    }),
+  ]);
+  return enhancedSite(org, updated);
+}
+
+/** Deletes a site; its systems return to the available list and it leaves every portfolio. */
+export async function deleteSite(ctx: UserContext, siteId: string): Promise<SiteDeleted> {
+  const org = authorizeOrgAction(ctx, "sites:manage");
+  const site = await requireSite(org, siteId);
+  const systems = await listSystemsOfSites(org.db, org.user.orgId, [site.id]);
+  // Released and unlinked explicitly: the column added to monitoring_systems by ALTER TABLE
+  // carries no ON DELETE action in SQLite.
+  await org.db.batch([
+    releaseSiteSystems(org.db, org.user.orgId, site.id),
+    removeSiteFromPortfolios(org.db, org.user.orgId, site.id),
+    deleteSiteQuery(org.db, org.user.orgId, site.id),
+    auditEntry(org, {
+      ...actorOf(org),
+      action: "site.delete",
+      targetType: "site",
+      targetId: site.id,
+      details: { name: site.name, releasedSystemIds: systems.map((s) => s.id) },
+    }),
+  ]);
+  return { message: `Site ${site.name} deleted`, releasedSystemIds: systems.map((s) => s.id) };
+}
+
+async function requireSystem(org: OrgContext, body: AttachSystemBody) {
+  const system =
+    body.systemId !== undefined
+      ? await findSystem(org.db, org.user.orgId, body.systemId)
+      : await findSystemByProviderId(
+          org.db,
+          org.user.orgId,
+          body.provider as ProviderId,
+          body.providerId ?? "",
+        );
+  if (!system) {
+    const named =
+      body.systemId !== undefined
+        ? { systemId: body.systemId }
+        : { provider: body.provider, providerId: body.providerId };
+    throw new ApiError(404, "Monitoring system not found", {
+      ...named,
+      message: "No synced monitoring system of your organisation has this id. Sync the provider first.",
+    });
+  }
+  return system;
+}
+
+const alreadyAttached = (otherSiteId: string) =>
+  conflict("This system is already attached to another site", { siteId: otherSiteId });
+
+export interface SystemAttached {
+  message: string;
+  /** False when the system was already on this site (nothing changed). */
+  attached: boolean;
+  system: SiteSystem;
+  site: EnhancedSite;
+}
+
+export async function attachSystem(
+  ctx: UserContext,
+  siteId: string,
+  body: AttachSystemBody,
+): Promise<SystemAttached> {
+  const org = authorizeOrgAction(ctx, "sites:manage");
+  const site = await requireSite(org, siteId);
+  const system = await requireSystem(org, body);
+  const answer = async (attached: boolean): Promise<SystemAttached> => {
+    const view = await enhancedSite(org, site);
+    const attachedSystem = view.systems.find((s) => s.id === system.id);
+    if (!attachedSystem) throw alreadyAttached(system.siteId ?? "");
+    return {
+      message: attached
+        ? `${system.name} added to ${site.name}`
+        : `${system.name} is already part of ${site.name}`,
+      attached,
+      system: attachedSystem,
+      site: view,
+    };
+  };
+  if (system.siteId === site.id) return answer(false);
+  if (system.siteId !== null) throw alreadyAttached(system.siteId);
+  const [result] = await org.db.batch([
+    attachSystemQuery(org.db, org.user.orgId, site.id, system.id),
+    auditEntryIf(
+      org,
+      {
+        ...actorOf(org),
+        action: "site.system_attach",
+        targetType: "site",
+        targetId: site.id,
+        details: { systemId: system.id, provider: system.provider, providerId: system.providerSystemId },
+      },
+      systemAttachedTo(org.user.orgId, system.id, site.id),
+    ),
+  ]);
+  if (result.meta.changes === 0) {
+    // Another request moved the system or deleted the site meanwhile.
+    const now = await findSystem(org.db, org.user.orgId, system.id);
+    if (now?.siteId === site.id) return answer(false);
+    if (now?.siteId) throw alreadyAttached(now.siteId);
+    throw notFound("Site");
+  }
+  return answer(true);
+}
+
+export async function detachSystem(
+  ctx: UserContext,
+  siteId: string,
+  systemId: string,
+): Promise<{ message: string; site: EnhancedSite }> {
+  const org = authorizeOrgAction(ctx, "sites:manage");
+  const site = await requireSite(org, siteId);
+  const system = await findSystem(org.db, org.user.orgId, systemId);
+  if (!system || system.siteId !== site.id) {
+    throw new ApiError(404, "Monitoring system not found", {
+      systemId,
+      message: "This system is not attached to this site",
+    });
+  }
+  await org.db.batch([
+    detachSystemQuery(org.db, org.user.orgId, site.id, system.id),
+    auditEntry(org, {
+      ...actorOf(org),
+      action: "site.system_detach",
+      targetType: "site",
+      targetId: site.id,
+      details: { systemId: system.id, provider: system.provider, providerId: system.providerSystemId },
+    }),
+  ]);
+  return { message: `${system.name} removed from ${site.name}`, site: await enhancedSite(org, site) };
+}
