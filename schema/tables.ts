@@ -426,3 +426,58 @@ export const outboundSlots = sqliteTable("outbound_slots", {
 export type SiteRow = typeof sites.$inferSelect;
 export type PortfolioRow = typeof portfolios.$inferSelect;
 export type PortfolioSiteRow = typeof portfolioSites.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Rollups of the readings time series and the irradiance that gives expected energy.
+
+/** Energy per system and plant-local day (the site's IANA zone, so DST days are 23 or 25 h). */
+export const systemEnergyDaily = sqliteTable(
+  "system_energy_daily",
+  {
+    systemId: text("system_id")
+      .notNull()
+      .references(() => monitoringSystems.id, { onDelete: "cascade" }),
+    /** YYYY-MM-DD in the system's zone. */
+    date: text("date").notNull(),
+    energyWh: real("energy_wh").notNull(),
+    peakPowerW: real("peak_power_w"),
+    updatedAt: timestampMs("updated_at").notNull(),
+  },
+  // Serves a system's days in a range (analytics 7d/30d/1y).
+  (t) => [primaryKey({ columns: [t.systemId, t.date] })],
+);
+
+/** Mean power per system and UTC hour, from the raw readings (kept after they are pruned). */
+export const systemEnergyHourly = sqliteTable(
+  "system_energy_hourly",
+  {
+    systemId: text("system_id")
+      .notNull()
+      .references(() => monitoringSystems.id, { onDelete: "cascade" }),
+    hourStart: timestampMs("hour_start").notNull(),
+    avgPowerW: real("avg_power_w"),
+    samples: integer("samples").notNull(),
+  },
+  // Serves a system's hours in a range (analytics 30d power curve).
+  (t) => [primaryKey({ columns: [t.systemId, t.hourStart] })],
+);
+
+/** Hourly mean global horizontal irradiance per rounded location ("52.37,4.90"), W/m². */
+export const irradianceHourly = sqliteTable(
+  "irradiance_hourly",
+  {
+    locationKey: text("location_key").notNull(),
+    hourStart: timestampMs("hour_start").notNull(),
+    ghiWm2: real("ghi_wm2").notNull(),
+  },
+  // Serves sums over a location's hours of one local day.
+  (t) => [primaryKey({ columns: [t.locationKey, t.hourStart] })],
+);
+
+/** When each location's irradiance was last fetched, so the weather service is asked hourly at most. */
+export const irradianceFetches = sqliteTable("irradiance_fetches", {
+  locationKey: text("location_key").primaryKey(),
+  latitude: real("latitude").notNull(),
+  longitude: real("longitude").notNull(),
+  fetchedAt: timestampMs("fetched_at").notNull(),
+});

@@ -7,7 +7,9 @@ import { IMPORT_PATHS, importBodyLimit, jsonBodyLimit } from "./middleware/body-
 import { socketRoutes } from "./realtime/socket-route";
 import { adminRoutes } from "./routes/admin";
 import { alertsRoutes } from "./routes/alerts";
+import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
+import { dashboardRoutes, debugRoutes } from "./routes/dashboard";
 import { geocodeRoutes } from "./routes/geocode";
 import { healthRoutes } from "./routes/health";
 import { invitesRoutes, membersRoutes, usersRoutes } from "./routes/members";
@@ -37,7 +39,10 @@ const api = new Hono<AppEnv>()
   .route("/geocode", geocodeRoutes)
   .route("/solar", solarRoutes)
   .route("/weather", weatherRoutes)
-  .route("/alerts", alertsRoutes);
+  .route("/alerts", alertsRoutes)
+  .route("/dashboard", dashboardRoutes)
+  .route("/analytics", analyticsRoutes)
+  .route("/debug", debugRoutes);
 
 export const app = new Hono<AppEnv>().use(requestId()).route("/api", api).route("/ws", socketRoutes);
 

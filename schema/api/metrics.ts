@@ -45,7 +45,11 @@ export const dashboardMetricSchema = z.object({
   stale: z.boolean(),
   timezone: z.string(),
   inverters: z.array(metricInverterSchema),
-  location: z.object({ address: z.string().nullable(), latitude: z.number().nullable(), longitude: z.number().nullable() }),
+  location: z.object({
+    address: z.string().nullable(),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+  }),
 });
 export type DashboardMetric = z.infer<typeof dashboardMetricSchema>;
 

@@ -1,5 +1,6 @@
 import type { Env } from "../env";
 import { dispatchDueSyncs } from "./dispatch-syncs";
+import { refreshIrradiance } from "./irradiance";
 import { runMaintenance } from "./maintenance";
 
 /** Cron strings in wrangler.toml, each dispatched to its jobs. */
@@ -9,6 +10,7 @@ export async function runScheduled(cron: string, env: Env, now: number): Promise
   switch (cron) {
     case FIVE_MINUTES:
       await dispatchDueSyncs({ env, now });
+      await refreshIrradiance({ env, now });
       await runMaintenance({ env, now });
       return;
     default:

@@ -288,11 +288,20 @@ export function snapshotStatements(
   ];
 }
 
-/** Our ids for a provider's systems in an organisation, to address live updates. */
+/** Our ids, sites and zones for a provider's systems in an organisation (live updates, rollups). */
 export async function listSystemRefs(db: Db, orgId: string, provider: ProviderId) {
   const rows = await db.$client
-    .prepare("SELECT id, provider_system_id, site_id FROM monitoring_systems WHERE org_id = ? AND provider = ?")
+    .prepare(
+      `SELECT ms.id, ms.provider_system_id, ms.site_id, coalesce(s.timezone, ms.timezone, 'UTC') AS timezone
+       FROM monitoring_systems ms LEFT JOIN sites s ON s.id = ms.site_id
+       WHERE ms.org_id = ? AND ms.provider = ?`,
+    )
     .bind(orgId, provider)
-    .all<{ id: string; provider_system_id: string; site_id: string | null }>();
-  return rows.results.map((r) => ({ id: r.id, providerSystemId: r.provider_system_id, siteId: r.site_id }));
+    .all<{ id: string; provider_system_id: string; site_id: string | null; timezone: string }>();
+  return rows.results.map((r) => ({
+    id: r.id,
+    providerSystemId: r.provider_system_id,
+    siteId: r.site_id,
+    timezone: r.timezone,
+  }));
 }

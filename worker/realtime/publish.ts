@@ -11,6 +11,7 @@ export interface StoredSystemRef {
   id: string;
   providerSystemId: string;
   siteId: string | null;
+  timezone: string;
 }
 
 export function toLiveUpdate(

@@ -1,6 +1,7 @@
 import type { MeteronlineImportBody, MeteronlineImportResult } from "../../schema/api/meteronline";
 import { findConnection, updateConnection } from "../data/connections";
-import { readingStatements, upsertSystemStatements } from "../data/monitoring";
+import { listSystemRefs, readingStatements, upsertSystemStatements } from "../data/monitoring";
+import { rollupStatements } from "../data/rollups";
 import { runBatch } from "../lib/db";
 import { badRequest } from "../lib/errors";
 import { type ImportedReading, parseMeteronlineCsv } from "../providers/meteronline/csv-import";
@@ -93,6 +94,24 @@ export async function importMeteronlineCsv(
       details: { rows: parsed.rowsRead, readings: parsed.readings.length, systems: systems.length },
     }),
   ]);
+  const refs = new Map(
+    (await listSystemRefs(org.db, org.user.orgId, "meteronline")).map((r) => [r.providerSystemId, r]),
+  );
+  const points = parsed.readings.flatMap((r) => {
+    const ref = refs.get(r.providerSystemId);
+    return ref
+      ? [
+          {
+            systemId: ref.id,
+            timezone: ref.timezone,
+            time: r.time,
+            powerW: r.powerW,
+            energyTodayWh: r.energyTodayWh,
+          },
+        ]
+      : [];
+  });
+  await runBatch(org.db, rollupStatements(org.db, org.user.orgId, "meteronline", points, org.now));
   const skipped = parsed.errors.length;
   return {
     message: `Imported ${parsed.readings.length} readings for ${systems.length} systems${skipped ? `; ${skipped} rows could not be read` : ""}`,

@@ -8,6 +8,7 @@ import {
   updateSyncRun,
 } from "../data/connections";
 import { listSystemRefs, snapshotStatements } from "../data/monitoring";
+import { rollupStatements } from "../data/rollups";
 import type { Env } from "../env";
 import { decryptJson, encryptJson, importCredentialsKey } from "../lib/credentials-crypto";
 import { type Db, runBatch } from "../lib/db";
@@ -141,7 +142,9 @@ export async function syncConnection(
       }),
       ...snapshotStatements(db, scope, snapshot.systems, snapshot.alarms),
     ]);
-    await publishSafely(deps, connection, snapshot);
+    const refs = await listSystemRefs(db, connection.orgId, connection.provider);
+    await rollUp(deps, connection, snapshot, refs, finishedAt);
+    await publishSafely(deps, connection, snapshot, refs);
     return {
       status: "success",
       runId,
@@ -163,10 +166,39 @@ export async function syncConnection(
   }
 }
 
+/** Hourly and daily rollups of the readings this sync stored. */
+async function rollUp(
+  deps: SyncDeps,
+  connection: ProviderConnectionRow,
+  snapshot: ProviderSnapshot,
+  refs: Awaited<ReturnType<typeof listSystemRefs>>,
+  now: number,
+) {
+  const byProviderId = new Map(refs.map((r) => [r.providerSystemId, r]));
+  const points = snapshot.systems.flatMap((s) => {
+    const ref = byProviderId.get(s.providerSystemId);
+    if (!ref || s.dataTime === null) return [];
+    return [
+      {
+        systemId: ref.id,
+        timezone: ref.timezone,
+        time: s.dataTime,
+        powerW: s.powerW,
+        energyTodayWh: s.energyTodayWh,
+      },
+    ];
+  });
+  await runBatch(deps.db, rollupStatements(deps.db, connection.orgId, connection.provider, points, now));
+}
+
 /** Live fan-out is best effort: a sync whose data is stored has succeeded even if nobody hears of it. */
-async function publishSafely(deps: SyncDeps, connection: ProviderConnectionRow, snapshot: ProviderSnapshot) {
+async function publishSafely(
+  deps: SyncDeps,
+  connection: ProviderConnectionRow,
+  snapshot: ProviderSnapshot,
+  refs: Awaited<ReturnType<typeof listSystemRefs>>,
+) {
   try {
-    const refs = await listSystemRefs(deps.db, connection.orgId, connection.provider);
     await publishSnapshot(deps.env, connection.orgId, connection.provider, snapshot, refs);
   } catch (error) {
     console.error(

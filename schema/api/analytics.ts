@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { providerIdSchema } from "./providers";
+
+export const analyticsRanges = ["24h", "7d", "30d", "1y"] as const;
+
+export const analyticsQuerySchema = z.strictObject({
+  system: z.string().min(1).max(64).default("all"),
+  range: z.enum(analyticsRanges).default("24h"),
+});
+export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>;
+
+export const analyticsRecordSchema = z.object({
+  provider: providerIdSchema,
+  stationName: z.string(),
+  systemName: z.string(),
+  siteName: z.string().nullable(),
+  systemId: z.string(),
+  siteId: z.string().nullable(),
+  id: z.string(),
+  providerId: z.string(),
+  currentPowerW: z.number(),
+  todayGenerationWh: z.number(),
+  /** kW */
+  capacity: z.number(),
+  efficiency: z.number(),
+  performanceRatio: z.number().nullable(),
+  state: z.number(),
+  status: z.string(),
+  inverterCount: z.number(),
+  inverterStates: z.array(
+    z.object({
+      sn: z.string().nullable(),
+      state: z.number(),
+      pac: z.number(),
+      etodayKWh: z.number(),
+      inverterTemperature: z.number().nullable(),
+    }),
+  ),
+  location: z.object({
+    address: z.string().nullable(),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+  }),
+  timezone: z.string(),
+  lastUpdated: z.string().nullable(),
+  error: z.string().nullable(),
+  /** Present when one system is asked for. */
+  series: z
+    .object({
+      range: z.enum(analyticsRanges),
+      /** Power over the range: 5-minute readings (24h, 7d), hourly means (30d), daily peaks (1y). */
+      power: z.array(z.object({ time: z.string(), powerW: z.number().nullable() })),
+      /** Energy per plant-local day with the irradiance-based expectation. */
+      energy: z.array(
+        z.object({
+          date: z.string(),
+          energyWh: z.number().nullable(),
+          expectedWh: z.number().nullable(),
+          performanceRatio: z.number().nullable(),
+        }),
+      ),
+    })
+    .optional(),
+});
+export type AnalyticsRecord = z.infer<typeof analyticsRecordSchema>;

@@ -1,0 +1,125 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { AnalyticsRecord } from "../../../schema/api/analytics";
+import type { DashboardMetric } from "../../../schema/api/metrics";
+import { refreshIrradiance } from "../../../worker/cron/irradiance";
+import { attach, connectProvider, createSite } from "../fleet-helpers";
+import { call, expectRejectsBadTokens, expectStatus, registerOwner } from "../helpers";
+
+const metricsOf = async (token: string) =>
+  expectStatus<DashboardMetric[]>(await call("/api/dashboard/metrics", { token }), 200);
+
+describe("GET /api/dashboard/metrics", () => {
+  it("answers one normalised entry per system from what the sync stored", async () => {
+    const owner = await registerOwner();
+    await connectProvider(owner, "solis");
+    const metrics = await metricsOf(owner.token);
+    expect(metrics).toHaveLength(3);
+    const stored = await env.DB.prepare(
+      "SELECT id, power_w, capacity_w, energy_today_wh FROM monitoring_systems WHERE org_id = ?",
+    )
+      .bind(owner.orgId)
+      .all<{ id: string; power_w: number; capacity_w: number; energy_today_wh: number }>();
+    for (const m of metrics) {
+      const row = stored.results.find((r) => r.id === m.systemId);
+      expect(row).toBeDefined();
+      expect(m.currentPowerW).toBe(row?.power_w);
+      expect(m.pac).toBe(m.currentPowerW);
+      expect(m.capacity).toBe((row?.capacity_w ?? 0) / 1000);
+      expect(m.efficiency).toBeCloseTo(((row?.power_w ?? 0) / (row?.capacity_w ?? 1)) * 100, 1);
+      expect(m.todayGenerationWh).toBe(row?.energy_today_wh);
+      expect(m.etoday).toBeCloseTo((row?.energy_today_wh ?? 0) / 1000, 6);
+      expect(m.provider).toBe("solis");
+      expect(m.inverters.length).toBeGreaterThan(0);
+      expect(m.stale).toBe(false);
+    }
+  });
+
+  it("keeps organisations apart, and the fallback totals match the entries", async () => {
+    const owner = await registerOwner();
+    const other = await registerOwner("Other");
+    await connectProvider(owner, "solis");
+    expect(await metricsOf(other.token)).toEqual([]);
+    const metrics = await metricsOf(owner.token);
+    const fallback = await expectStatus<{
+      matchedSites: number;
+      totalCurrentPower: number;
+      totalTodayGeneration: number;
+    }>(await call("/api/debug/dashboard-test", { token: owner.token }), 200);
+    expect(fallback.matchedSites).toBe(3);
+    expect(fallback.totalCurrentPower).toBe(metrics.reduce((s, m) => s + m.currentPowerW, 0));
+    expect(fallback.totalTodayGeneration).toBeCloseTo(
+      metrics.reduce((s, m) => s + m.todayGenerationWh, 0) / 1000,
+      3,
+    );
+    expect(await expectStatus(await call("/api/debug/dashboard-test", { token: other.token }), 200)).toEqual({
+      matchedSites: 0,
+      totalCurrentPower: 0,
+      totalTodayGeneration: 0,
+    });
+  });
+
+  it("marks a system stale when its newest data is over 30 minutes old in daylight", async () => {
+    const owner = await registerOwner();
+    await connectProvider(owner, "solis");
+    const [first] = await metricsOf(owner.token);
+    // Put the system at a place where the sun is up now, with data from an hour ago.
+    const sunnyLongitude = (((12 - new Date().getUTCHours()) * 15 + 540) % 360) - 180;
+    await env.DB.prepare(
+      "UPDATE monitoring_systems SET data_time = ?, latitude = 0, longitude = ? WHERE id = ?",
+    )
+      .bind(Date.now() - 3_600_000, sunnyLongitude, first?.systemId)
+      .run();
+    const again = (await metricsOf(owner.token)).find((m) => m.systemId === first?.systemId);
+    expect(again).toMatchObject({ stale: true, status: "stale" });
+  });
+
+  it("needs a token", async () => {
+    const owner = await registerOwner();
+    await expectRejectsBadTokens({ method: "GET", path: "/api/dashboard/metrics" }, owner);
+    await expectRejectsBadTokens({ method: "GET", path: "/api/debug/dashboard-test" }, owner);
+  });
+});
+
+describe("GET /api/analytics", () => {
+  it("lists every system for system=all and gives one system's 7-day series with expected energy and PR", async () => {
+    const owner = await registerOwner();
+    const systems = await connectProvider(owner, "solis");
+    const site = await createSite(owner);
+    await attach(owner, site.id, systems[0]?.id ?? "");
+    const all = await expectStatus<AnalyticsRecord[]>(
+      await call("/api/analytics?system=all&range=24h", { token: owner.token }),
+      200,
+    );
+    expect(all).toHaveLength(3);
+    expect(all.every((r) => r.series === undefined)).toBe(true);
+
+    const refreshed = await refreshIrradiance({ env, now: Date.now() });
+    expect(refreshed.refreshed).toBeGreaterThanOrEqual(1);
+    const [detail] = await expectStatus<AnalyticsRecord[]>(
+      await call(`/api/analytics?system=${systems[0]?.id}&range=7d`, { token: owner.token }),
+      200,
+    );
+    expect(detail?.siteId).toBe(site.id);
+    expect(detail?.timezone).toBe("Europe/Amsterdam");
+    expect(detail?.series?.energy).toHaveLength(7);
+    expect(detail?.series?.power.length).toBeGreaterThanOrEqual(1);
+    const today = detail?.series?.energy.at(-1);
+    expect(today?.energyWh).toBe(detail?.todayGenerationWh);
+    // Past days have measured irradiance, so an expectation exists for them.
+    expect(detail?.series?.energy.slice(0, 6).every((d) => d.expectedWh !== null && d.expectedWh > 0)).toBe(
+      true,
+    );
+  });
+
+  it("answers 404 for another organisation's system and 400 for an unknown range", async () => {
+    const owner = await registerOwner();
+    const other = await registerOwner("Other");
+    const systems = await connectProvider(owner, "solis");
+    await expectStatus(
+      await call(`/api/analytics?system=${systems[0]?.id}&range=7d`, { token: other.token }),
+      404,
+    );
+    await expectStatus(await call("/api/analytics?system=all&range=2w", { token: owner.token }), 400);
+  });
+});

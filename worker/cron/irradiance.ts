@@ -1,0 +1,85 @@
+import { z } from "zod";
+import type { Env } from "../env";
+import { createDb, runBatch } from "../lib/db";
+import { ProviderHttp } from "../providers/http";
+import { DEFAULT_WEATHER_API_URL } from "../services/weather";
+
+/** Locations are refreshed at most hourly; a run handles this many, oldest first. */
+const REFRESH_MS = 3_600_000;
+const LOCATIONS_PER_RUN = 50;
+
+const hourlySchema = z.object({
+  hourly: z.object({ time: z.array(z.string()), shortwave_radiation: z.array(z.number().nullable()) }),
+});
+
+export const locationKey = (latitude: number, longitude: number) =>
+  `${latitude.toFixed(2)},${longitude.toFixed(2)}`;
+
+/**
+ * Fetches hourly irradiance (the past 7 days and today) for the sites' locations from the
+ * weather service, for expected energy and performance ratio. One call per location per hour,
+ * shared by every site and organisation at that rounded location.
+ */
+export async function refreshIrradiance({
+  env,
+  now,
+  fetch: fetcher,
+}: {
+  env: Env;
+  now: number;
+  fetch?: (request: Request) => Promise<Response>;
+}) {
+  const db = createDb(env.DB);
+  const due = await db.$client
+    .prepare(
+      `SELECT printf('%.2f,%.2f', s.latitude, s.longitude) AS key, round(s.latitude, 2) AS lat, round(s.longitude, 2) AS lng
+       FROM sites s LEFT JOIN irradiance_fetches f ON f.location_key = printf('%.2f,%.2f', s.latitude, s.longitude)
+       WHERE s.is_active = 1 AND (f.fetched_at IS NULL OR f.fetched_at < ?)
+       GROUP BY key ORDER BY min(coalesce(f.fetched_at, 0)) LIMIT ?`,
+    )
+    .bind(now - REFRESH_MS, LOCATIONS_PER_RUN)
+    .all<{ key: string; lat: number; lng: number }>();
+  const base = (env.WEATHER_API_URL || DEFAULT_WEATHER_API_URL).replace(/\/+$/, "");
+  const http = new ProviderHttp({ fetch: fetcher, minIntervalMs: 100 });
+  let refreshed = 0;
+  for (const location of due.results) {
+    const url = new URL(`${base}/v1/forecast`);
+    url.searchParams.set("latitude", String(location.lat));
+    url.searchParams.set("longitude", String(location.lng));
+    url.searchParams.set("hourly", "shortwave_radiation");
+    url.searchParams.set("past_days", "7");
+    url.searchParams.set("forecast_days", "1");
+    url.searchParams.set("timezone", "GMT");
+    try {
+      const parsed = hourlySchema.parse(await http.json({ url: url.toString() }, []));
+      const rows = parsed.hourly.time.flatMap((time, i) => {
+        const ghi = parsed.hourly.shortwave_radiation[i];
+        // Each value is the mean of the hour before its time stamp; keep only finished hours.
+        const end = Date.parse(`${time}:00Z`);
+        return ghi === null || ghi === undefined || end > now ? [] : [{ hourStart: end - 3_600_000, ghi }];
+      });
+      await runBatch(db, [
+        db.$client
+          .prepare(
+            `INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2)
+             SELECT ?, json_extract(j.value, '$.hourStart'), json_extract(j.value, '$.ghi') FROM json_each(?) AS j WHERE true
+             ON CONFLICT (location_key, hour_start) DO UPDATE SET ghi_wm2 = excluded.ghi_wm2`,
+          )
+          .bind(location.key, JSON.stringify(rows)),
+        db.$client
+          .prepare(
+            `INSERT INTO irradiance_fetches (location_key, latitude, longitude, fetched_at) VALUES (?, ?, ?, ?)
+             ON CONFLICT (location_key) DO UPDATE SET fetched_at = excluded.fetched_at`,
+          )
+          .bind(location.key, location.lat, location.lng, now),
+      ]);
+      refreshed++;
+    } catch (error) {
+      // One location failing leaves its older hours in place and is tried again next run.
+      console.warn(
+        JSON.stringify({ msg: "irradiance refresh failed", location: location.key, error: String(error) }),
+      );
+    }
+  }
+  return { refreshed, due: due.results.length };
+}

@@ -1,0 +1,84 @@
+import type { Db } from "../lib/db";
+
+export interface SystemMetricRow {
+  id: string;
+  name: string;
+  provider: string;
+  provider_system_id: string;
+  capacity_w: number | null;
+  state: string;
+  power_w: number | null;
+  energy_today_wh: number | null;
+  data_time: number | null;
+  site_id: string | null;
+  site_name: string | null;
+  site_capacity_kw: number | null;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  timezone: string;
+  location_key: string | null;
+}
+
+/** Every system of the organisation with its site, location and zone: one query. */
+export async function listSystemMetricRows(db: Db, orgId: string) {
+  const rows = await db.$client
+    .prepare(
+      `SELECT ms.id, ms.name, ms.provider, ms.provider_system_id, ms.capacity_w, ms.state, ms.power_w,
+         ms.energy_today_wh, ms.data_time, s.id AS site_id, s.name AS site_name, s.capacity_kw AS site_capacity_kw,
+         coalesce(s.location, s.address, ms.address) AS address,
+         coalesce(s.latitude, ms.latitude) AS latitude, coalesce(s.longitude, ms.longitude) AS longitude,
+         coalesce(s.timezone, ms.timezone, 'UTC') AS timezone,
+         CASE WHEN coalesce(s.latitude, ms.latitude) IS NULL THEN NULL
+           ELSE printf('%.2f,%.2f', coalesce(s.latitude, ms.latitude), coalesce(s.longitude, ms.longitude)) END AS location_key
+       FROM monitoring_systems ms LEFT JOIN sites s ON s.id = ms.site_id
+       WHERE ms.org_id = ?
+       ORDER BY coalesce(s.name, ms.name), ms.name`,
+    )
+    .bind(orgId)
+    .all<SystemMetricRow>();
+  return rows.results;
+}
+
+export interface InverterMetricRow {
+  system_id: string;
+  serial: string | null;
+  state: string;
+  power_w: number | null;
+  energy_today_wh: number | null;
+  temperature_c: number | null;
+}
+
+export async function listInverterMetricRows(db: Db, orgId: string, systemId?: string) {
+  const rows = await db.$client
+    .prepare(
+      `SELECT system_id, serial, state, power_w, energy_today_wh, temperature_c FROM inverters
+       WHERE org_id = ? ${systemId ? "AND system_id = ?" : ""} ORDER BY serial`,
+    )
+    .bind(...(systemId ? [orgId, systemId] : [orgId]))
+    .all<InverterMetricRow>();
+  return rows.results;
+}
+
+export interface IrradianceWindow {
+  key: string;
+  start: number;
+  end: number;
+}
+
+/** Irradiation (Wh/m²) per location over a UTC window: the sum of the hourly mean irradiance. */
+export async function sumIrradiance(db: Db, windows: IrradianceWindow[]) {
+  if (windows.length === 0) return [];
+  const rows = await db.$client
+    .prepare(
+      `SELECT json_extract(q.value, '$.key') AS key, json_extract(q.value, '$.start') AS start,
+         sum(ih.ghi_wm2) AS wh_m2, count(ih.hour_start) AS hours
+       FROM json_each(?) AS q
+       JOIN irradiance_hourly ih ON ih.location_key = json_extract(q.value, '$.key')
+         AND ih.hour_start >= json_extract(q.value, '$.start') AND ih.hour_start < json_extract(q.value, '$.end')
+       GROUP BY key, start`,
+    )
+    .bind(JSON.stringify(windows))
+    .all<{ key: string; start: number; wh_m2: number; hours: number }>();
+  return rows.results;
+}
