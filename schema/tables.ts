@@ -243,7 +243,11 @@ export const inverters = sqliteTable(
     dataTime: timestampMs("data_time"),
     updatedAt: timestampMs("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("inverters_system_provider_inverter_unique").on(t.systemId, t.providerInverterId)],
+  (t) => [
+    uniqueIndex("inverters_system_provider_inverter_unique").on(t.systemId, t.providerInverterId),
+    // Serves the dashboard's one read of every inverter of an organisation.
+    index("inverters_org_idx").on(t.orgId),
+  ],
 );
 
 /** Live readings per system at the vendor's data time: the time series (5-minute resolution). */

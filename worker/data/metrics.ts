@@ -21,7 +21,7 @@ export interface SystemMetricRow {
 }
 
 /** Every system of the organisation with its site, location and zone: one query. */
-export async function listSystemMetricRows(db: Db, orgId: string) {
+export async function listSystemMetricRows(db: Db, orgId: string, systemId?: string) {
   const rows = await db.$client
     .prepare(
       `SELECT ms.id, ms.name, ms.provider, ms.provider_system_id, ms.capacity_w, ms.state, ms.power_w,
@@ -32,10 +32,10 @@ export async function listSystemMetricRows(db: Db, orgId: string) {
          CASE WHEN coalesce(s.latitude, ms.latitude) IS NULL THEN NULL
            ELSE printf('%.2f,%.2f', coalesce(s.latitude, ms.latitude), coalesce(s.longitude, ms.longitude)) END AS location_key
        FROM monitoring_systems ms LEFT JOIN sites s ON s.id = ms.site_id
-       WHERE ms.org_id = ?
+       WHERE ms.org_id = ? ${systemId ? "AND (ms.id = ? OR ms.site_id = ?)" : ""}
        ORDER BY coalesce(s.name, ms.name), ms.name`,
     )
-    .bind(orgId)
+    .bind(...(systemId ? [orgId, systemId, systemId] : [orgId]))
     .all<SystemMetricRow>();
   return rows.results;
 }
@@ -53,9 +53,13 @@ export async function listInverterMetricRows(db: Db, orgId: string, systemId?: s
   const rows = await db.$client
     .prepare(
       `SELECT system_id, serial, state, power_w, energy_today_wh, temperature_c FROM inverters
-       WHERE org_id = ? ${systemId ? "AND system_id = ?" : ""} ORDER BY serial`,
+       WHERE org_id = ? ${
+         systemId
+           ? "AND system_id IN (SELECT id FROM monitoring_systems WHERE org_id = ? AND (id = ? OR site_id = ?))"
+           : ""
+       } ORDER BY serial`,
     )
-    .bind(...(systemId ? [orgId, systemId] : [orgId]))
+    .bind(...(systemId ? [orgId, orgId, systemId, systemId] : [orgId]))
     .all<InverterMetricRow>();
   return rows.results;
 }

@@ -55,7 +55,7 @@ function toRecord(m: DashboardMetric): AnalyticsRecord {
  */
 export async function analytics(ctx: UserContext, query: AnalyticsQuery): Promise<AnalyticsRecord[]> {
   const org = authorizeOrgAction(ctx, "org:read");
-  const metrics = await metricsWithLocations(org);
+  const metrics = await metricsWithLocations(org, query.system === "all" ? undefined : query.system);
   if (query.system === "all") return metrics.map((m) => toRecord(m.metric));
   const found = metrics.find((m) => m.metric.systemId === query.system || m.metric.siteId === query.system);
   if (!found) throw notFound("System");

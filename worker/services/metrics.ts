@@ -33,11 +33,9 @@ export function isStale(
 }
 
 /** Today's energy counts only if the vendor's counter is from today in the system's own zone. */
-function energyTodayWh(row: SystemMetricRow, now: number): number {
+function energyTodayWh(row: SystemMetricRow, today: { startMs: number; endMs: number }): number {
   if (row.data_time === null || row.energy_today_wh === null) return 0;
-  return localDayOf(row.data_time, row.timezone).date === localDayOf(now, row.timezone).date
-    ? row.energy_today_wh
-    : 0;
+  return row.data_time >= today.startMs && row.data_time < today.endMs ? row.energy_today_wh : 0;
 }
 
 /**
@@ -51,12 +49,14 @@ export async function dashboardMetrics(ctx: UserContext): Promise<DashboardMetri
 /** The metrics with each system's irradiance location key (the same rounding as stored rows). */
 export async function metricsWithLocations(
   ctx: UserContext,
+  /** One system (or the systems of one site) instead of the whole fleet. */
+  systemId?: string,
 ): Promise<{ metric: DashboardMetric; locationKey: string | null }[]> {
   const org = authorizeOrgAction(ctx, "org:read");
   const now = org.now;
   const [systems, inverters] = await Promise.all([
-    listSystemMetricRows(org.db, org.user.orgId),
-    listInverterMetricRows(org.db, org.user.orgId),
+    listSystemMetricRows(org.db, org.user.orgId, systemId),
+    listInverterMetricRows(org.db, org.user.orgId, systemId),
   ]);
   const windows = new Map<string, { key: string; start: number; end: number }>();
   const dayOfZone = new Map<string, ReturnType<typeof localDayOf>>();
@@ -92,7 +92,7 @@ export async function metricsWithLocations(
     const capacityW = row.capacity_w ?? 0;
     const stale = isStale(row, now);
     const powerW = row.power_w ?? 0;
-    const todayWh = energyTodayWh(row, now);
+    const todayWh = energyTodayWh(row, today(row.timezone));
     const whPerM2 = row.location_key
       ? irradiation.get(`${row.location_key}|${today(row.timezone).startMs}`)
       : undefined;

@@ -1,0 +1,1 @@
+CREATE INDEX `inverters_org_idx` ON `inverters` (`org_id`);
