@@ -19,7 +19,8 @@ export function serviceContext(c: AppContext): ServiceContext {
     db: createDb(c.env.DB),
     env: c.env,
     now: Date.now(),
-    ip: c.req.header("CF-Connecting-IP") ?? c.req.header("X-Forwarded-For")?.split(",")[0]?.trim() ?? null,
+    // Cloudflare sets CF-Connecting-IP itself; X-Forwarded-For would be whatever the client sent.
+    ip: c.req.header("CF-Connecting-IP") ?? null,
     origin: c.env.APP_URL ?? new URL(c.req.url).origin,
   };
 }

@@ -55,12 +55,12 @@ describe("npm run admin:create", () => {
     expect(results[0]).toMatchObject({ email: "ops@example.com", role: "superAdmin", org_id: null });
     expect(results[0]?.password_hash).not.toContain("supersecret1");
     expect(results[0]?.password_iterations).toBe(100_000);
-  }, 60_000);
+  }, 180_000);
 
   it("refuses a second account for the same email and a short password", () => {
     expect(adminCreate("--email", "ops@example.com", "--password", "supersecret1").status).toBe(1);
     const weak = adminCreate("--email", "other@example.com", "--password", "short");
     expect(weak.status).toBe(1);
     expect(weak.stderr).toMatch(/8 to 128 characters/);
-  }, 60_000);
+  }, 180_000);
 });

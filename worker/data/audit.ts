@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, like, lte, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import { auditLogs } from "../../schema/tables";
 import type { Db } from "../lib/db";
 
@@ -34,7 +34,11 @@ export async function listAuditEntries(db: Db, filter: AuditFilter) {
   const conditions: SQL[] = [];
   if (filter.orgId !== null) conditions.push(eq(auditLogs.orgId, filter.orgId));
   if (filter.action) conditions.push(eq(auditLogs.action, filter.action));
-  if (filter.actorEmail) conditions.push(like(auditLogs.actorEmail, `%${filter.actorEmail.toLowerCase()}%`));
+  if (filter.actorEmail) {
+    // The user's text is matched literally: % and _ are escaped, not wildcards.
+    const literal = filter.actorEmail.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`);
+    conditions.push(sql`${auditLogs.actorEmail} LIKE ${`%${literal}%`} ESCAPE '\\'`);
+  }
   if (filter.targetType) conditions.push(eq(auditLogs.targetType, filter.targetType));
   if (filter.fromMs !== undefined) conditions.push(gte(auditLogs.createdAt, filter.fromMs));
   if (filter.toMs !== undefined) conditions.push(lte(auditLogs.createdAt, filter.toMs));

@@ -21,6 +21,8 @@ export async function getPreferences(ctx: UserContext): Promise<Preferences> {
 
 export async function updatePreferences(ctx: UserContext, patch: PreferencesPatch): Promise<Preferences> {
   requireAction(ctx, "preferences:editOwn");
+  // An empty change changes nothing, so nothing is written or audited.
+  if (Object.keys(patch).length === 0) return getPreferences(ctx);
   if (patch.timezone !== undefined && !isKnownTimezone(patch.timezone)) {
     const message = `Unknown time zone: ${patch.timezone}`;
     throw badRequest(message, [{ path: ["timezone"], message }]);

@@ -11,8 +11,19 @@ describe("GET /api/weather/current", () => {
       await call("/api/weather/current?lat=52.3676&lng=4.9041", { token: owner.token }),
       200,
     );
-    expect(weather).toMatchObject({ latitude: 52.37, longitude: 4.9, source: expect.stringContaining("Open-Meteo") });
-    for (const field of ["temperature", "cloudCover", "solarIrradiance", "windSpeed", "humidity", "uvIndex"]) {
+    expect(weather).toMatchObject({
+      latitude: 52.37,
+      longitude: 4.9,
+      source: expect.stringContaining("Open-Meteo"),
+    });
+    for (const field of [
+      "temperature",
+      "cloudCover",
+      "solarIrradiance",
+      "windSpeed",
+      "humidity",
+      "uvIndex",
+    ]) {
       expect(typeof weather[field], field).toBe("number");
     }
     expect(weather.cloudCover as number).toBeGreaterThanOrEqual(0);
@@ -23,8 +34,14 @@ describe("GET /api/weather/current", () => {
   it("serves a second request for the same place from its 10-minute cache", async () => {
     const owner = await registerOwner();
     const before = (await sandboxCalls())["48.14,11.58"] ?? 0;
-    await expectStatus(await call("/api/weather/current?lat=48.1351&lng=11.582", { token: owner.token }), 200);
-    await expectStatus(await call("/api/weather/current?lat=48.1372&lng=11.5761", { token: owner.token }), 200);
+    await expectStatus(
+      await call("/api/weather/current?lat=48.1351&lng=11.582", { token: owner.token }),
+      200,
+    );
+    await expectStatus(
+      await call("/api/weather/current?lat=48.1372&lng=11.5761", { token: owner.token }),
+      200,
+    );
     expect((await sandboxCalls())["48.14,11.58"]).toBe(before + 1);
   });
 
