@@ -7,7 +7,11 @@ describe("live indicator", () => {
   it("opens one socket with the token, shows Live when open and Reconnecting when it drops", async () => {
     const profile = makeProfile();
     storeSession(profile, "tok-live");
-    mockApi({ ...signedInApi(profile), "POST /api/auth/logout": { body: { message: "ok" } } });
+    mockApi({
+      ...signedInApi(profile),
+      "POST /api/auth/logout": { body: { message: "ok" } },
+      "GET /api/sites": { body: [] },
+    });
     const { user, router } = renderApp("/app/dashboard");
     const banner = await screen.findByRole("banner");
     expect(within(banner).getByText("Connecting")).toBeInTheDocument();

@@ -72,7 +72,7 @@ describe("routing", () => {
   it("shows site management totals at zero with the create-site call to action", async () => {
     const profile = makeProfile();
     storeSession(profile);
-    mockApi(signedInApi(profile));
+    mockApi({ ...signedInApi(profile), "GET /api/sites/enhanced": { body: [] } });
     renderApp("/app/site-management");
     expect(await screen.findByText("No sites created yet")).toBeInTheDocument();
     expect(screen.getByText("Total Capacity (kW)").parentElement).toHaveTextContent("0 kW");

@@ -75,10 +75,13 @@ describe("settings modal", () => {
   });
 
   it("shows Read Only on Sites & Portfolios for role user and Full Access otherwise", async () => {
-    const { dialog, user } = await openSettings("user");
+    const { dialog, user } = await openSettings("user", {
+      "GET /api/sites": { body: [] },
+      "GET /api/portfolios": { body: [] },
+    });
     await user.click(within(dialog).getByRole("tab", { name: "Sites & Portfolios" }));
+    expect(await within(dialog).findByText("No sites available")).toBeInTheDocument();
     expect(within(dialog).getByText("Read Only")).toBeInTheDocument();
-    expect(within(dialog).getByText("No sites available")).toBeInTheDocument();
     expect(within(dialog).getByText("Configure provider credentials to import sites")).toBeInTheDocument();
   });
 

@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import type { Role } from "../../schema/roles";
 import { makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
 
-async function renderAs(role: Role, path = "/app/dashboard") {
+async function renderAs(role: Role, path = "/app/dashboard", extra: Parameters<typeof mockApi>[0] = {}) {
   const profile = makeProfile({ role, email: "sam.sample@sunco.example" });
   storeSession(profile);
-  mockApi(signedInApi(profile));
+  mockApi({ ...signedInApi(profile), ...extra });
   const rendered = renderApp(path);
   const nav = await screen.findByRole("navigation", { name: "Main navigation" });
   return { ...rendered, nav };
@@ -39,7 +39,7 @@ describe("sidebar", () => {
   });
 
   it("marks the current screen", async () => {
-    const { nav } = await renderAs("user", "/app/weather");
+    const { nav } = await renderAs("user", "/app/weather", { "GET /api/sites": { body: [] } });
     expect(within(nav).getByRole("link", { name: "Weather" })).toHaveAttribute("aria-current", "page");
     expect(within(nav).getByRole("link", { name: "Dashboard" })).not.toHaveAttribute("aria-current");
     expect(await screen.findByText("No Weather Data")).toBeInTheDocument();

@@ -1,5 +1,10 @@
 import { useSyncExternalStore } from "react";
-import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL } from "../../schema/live";
+import {
+  LIVE_CLOSE_ACCESS_REVOKED,
+  LIVE_SUBPROTOCOL,
+  type LiveMessage,
+  liveMessageSchema,
+} from "../../schema/live";
 
 /** The one live channel of the app: a WebSocket at /ws, authenticated by its subprotocol. */
 export type LiveStatus = "idle" | "connecting" | "live" | "reconnecting";
@@ -15,6 +20,7 @@ const MAX_BACKOFF_MS = 30_000;
 
 let state: LiveState = { status: "idle", lastMessageAt: null };
 const stateListeners = new Set<() => void>();
+const messageListeners = new Set<(message: LiveMessage) => void>();
 
 let socket: WebSocket | null = null;
 let currentToken: string | null = null;
@@ -44,9 +50,11 @@ function open(): void {
     attempt = 0;
     setState({ status: "live" });
   };
-  // Nothing consumes the messages' content yet (no sites exist); their arrival dates the data.
-  ws.onmessage = () => {
+  // Any arrival dates the data; only messages of the shared union reach the subscribers.
+  ws.onmessage = (event: MessageEvent) => {
     setState({ lastMessageAt: Date.now() });
+    const message = parseLiveMessage(event.data);
+    if (message) for (const listener of messageListeners) listener(message);
   };
   ws.onclose = (event: CloseEvent) => {
     if (socket !== ws) return;
@@ -95,6 +103,24 @@ export function disconnectLive(): void {
     if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(1000, "logout");
   }
   if (state.status !== "idle") setState({ status: "idle" });
+}
+
+function parseLiveMessage(data: unknown): LiveMessage | null {
+  if (typeof data !== "string") return null;
+  try {
+    const parsed = liveMessageSchema.safeParse(JSON.parse(data));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Receives every valid message of the one socket; returns the unsubscribe function. */
+export function subscribeLiveMessages(listener: (message: LiveMessage) => void): () => void {
+  messageListeners.add(listener);
+  return () => {
+    messageListeners.delete(listener);
+  };
 }
 
 function subscribeLiveState(listener: () => void): () => void {

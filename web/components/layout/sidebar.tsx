@@ -1,8 +1,12 @@
 import { RiLogoutBoxRLine, RiSettings3Line } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useRouterState } from "@tanstack/react-router";
+import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { initialsFromEmail } from "../../lib/format";
+import { formatCount, initialsFromEmail, localeFor } from "../../lib/format";
 import { seesAdministration } from "../../lib/permissions";
+import { useOpenAlertCount } from "../../lib/queries/alerts";
+import { sitesQueryOptions } from "../../lib/queries/sites";
 import { useCurrentProfile } from "../profile-context";
 import { Logo } from "./logo";
 import { adminNavItems, mainNavItems, type NavItem } from "./nav-items";
@@ -14,23 +18,35 @@ interface SidebarProps {
   onNavigate?: () => void;
 }
 
+interface NavBadge {
+  count: number;
+  /** Screen-reader text for the count ("2 sites"). */
+  label: string;
+  tone: "neutral" | "alert";
+}
+
 function NavLink({
   item,
   pathname,
   onNavigate,
+  badge,
 }: {
   item: NavItem;
   pathname: string;
   onNavigate?: () => void;
+  badge?: NavBadge;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const active = item.isActive(pathname);
   const Icon = item.icon;
+  const showBadge = badge !== undefined && (badge.tone === "neutral" || badge.count > 0);
+  const badgeId = useId();
   return (
     <Link
       to={item.to}
       onClick={onNavigate}
       aria-current={active ? "page" : undefined}
+      aria-describedby={showBadge ? badgeId : undefined}
       className={`flex items-center gap-3 rounded-tremor-default px-3 py-2 text-tremor-default font-medium transition-colors ${
         active
           ? "bg-tremor-brand-faint text-tremor-brand-emphasis"
@@ -39,14 +55,55 @@ function NavLink({
     >
       <Icon className="h-5 w-5 shrink-0" aria-hidden="true" />
       {t(item.labelKey)}
+      {showBadge ? (
+        <>
+          {/* The link keeps its plain name; the count is its description. */}
+          <span
+            aria-hidden="true"
+            data-testid={`nav-badge-${item.to}`}
+            className={`ml-auto min-w-[1.5rem] rounded-tremor-full px-2 py-0.5 text-center text-tremor-label font-semibold ${
+              badge.tone === "alert"
+                ? "bg-red-600 text-white"
+                : "bg-tremor-background-subtle text-tremor-content-emphasis"
+            }`}
+          >
+            {formatCount(badge.count, localeFor(i18n.language))}
+          </span>
+          <span id={badgeId} hidden>
+            {badge.label}
+          </span>
+        </>
+      ) : null}
     </Link>
   );
+}
+
+/** Sites badge: how many sites the organisation has; Alerts badge (red): unresolved alerts. */
+function useNavBadges(hasOrganisation: boolean): Partial<Record<string, NavBadge>> {
+  const { t } = useTranslation();
+  const siteCount = useQuery({
+    ...sitesQueryOptions(),
+    enabled: hasOrganisation,
+    select: (sites) => sites.length,
+  }).data;
+  const openAlerts = useOpenAlertCount(hasOrganisation);
+  return {
+    "/app/sites":
+      siteCount === undefined
+        ? undefined
+        : { count: siteCount, label: t("fleet.badges.sites", { n: siteCount }), tone: "neutral" },
+    "/app/alerts":
+      openAlerts === undefined
+        ? undefined
+        : { count: openAlerts, label: t("fleet.badges.alerts", { n: openAlerts }), tone: "alert" },
+  };
 }
 
 export function Sidebar({ onOpenSettings, onLogout, onNavigate }: SidebarProps) {
   const { t } = useTranslation();
   const profile = useCurrentProfile();
   const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const badges = useNavBadges(profile.companyId !== null);
 
   return (
     <div className="flex h-full flex-col border-r border-tremor-border bg-tremor-background">
@@ -59,7 +116,7 @@ export function Sidebar({ onOpenSettings, onLogout, onNavigate }: SidebarProps) 
         <ul className="space-y-1">
           {mainNavItems.map((item) => (
             <li key={item.to}>
-              <NavLink item={item} pathname={pathname} onNavigate={onNavigate} />
+              <NavLink item={item} pathname={pathname} onNavigate={onNavigate} badge={badges[item.to]} />
             </li>
           ))}
         </ul>

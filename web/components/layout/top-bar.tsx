@@ -1,10 +1,12 @@
 import { RiMenuLine, RiNotification3Line } from "@remixicon/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useMatches } from "@tanstack/react-router";
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { formatTime, localeFor } from "../../lib/format";
+import { formatCount, formatTime, localeFor } from "../../lib/format";
 import { type LiveStatus, useLiveState } from "../../lib/live";
+import { useLiveCacheSync } from "../../lib/live-cache";
+import { useOpenAlertCount } from "../../lib/queries/alerts";
 import { useCurrentProfile } from "../profile-context";
 import { useUserTimeZone } from "../use-user-time-zone";
 
@@ -53,6 +55,10 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
   const matches = useMatches();
   const titleKey = [...matches].reverse().find((match) => match.staticData.titleKey)?.staticData.titleKey;
   const live = liveStyles[status];
+  // The top bar lives as long as the signed-in frame: live messages feed the query cache from here.
+  useLiveCacheSync();
+  const openAlerts = useOpenAlertCount(profile.companyId !== null);
+  const bellCountId = useId();
 
   return (
     <header className="sticky top-0 z-20 flex h-16 items-center gap-4 border-b border-tremor-border bg-tremor-background/95 px-4 backdrop-blur md:px-6">
@@ -90,9 +96,24 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
         <Link
           to="/app/alerts"
           aria-label={t("topBar.notifications")}
-          className="rounded-tremor-small p-2 text-tremor-content hover:bg-tremor-background-subtle hover:text-tremor-content-strong"
+          aria-describedby={openAlerts !== undefined ? bellCountId : undefined}
+          className="relative rounded-tremor-small p-2 text-tremor-content hover:bg-tremor-background-subtle hover:text-tremor-content-strong"
         >
           <RiNotification3Line className="h-5 w-5" aria-hidden="true" />
+          {openAlerts !== undefined && openAlerts > 0 ? (
+            <span
+              aria-hidden="true"
+              data-testid="bell-count"
+              className="absolute -right-1 -top-1 min-w-[1.25rem] rounded-tremor-full bg-red-600 px-1 text-center text-[0.7rem] font-semibold leading-5 text-white"
+            >
+              {formatCount(openAlerts, localeFor(i18n.language))}
+            </span>
+          ) : null}
+          {openAlerts !== undefined ? (
+            <span id={bellCountId} hidden>
+              {t("fleet.badges.alerts", { n: openAlerts })}
+            </span>
+          ) : null}
         </Link>
       </div>
     </header>

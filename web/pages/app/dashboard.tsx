@@ -1,22 +1,181 @@
-import { RiAddLine, RiSunLine } from "@remixicon/react";
+import { RiAddLine, RiErrorWarningLine, RiInformationLine, RiSunLine } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
+import { Callout } from "@tremor/react";
 import { useTranslation } from "react-i18next";
+import type { DashboardMetric } from "../../../schema/api/metrics";
+import type { Site } from "../../../schema/api/sites";
+import { AlertsPanel } from "../../components/dashboard/alerts-panel";
+import { countsInTotals, fleetTotals } from "../../components/dashboard/fleet";
+import { GenerationChart } from "../../components/dashboard/generation-chart";
+import { generationChange, yesterdayPerformanceRatio } from "../../components/dashboard/generation-series";
+import { ProviderSummary } from "../../components/dashboard/provider-summary";
+import { SummaryCards } from "../../components/dashboard/summary-cards";
+import { SystemPerformanceTable } from "../../components/dashboard/system-performance-table";
+import { useFleetSeries } from "../../components/dashboard/use-fleet-series";
+import { DEFAULT_WEATHER_LOCATION } from "../../components/dashboard/weather-labels";
+import { WeatherPanel } from "../../components/dashboard/weather-panel";
 import { PlaceholderLinks } from "../../components/placeholder-links";
 import { ButtonLink } from "../../components/ui/button-link";
 import { EmptyState } from "../../components/ui/empty-state";
+import { ErrorState } from "../../components/ui/error-state";
 import { PageHeader } from "../../components/ui/page-header";
+import { Spinner } from "../../components/ui/spinner";
+import { useUserTimeZone } from "../../components/use-user-time-zone";
+import { formatTime, localeFor } from "../../lib/format";
+import { isFallbackMetric, metricsQueryOptions, useMetricsUnavailableSince } from "../../lib/queries/metrics";
+import { sitesQueryOptions } from "../../lib/queries/sites";
+import { currentWeatherQueryOptions } from "../../lib/queries/weather";
+
+interface WeatherLocation {
+  latitude: number;
+  longitude: number;
+  siteName: string | null;
+}
+
+/**
+ * Where the weather is read: the first site, SPEC's fixed point only when there are no sites.
+ * If the site list cannot be read, a system's own coordinates stand in.
+ */
+function weatherLocation(
+  sites: readonly Site[] | undefined,
+  sitesFailed: boolean,
+  metrics: readonly DashboardMetric[],
+): WeatherLocation | null {
+  const first = sites?.[0];
+  if (first) return { latitude: first.latitude, longitude: first.longitude, siteName: first.name };
+  if (sites) return { ...DEFAULT_WEATHER_LOCATION, siteName: null };
+  if (!sitesFailed) return null;
+  const located = metrics.find(
+    (metric) => metric.location.latitude !== null && metric.location.longitude !== null,
+  );
+  return located && located.location.latitude !== null && located.location.longitude !== null
+    ? {
+        latitude: located.location.latitude,
+        longitude: located.location.longitude,
+        siteName: located.siteName,
+      }
+    : { ...DEFAULT_WEATHER_LOCATION, siteName: null };
+}
 
 export function DashboardPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const locale = localeFor(i18n.language);
+  const timeZone = useUserTimeZone();
+  const metricsQuery = useQuery(metricsQueryOptions());
+  const unavailableSince = useMetricsUnavailableSince();
+  const sitesQuery = useQuery(sitesQueryOptions());
+  const metrics = metricsQuery.data ?? [];
+  const location = weatherLocation(sitesQuery.data, sitesQuery.isError, metrics);
+  const weatherQuery = useQuery({
+    ...currentWeatherQueryOptions(location?.latitude ?? 0, location?.longitude ?? 0),
+    enabled: location !== null,
+  });
+
+  const systems = metrics.filter((metric) => !isFallbackMetric(metric));
+  const included = systems.filter(countsInTotals);
+  const series = useFleetSeries(included);
+  const nowMs = Date.now();
+
+  const header = <PageHeader title={t("pages.dashboard")} description={t("dashboard.subtitle")} />;
+
+  if (metricsQuery.isPending) {
+    return (
+      <>
+        {header}
+        <Spinner label={t("fleet.loading")} className="py-16" />
+      </>
+    );
+  }
+  if (metricsQuery.data === undefined) {
+    return (
+      <>
+        {header}
+        <ErrorState
+          title={t("fleet.loadFailed")}
+          error={metricsQuery.error}
+          onRetry={() => void metricsQuery.refetch()}
+        />
+      </>
+    );
+  }
+  const unavailableNotice = unavailableSince ? (
+    <Callout title={t("fleet.unavailableTitle")} color="amber" icon={RiErrorWarningLine} className="mb-6">
+      {t("fleet.unavailableBody", { time: formatTime(unavailableSince, { locale, timeZone }) })}
+    </Callout>
+  ) : null;
+  if (metrics.length === 0) {
+    return (
+      <>
+        {header}
+        {unavailableNotice}
+        <EmptyState icon={RiSunLine} title={t("dashboard.emptyTitle")} description={t("dashboard.emptyBody")}>
+          <ButtonLink to="/app/create-site">
+            <RiAddLine className="h-4 w-4" aria-hidden="true" />
+            {t("dashboard.addSite")}
+          </ButtonLink>
+          <PlaceholderLinks />
+        </EmptyState>
+      </>
+    );
+  }
+
+  const totals = fleetTotals(metrics);
+  const sites = sitesQuery.data
+    ? {
+        active: sitesQuery.data.filter((site) => site.isActive && site.status !== "offline").length,
+        total: sitesQuery.data.length,
+      }
+    : undefined;
+  const change = series.pending ? undefined : generationChange(included, series.seriesBySystem, nowMs);
+  const prYesterday = yesterdayPerformanceRatio(included, series.seriesBySystem, nowMs);
+  const fallback = metrics.some(isFallbackMetric);
+
   return (
     <>
-      <PageHeader title={t("pages.dashboard")} description={t("dashboard.subtitle")} />
-      <EmptyState icon={RiSunLine} title={t("dashboard.emptyTitle")} description={t("dashboard.emptyBody")}>
-        <ButtonLink to="/app/create-site">
-          <RiAddLine className="h-4 w-4" aria-hidden="true" />
-          {t("dashboard.addSite")}
-        </ButtonLink>
-        <PlaceholderLinks />
-      </EmptyState>
+      {header}
+      {unavailableNotice}
+      <div className="space-y-6">
+        {fallback ? (
+          <Callout title={t("fleet.fallbackTitle")} color="amber" icon={RiInformationLine}>
+            {t("fleet.fallbackBody")}
+          </Callout>
+        ) : null}
+        <SummaryCards
+          totals={totals}
+          sites={sites}
+          change={change}
+          prYesterday={prYesterday}
+          weather={weatherQuery.data}
+          locale={locale}
+          timeZone={timeZone}
+        />
+        <div className="grid gap-6 lg:grid-cols-3">
+          <div className="lg:col-span-2">
+            <GenerationChart
+              metrics={included}
+              seriesBySystem={series.seriesBySystem}
+              coveredCount={series.coveredSystemIds.length}
+              pending={series.pending}
+              nowMs={nowMs}
+              locale={locale}
+              timeZone={timeZone}
+            />
+          </div>
+          <ProviderSummary metrics={metrics} locale={locale} />
+        </div>
+        <div className="grid gap-6 lg:grid-cols-2">
+          <AlertsPanel locale={locale} timeZone={timeZone} />
+          <WeatherPanel
+            query={location ? weatherQuery : null}
+            siteName={location?.siteName ?? null}
+            locale={locale}
+            timeZone={timeZone}
+          />
+        </div>
+        {systems.length > 0 ? (
+          <SystemPerformanceTable metrics={systems} locale={locale} timeZone={timeZone} />
+        ) : null}
+      </div>
     </>
   );
 }

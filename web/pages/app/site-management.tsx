@@ -1,50 +1,100 @@
 import { RiAddLine, RiBuilding4Line } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { can } from "../../../schema/roles";
 import { PlaceholderLinks } from "../../components/placeholder-links";
+import { useCurrentProfile } from "../../components/profile-context";
+import { ManagedSite } from "../../components/sites/managed-site";
+import { NoOrganisation } from "../../components/sites/no-organisation";
 import { ButtonLink } from "../../components/ui/button-link";
 import { EmptyState } from "../../components/ui/empty-state";
+import { ErrorState } from "../../components/ui/error-state";
 import { PageHeader } from "../../components/ui/page-header";
+import { Spinner } from "../../components/ui/spinner";
 import { StatCard } from "../../components/ui/stat-card";
 import { formatCapacityKw, formatCount, localeFor } from "../../lib/format";
+import { actorFromProfile } from "../../lib/permissions";
+import { enhancedSitesQueryOptions } from "../../lib/queries/sites";
 
+/**
+ * Site Management (SPEC section 2): totals, then each site expanding to its systems with their
+ * stored live values and data time. Live WebSocket rows come later.
+ */
 export function SiteManagementPage() {
   const { t, i18n } = useTranslation();
   const locale = localeFor(i18n.language);
-  // No site exists until sites can be created from provider systems, so the totals are zero.
-  const totalSites = 0;
-  const totalSystems = 0;
-  const totalCapacityKw = 0;
+  const profile = useCurrentProfile();
+  const actor = actorFromProfile(profile);
+  const canRead = can(actor, "org:read");
+  const canManage = can(actor, "sites:manage");
+  const sitesQuery = useQuery({ ...enhancedSitesQueryOptions(), enabled: canRead });
+  const sites = sitesQuery.data ?? [];
+  const totalSystems = sites.reduce((sum, site) => sum + site.systemCount, 0);
+  const totalCapacityKw = sites.reduce((sum, site) => sum + site.totalCapacity, 0);
+  const createLink = (label: string) =>
+    canManage ? (
+      <ButtonLink to="/app/create-site">
+        <RiAddLine className="h-4 w-4" aria-hidden="true" />
+        {label}
+      </ButtonLink>
+    ) : null;
+  const placeholder = sitesQuery.isPending ? "…" : sitesQuery.isError ? "—" : undefined;
+  if (!canRead) {
+    return (
+      <>
+        <PageHeader title={t("pages.siteManagement")} description={t("siteManagement.subtitle")} />
+        <NoOrganisation />
+      </>
+    );
+  }
+
   return (
     <>
       <PageHeader
         title={t("pages.siteManagement")}
         description={t("siteManagement.subtitle")}
-        actions={
-          <ButtonLink to="/app/create-site">
-            <RiAddLine className="h-4 w-4" aria-hidden="true" />
-            {t("siteManagement.createNew")}
-          </ButtonLink>
-        }
+        actions={createLink(t("siteManagement.createNew"))}
       />
       <div className="mb-6 grid gap-4 sm:grid-cols-3">
-        <StatCard label={t("siteManagement.totalSites")} value={formatCount(totalSites, locale)} />
-        <StatCard label={t("siteManagement.totalSystems")} value={formatCount(totalSystems, locale)} />
+        <StatCard
+          label={t("siteManagement.totalSites")}
+          value={placeholder ?? formatCount(sites.length, locale)}
+        />
+        <StatCard
+          label={t("siteManagement.totalSystems")}
+          value={placeholder ?? formatCount(totalSystems, locale)}
+        />
         <StatCard
           label={t("siteManagement.totalCapacity")}
-          value={formatCapacityKw(totalCapacityKw, locale)}
+          value={placeholder ?? formatCapacityKw(Math.round(totalCapacityKw * 10) / 10, locale)}
         />
       </div>
-      <EmptyState
-        icon={RiBuilding4Line}
-        title={t("siteManagement.emptyTitle")}
-        description={t("siteManagement.emptyBody")}
-      >
-        <ButtonLink to="/app/create-site">
-          <RiAddLine className="h-4 w-4" aria-hidden="true" />
-          {t("siteManagement.createFirst")}
-        </ButtonLink>
-        <PlaceholderLinks />
-      </EmptyState>
+      {sitesQuery.isPending ? (
+        <Spinner label={t("sites.loading")} className="py-12" />
+      ) : sitesQuery.isError ? (
+        <ErrorState
+          title={t("sites.loadFailed")}
+          error={sitesQuery.error}
+          onRetry={() => void sitesQuery.refetch()}
+        />
+      ) : sites.length === 0 ? (
+        <EmptyState
+          icon={RiBuilding4Line}
+          title={t("siteManagement.emptyTitle")}
+          description={t("siteManagement.emptyBody")}
+        >
+          {createLink(t("siteManagement.createFirst"))}
+          <PlaceholderLinks />
+        </EmptyState>
+      ) : (
+        <ul className="space-y-3">
+          {sites.map((site) => (
+            <li key={site.id}>
+              <ManagedSite site={site} canManage={canManage} />
+            </li>
+          ))}
+        </ul>
+      )}
     </>
   );
 }

@@ -1,0 +1,146 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, screenshot } from "./browser";
+
+const baseUrl = inject("baseUrl");
+const PASSWORD = "sunny-days-2026";
+/** The sandbox Solis account (README): three simulated plants. */
+const SOLIS_SANDBOX = { keyId: "1300386381676644416", keySecret: "sandbox-solis-key-secret" };
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function api<T>(
+  path: string,
+  init: { method?: string; token?: string; body?: unknown } = {},
+): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      "Content-Type": "application/json",
+      ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** A signed-in page: the session stored in localStorage as the app itself stores it (SPEC section 3). */
+async function signedInPage(session: { token: string; user: unknown }): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.addInitScript(
+    ([token, user]) => {
+      if (!localStorage.getItem("auth_token")) {
+        localStorage.setItem("auth_token", token);
+        localStorage.setItem("auth_user", user);
+      }
+    },
+    [session.token, JSON.stringify(session.user)] as const,
+  );
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  return page;
+}
+
+interface Metric {
+  systemId: string;
+  stationName: string;
+  provider: string;
+  currentPowerW: number;
+}
+
+describe("the live dashboard in the browser", () => {
+  it("shows the sandbox systems with power in the table and the chart, and stays Live through a sync", async () => {
+    const email = `e2e-dash-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+    const session = await api<{ token: string; user: unknown }>("/api/auth/register", {
+      method: "POST",
+      body: { email, password: PASSWORD, fullName: "Dana Dashboard", companyName: "Tide Solar" },
+    });
+    await api("/api/credentials", {
+      method: "POST",
+      token: session.token,
+      body: { provider: "solis", credentials: SOLIS_SANDBOX },
+    });
+    // The save starts a sync; the three plants appear in the metrics once it has stored them.
+    let metrics: Metric[] = [];
+    await expect
+      .poll(
+        async () => {
+          metrics = await api<Metric[]>("/api/dashboard/metrics", { token: session.token });
+          return metrics.length;
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe(3);
+    expect(metrics.every((metric) => metric.provider === "solis")).toBe(true);
+
+    // One site holding the first plant: the weather panel reads its coordinates.
+    const first = metrics[0] as Metric;
+    const site = await api<{ id: string }>("/api/sites", {
+      method: "POST",
+      token: session.token,
+      body: {
+        name: "Canal Roofs",
+        address: "Keizersgracht 12, Amsterdam",
+        latitude: 52.3541,
+        longitude: 4.8769,
+      },
+    });
+    await api(`/api/sites/${site.id}/systems`, {
+      method: "POST",
+      token: session.token,
+      body: { systemId: first.systemId },
+    });
+
+    const page = await signedInPage(session);
+    const frames: string[] = [];
+    page.on("websocket", (socket) => {
+      socket.on("framereceived", (frame) => {
+        if (typeof frame.payload === "string") frames.push(frame.payload);
+      });
+    });
+    await page.goto(`${baseUrl}/app/dashboard`);
+    const table = page.getByRole("table", { name: /Systems, worst performance ratio first/ });
+    await table.waitFor();
+    for (const metric of metrics) {
+      const row = table.getByRole("row", { name: new RegExp(metric.stationName) });
+      await row.waitFor();
+      // Power with its unit (or Stale with its data time), never a bare number.
+      await expect.poll(() => row.textContent()).toMatch(/\d (W|kW)|Stale/);
+    }
+    // The chart draws today's readings by provider (flat at night: the sandbox plants are in Europe).
+    await page.getByText("Real-Time Generation by Provider").waitFor();
+    await page.locator(".recharts-wrapper").first().waitFor();
+    await page.getByText(/^Last reading /).waitFor();
+    await page.getByText("Provider Summary").waitFor();
+    await page.getByText("Weather data by Open-Meteo.com").waitFor();
+    await page.getByText("At Canal Roofs").waitFor();
+    await expect.poll(() => page.getByTestId("nav-badge-/app/sites").textContent()).toBe("1");
+    const banner = page.getByRole("banner");
+    await banner.getByText("Live", { exact: true }).waitFor();
+    await screenshot(page, "2x-dashboard");
+
+    // A sync publishes each plant's values over the socket; the indicator stays Live.
+    const before = frames.length;
+    await api("/api/providers/solis/sync", { method: "POST", token: session.token });
+    await expect
+      .poll(() => frames.slice(before).filter((frame) => frame.includes('"solis_realtime_update"')).length, {
+        timeout: 20_000,
+      })
+      .toBeGreaterThanOrEqual(3);
+    await banner.getByText("Live", { exact: true }).waitFor();
+    expect(await banner.getByText("Reconnecting").count()).toBe(0);
+    for (const metric of metrics) {
+      await table.getByRole("row", { name: new RegExp(metric.stationName) }).waitFor();
+    }
+    await screenshot(page, "2x-dashboard-after-sync");
+    await page.context().close();
+  });
+});

@@ -1,0 +1,171 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, screenshot } from "./browser";
+
+const baseUrl = inject("baseUrl");
+const PASSWORD = "sunny-days-2026";
+/** The sandbox Solis account (README): three simulated plants. */
+const SOLIS_SANDBOX = { keyId: "1300386381676644416", keySecret: "sandbox-solis-key-secret" };
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function api<T>(
+  path: string,
+  init: { method?: string; token?: string; body?: unknown } = {},
+): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      "Content-Type": "application/json",
+      ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** A signed-in page: the session stored in localStorage as the app itself stores it (SPEC section 3). */
+async function signedInPage(session: { token: string; user: unknown }): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  await context.addInitScript(
+    ([token, user]) => {
+      if (!localStorage.getItem("auth_token")) {
+        localStorage.setItem("auth_token", token);
+        localStorage.setItem("auth_user", user);
+      }
+    },
+    [session.token, JSON.stringify(session.user)] as const,
+  );
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  return page;
+}
+
+describe("sites, systems and portfolios in the browser", () => {
+  it("creates a site from sandbox systems, manages it and groups it into a portfolio", async () => {
+    const email = `e2e-sites-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+    const session = await api<{ token: string; user: unknown }>("/api/auth/register", {
+      method: "POST",
+      body: { email, password: PASSWORD, fullName: "Sam Sites", companyName: "Canal Solar" },
+    });
+    await api("/api/credentials", {
+      method: "POST",
+      token: session.token,
+      body: { provider: "solis", credentials: SOLIS_SANDBOX },
+    });
+    const available = await api<{ name: string; capacity: number | null }[]>("/api/available-systems", {
+      token: session.token,
+    });
+    expect(available.length).toBeGreaterThanOrEqual(2);
+    const [first, second] = available as [{ name: string }, { name: string }];
+
+    const page = await signedInPage(session);
+    await page.goto(`${baseUrl}/app/create-site`);
+    await page.getByRole("heading", { name: "Create New Site", level: 1 }).waitFor();
+    await page.getByRole("listitem", { name: first.name }).waitFor();
+
+    await page.getByLabel("Site Name").fill("Keizersgracht Rooftops");
+    // Typed like a person, so the autocomplete's 5-character threshold and debounce run for real.
+    await page.getByLabel("Address").pressSequentially("Keizersgracht 12, Amsterdam", { delay: 20 });
+    const suggestion = page.getByRole("option", { name: /Keizersgracht/ });
+    await suggestion.waitFor();
+    await screenshot(page, "11-create-site-suggestions");
+    await suggestion.click();
+    await page.getByText("Location set").waitFor();
+
+    await page.getByRole("button", { name: `Add ${first.name}` }).click();
+    await page.getByRole("button", { name: `Add ${second.name}` }).click();
+    const configured = page.getByRole("list", { name: "Configured Systems" });
+    await expect.poll(() => configured.getByRole("listitem").count()).toBe(2);
+    await page.getByText("Annual yield").waitFor();
+    await expect
+      .poll(() =>
+        page
+          .getByText(/^\d[\d,]* kWh$/)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
+    await screenshot(page, "12-create-site-ready");
+
+    await page.getByRole("button", { name: "Create Site" }).click();
+    await page.waitForURL(`${baseUrl}/app/site-management`);
+    await page.getByText("Site created", { exact: true }).waitFor();
+    const site = page.getByRole("group", { name: "Keizersgracht Rooftops" });
+    await site.waitFor();
+    await expect.poll(() => page.getByText("Total Systems").locator("..").textContent()).toContain("2");
+    await site.getByRole("button", { expanded: false }).click();
+    const systems = site.getByRole("table", { name: "Monitoring systems of Keizersgracht Rooftops" });
+    await systems.getByRole("row", { name: new RegExp(first.name) }).waitFor();
+    await systems.getByRole("row", { name: new RegExp(second.name) }).waitFor();
+    await screenshot(page, "13-site-management");
+
+    // The systems left the available list; the site is stored with its location and zone.
+    const stillAvailable = await api<{ name: string }[]>("/api/available-systems", { token: session.token });
+    expect(stillAvailable.map((system) => system.name)).not.toContain(first.name);
+    const [stored] = await api<{ name: string; timezone: string; systemCount: number }[]>("/api/sites", {
+      token: session.token,
+    });
+    expect(stored).toMatchObject({
+      name: "Keizersgracht Rooftops",
+      timezone: "Europe/Amsterdam",
+      systemCount: 2,
+    });
+
+    await page.getByRole("link", { name: "Portfolios" }).first().click();
+    await page.waitForURL(`${baseUrl}/app/portfolios`);
+    const form = page.getByRole("form", { name: "Create Portfolio" });
+    await form.getByLabel("Portfolio Name").fill("Canal Ring");
+    await form.getByLabel("Description (optional)").fill("Amsterdam city centre roofs");
+    await form.getByRole("button", { name: "Create Portfolio" }).click();
+    const portfolio = page.getByRole("article", { name: "Canal Ring" });
+    await portfolio.waitFor();
+    await portfolio.getByRole("checkbox", { name: /Keizersgracht Rooftops/ }).check();
+    await portfolio.getByRole("button", { name: /Add Selected Sites/ }).click();
+    await portfolio
+      .getByRole("list", { name: "Sites in this portfolio" })
+      .getByText("Keizersgracht Rooftops")
+      .waitFor();
+    await expect
+      .poll(() => portfolio.getByText("Sites", { exact: true }).locator("..").textContent())
+      .toBe("Sites1");
+    await screenshot(page, "14-portfolio");
+
+    // The Solar Sites grid, and a second site added through the Add Site dialog's verified address.
+    await page.getByRole("link", { name: "Sites", exact: true }).first().click();
+    await page.getByRole("article", { name: "Keizersgracht Rooftops" }).waitFor();
+    await page.getByRole("button", { name: "Add Site" }).click();
+    const addSite = page.getByRole("dialog");
+    await addSite.getByLabel("Site Name").fill("Damrak Office");
+    await addSite.getByLabel("Address").fill("Damrak 1, Amsterdam");
+    await addSite.getByLabel("Country").fill("NL");
+    await addSite.getByRole("button", { name: "Search" }).click();
+    await addSite.getByText("Location verified").waitFor();
+    await addSite.getByLabel("Provider").selectOption("fronius");
+    await addSite.getByLabel("Capacity (kW)").fill("12.5");
+    await screenshot(page, "15-add-site-dialog");
+    await addSite.getByRole("button", { name: "Add Site" }).click();
+    await page.getByText("Site added successfully").waitFor();
+    const damrak = page.getByRole("article", { name: "Damrak Office" });
+    await damrak.waitFor();
+    await expect.poll(() => damrak.textContent()).toContain("12.5 kW");
+    await screenshot(page, "16-sites-grid");
+
+    // The settings tab shows the portfolio's real site count.
+    await page.getByRole("button", { name: "Settings" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("tab", { name: "Sites & Portfolios" }).click();
+    await dialog.getByRole("list", { name: "Portfolios" }).getByText("1 site").waitFor();
+    await dialog.getByText("Full Access").waitFor();
+    await screenshot(page, "17-settings-sites-portfolios");
+    await page.context().close();
+  });
+});

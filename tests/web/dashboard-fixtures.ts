@@ -1,0 +1,192 @@
+import type { Alert, AlertSummary } from "../../schema/api/alerts";
+import type { AnalyticsRecord } from "../../schema/api/analytics";
+import type { DashboardMetric } from "../../schema/api/metrics";
+import type { Site } from "../../schema/api/sites";
+import type { CurrentWeather } from "../../schema/api/weather";
+import type { LiveSystemUpdate } from "../../schema/live";
+
+/** Fixtures in the server's answer shapes (schema/api) for the dashboard, alerts and live screens. */
+
+export function makeMetric(overrides: Partial<DashboardMetric> = {}): DashboardMetric {
+  const powerW = overrides.currentPowerW ?? 1500;
+  const todayWh = overrides.todayGenerationWh ?? 12_000;
+  return {
+    systemId: "sys-1",
+    siteId: "site-1",
+    siteName: "Harbour Roof",
+    stationName: "Harbour East",
+    provider: "solis",
+    providerId: "1298491919448889001",
+    currentPowerW: powerW,
+    pac: powerW,
+    currentPower: powerW,
+    power: powerW,
+    todayGenerationWh: todayWh,
+    etoday: todayWh / 1000,
+    todayGeneration: todayWh / 1000,
+    yieldtoday: todayWh / 1000,
+    capacity: 10,
+    efficiency: 15,
+    performanceRatio: 0.9,
+    expectedTodayWh: 13_333,
+    state: 1,
+    status: "online",
+    dataTime: new Date(Date.now() - 5 * 60_000).toISOString(),
+    stale: false,
+    timezone: "Europe/London",
+    inverters: [
+      {
+        sn: "INV-1",
+        state: 1,
+        currentPowerW: powerW,
+        pac: powerW,
+        power: powerW,
+        energyWh: todayWh,
+        temperatureC: 35,
+      },
+    ],
+    location: { address: "1 Harbour Way", latitude: 51.5, longitude: -0.12 },
+    ...overrides,
+  };
+}
+
+export function makeFleetSite(overrides: Partial<Site> = {}): Site {
+  return {
+    id: "site-1",
+    name: "Harbour Roof",
+    address: "1 Harbour Way, London",
+    location: "1 Harbour Way, London",
+    latitude: 51.5,
+    longitude: -0.12,
+    city: "London",
+    state: null,
+    country: "GB",
+    timezone: "Europe/London",
+    provider: "solis",
+    providers: ["solis"],
+    capacity: 10,
+    capacitySource: "systems",
+    acLimitKw: null,
+    tiltDeg: null,
+    azimuthDeg: null,
+    estimatedYield: null,
+    status: "online",
+    currentPower: 1500,
+    todayGeneration: 12_000,
+    lastUpdate: new Date().toISOString(),
+    isActive: true,
+    systemCount: 1,
+    onlineSystemCount: 1,
+    createdAt: "2026-05-01T08:00:00.000Z",
+    updatedAt: "2026-05-01T08:00:00.000Z",
+    ...overrides,
+  };
+}
+
+export function makeWeather(overrides: Partial<CurrentWeather> = {}): CurrentWeather {
+  return {
+    latitude: 51.5,
+    longitude: -0.12,
+    temperature: 18.4,
+    cloudCover: 20,
+    solarIrradiance: 640,
+    windSpeed: 12.5,
+    humidity: 55,
+    uvIndex: 5,
+    time: "2026-06-01T12:00:00.000Z",
+    source: "Weather data by Open-Meteo.com (CC BY 4.0)",
+    ...overrides,
+  };
+}
+
+export function makeAlert(overrides: Partial<Alert> = {}): Alert {
+  return {
+    id: "alert-1",
+    title: "Grid overvoltage",
+    message: "Inverter INV-1 reported grid overvoltage.",
+    severity: "critical",
+    createdAt: "2026-06-01T09:30:00.000Z",
+    resolved: false,
+    resolvedAt: null,
+    provider: "solis",
+    code: "1010",
+    deviceSerial: "INV-1",
+    systemId: "sys-1",
+    systemName: "Harbour East",
+    siteId: "site-1",
+    siteName: "Harbour Roof",
+    ...overrides,
+  };
+}
+
+export function summaryOf(alerts: readonly Alert[]): AlertSummary {
+  const open = alerts.filter((alert) => !alert.resolved);
+  return {
+    open: open.length,
+    critical: open.filter((alert) => alert.severity === "critical").length,
+    warning: open.filter((alert) => alert.severity === "warning").length,
+    info: open.filter((alert) => alert.severity === "info").length,
+  };
+}
+
+/** The one-system analytics answer with a series (the chart and the yesterday comparison read it). */
+export function seriesRecord(
+  metric: DashboardMetric,
+  series: NonNullable<AnalyticsRecord["series"]>,
+): AnalyticsRecord[] {
+  return [
+    {
+      provider: metric.provider,
+      stationName: metric.stationName,
+      systemName: metric.stationName,
+      siteName: metric.siteName,
+      systemId: metric.systemId,
+      siteId: metric.siteId,
+      id: metric.systemId,
+      providerId: metric.providerId,
+      currentPowerW: metric.currentPowerW,
+      todayGenerationWh: metric.todayGenerationWh,
+      capacity: metric.capacity,
+      efficiency: metric.efficiency,
+      performanceRatio: metric.performanceRatio,
+      state: metric.state,
+      status: metric.status,
+      inverterCount: metric.inverters.length,
+      inverterStates: [],
+      location: metric.location,
+      timezone: metric.timezone,
+      lastUpdated: metric.dataTime,
+      error: null,
+      series,
+    },
+  ];
+}
+
+export function makeLiveUpdate(overrides: Partial<LiveSystemUpdate> = {}): LiveSystemUpdate {
+  return {
+    systemId: "sys-1",
+    siteId: "site-1",
+    provider: "solis",
+    stationName: "Harbour East",
+    stationId: "1298491919448889001",
+    pac: 4200,
+    powerW: 4200,
+    etoday: 15.5,
+    energyTodayWh: 15_500,
+    etotal: 1200,
+    state: 1,
+    capacityW: 10_000,
+    inverterCount: 1,
+    inverters: [{ id: "inv-1", sn: "INV-1", state: 1, pac: 4200, etodayKWh: 15.5, inverterTemperature: 38 }],
+    acOutputs: null,
+    dcInputs: null,
+    batteryPower: null,
+    batteryCapacity: null,
+    batterySoc: null,
+    inverterTemperature: 38,
+    faultMessage: null,
+    alarmCode: null,
+    timestamp: new Date().toISOString(),
+    ...overrides,
+  };
+}

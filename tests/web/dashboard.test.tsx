@@ -1,0 +1,355 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import type { Alert } from "../../schema/api/alerts";
+import type { AnalyticsRecord } from "../../schema/api/analytics";
+import type { DashboardMetric } from "../../schema/api/metrics";
+import type { Site } from "../../schema/api/sites";
+import type { CurrentWeather } from "../../schema/api/weather";
+import {
+  makeAlert,
+  makeFleetSite,
+  makeLiveUpdate,
+  makeMetric,
+  makeWeather,
+  seriesRecord,
+  summaryOf,
+} from "./dashboard-fixtures";
+import { FakeWebSocket } from "./fake-websocket";
+import { type FakeResponse, makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
+
+interface DashboardData {
+  metrics?: DashboardMetric[] | FakeResponse;
+  sites?: Site[];
+  alerts?: Alert[];
+  weather?: CurrentWeather;
+  series?: (systemId: string) => AnalyticsRecord[];
+  fallback?: FakeResponse;
+}
+
+function renderDashboard(data: DashboardData = {}) {
+  const profile = makeProfile();
+  storeSession(profile);
+  const alerts = data.alerts ?? [];
+  const api = mockApi({
+    ...signedInApi(profile),
+    "GET /api/dashboard/metrics":
+      Array.isArray(data.metrics) || data.metrics === undefined
+        ? { body: data.metrics ?? [makeMetric()] }
+        : data.metrics,
+    "GET /api/debug/dashboard-test": data.fallback ?? { status: 500, body: { error: "down" } },
+    "GET /api/sites": { body: data.sites ?? [makeFleetSite()] },
+    "GET /api/alerts": ({ url }) => {
+      const state = new URL(url, "http://localhost").searchParams.get("state");
+      return { body: alerts.filter((alert) => state === "all" || alert.resolved === (state === "resolved")) };
+    },
+    "GET /api/alerts/summary": { body: summaryOf(alerts) },
+    "GET /api/weather/current": { body: data.weather ?? makeWeather() },
+    "GET /api/analytics": ({ url }) => {
+      const systemId = new URL(url, "http://localhost").searchParams.get("system") ?? "";
+      return { body: data.series?.(systemId) ?? [] };
+    },
+  });
+  return { ...renderApp("/app/dashboard"), ...api };
+}
+
+const systemTable = () => screen.findByRole("table", { name: /Systems, worst performance ratio first/ });
+
+const rowNames = (table: HTMLElement) =>
+  within(table)
+    .getAllByRole("rowheader")
+    .map((cell) => cell.firstChild?.textContent);
+
+describe("dashboard", () => {
+  const solis = makeMetric({
+    systemId: "sys-solis",
+    stationName: "Harbour East",
+    currentPowerW: 1500,
+    todayGenerationWh: 12_000,
+    efficiency: 15,
+    performanceRatio: 0.9,
+    expectedTodayWh: 13_000,
+  });
+  const sma = makeMetric({
+    systemId: "sys-sma",
+    siteId: "site-2",
+    siteName: "Depot",
+    stationName: "Depot Carport",
+    provider: "sma",
+    currentPowerW: 900,
+    todayGenerationWh: 8000,
+    capacity: 20,
+    efficiency: 4.5,
+    performanceRatio: 0.6,
+    expectedTodayWh: 12_000,
+    status: "stale",
+    stale: true,
+    dataTime: "2026-06-01T09:05:00.000Z",
+  });
+  const meteronline = makeMetric({
+    systemId: "sys-meteo",
+    siteId: "site-3",
+    siteName: "Farm",
+    stationName: "Farm Meter",
+    provider: "meteronline",
+    currentPowerW: 50_000,
+    todayGenerationWh: 400_000,
+    capacity: 100,
+    efficiency: 50,
+    performanceRatio: null,
+    expectedTodayWh: null,
+  });
+
+  it("shows the summary cards and the system table from the metrics, worst PR first", async () => {
+    renderDashboard({
+      metrics: [solis, sma, meteronline],
+      sites: [makeFleetSite(), makeFleetSite({ id: "site-2", name: "Depot", status: "offline" })],
+    });
+    const table = await systemTable();
+    expect(rowNames(table)).toEqual(["Depot Carport", "Harbour East", "Farm Meter"]);
+
+    // Meteronline stays out of the totals: 12 kWh + 8 kWh.
+    const today = screen.getByText("Generation Today").closest("div.flex-col") as HTMLElement;
+    expect(within(today).getByText("20.0 kWh")).toBeInTheDocument();
+    const active = screen.getByText("Active Sites").closest("div.flex-col") as HTMLElement;
+    expect(within(active).getByText("1 of 2")).toBeInTheDocument();
+    const efficiency = screen.getByText("Performance Efficiency").closest("div.flex-col") as HTMLElement;
+    // Mean of 15 % and 4.5 %; PR = 20 kWh / 25 kWh expected.
+    expect(within(efficiency).getByText("9.8 %")).toBeInTheDocument();
+    expect(within(efficiency).getByText("PR 80 %")).toBeInTheDocument();
+
+    // The stale system shows Stale with its last data time, not 0 W.
+    const staleRow = within(table)
+      .getByRole("rowheader", { name: /Depot Carport/ })
+      .closest("tr") as HTMLElement;
+    expect(within(staleRow).getAllByText("Stale")).toHaveLength(2);
+    expect(within(staleRow).getByText(/^last data /)).toBeInTheDocument();
+    expect(within(staleRow).queryByText("0 W")).not.toBeInTheDocument();
+    const liveRow = within(table)
+      .getByRole("rowheader", { name: /Harbour East/ })
+      .closest("tr") as HTMLElement;
+    expect(within(liveRow).getByText("1.5 kW")).toBeInTheDocument();
+    expect(within(liveRow).getByText("12.0 kWh")).toBeInTheDocument();
+    expect(within(liveRow).getByText("1/1 online")).toBeInTheDocument();
+    expect(within(liveRow).getByText("PR 90 %")).toBeInTheDocument();
+  });
+
+  it("sorts the table by a column and reverses on a second click", async () => {
+    const { user } = renderDashboard({ metrics: [solis, sma, meteronline] });
+    const table = await systemTable();
+    await user.click(within(table).getByRole("button", { name: "System" }));
+    expect(rowNames(table)).toEqual(["Depot Carport", "Farm Meter", "Harbour East"]);
+    await user.click(within(table).getByRole("button", { name: "System" }));
+    expect(rowNames(table)).toEqual(["Harbour East", "Farm Meter", "Depot Carport"]);
+    await user.click(within(table).getByRole("button", { name: "Today" }));
+    expect(rowNames(table)).toEqual(["Farm Meter", "Harbour East", "Depot Carport"]);
+  });
+
+  it("sums the provider summary per provider, leaving meteronline out", async () => {
+    renderDashboard({ metrics: [solis, sma, meteronline] });
+    const list = await screen.findByRole("list", { name: "Provider Summary" });
+    const solisRow = within(list).getByRole("listitem", { name: "Solis" });
+    expect(within(solisRow).getByText("1.5 kW")).toBeInTheDocument();
+    expect(within(solisRow).getByText("Sites: 1 · Systems: 1 · 10 kW")).toBeInTheDocument();
+    // Stale data is not current power.
+    const smaRow = within(list).getByRole("listitem", { name: "SMA" });
+    expect(within(smaRow).getByText("0 W")).toBeInTheDocument();
+    expect(within(smaRow).getByText("Sites: 1 · Systems: 1 · 20 kW")).toBeInTheDocument();
+    expect(within(list).getByRole("listitem", { name: "SolaX" })).toHaveTextContent("No systems connected");
+    expect(within(list).getByRole("listitem", { name: "Fronius" })).toBeInTheDocument();
+    expect(within(list).queryByRole("listitem", { name: "Meteronline" })).not.toBeInTheDocument();
+    expect(screen.getByText("Meteronline systems (1) are not counted in the totals.")).toBeInTheDocument();
+  });
+
+  it("shows at most 3 unresolved alerts with a link to all of them", async () => {
+    const alerts = [
+      makeAlert({ id: "a1", title: "Grid overvoltage", severity: "critical" }),
+      makeAlert({ id: "a2", title: "String low", severity: "warning" }),
+      makeAlert({ id: "a3", title: "Firmware update", severity: "info" }),
+      makeAlert({ id: "a4", title: "Fan failure", severity: "warning" }),
+      makeAlert({ id: "a5", title: "Old fault", resolved: true, resolvedAt: "2026-06-01T10:00:00.000Z" }),
+    ];
+    renderDashboard({ alerts });
+    const panel = await screen.findByRole("list", { name: "Alerts" });
+    const items = within(panel).getAllByRole("listitem");
+    expect(items).toHaveLength(3);
+    expect(items[0]).toHaveClass("border-l-red-500");
+    expect(items[1]).toHaveClass("border-l-amber-500");
+    expect(items[2]).toHaveClass("border-l-blue-500");
+    expect(within(panel).queryByText("Fan failure")).not.toBeInTheDocument();
+    expect(within(panel).queryByText("Old fault")).not.toBeInTheDocument();
+    const link = await screen.findByRole("link", { name: "View all alerts (4)" });
+    expect(link).toHaveAttribute("href", "/app/alerts");
+  });
+
+  it("says all systems are operational when no alert is open", async () => {
+    renderDashboard({ alerts: [makeAlert({ resolved: true, resolvedAt: "2026-06-01T10:00:00.000Z" })] });
+    expect(await screen.findByText("All systems operational")).toBeInTheDocument();
+    expect(screen.getByText("No active alerts")).toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: /View all alerts/ })).not.toBeInTheDocument();
+  });
+
+  it("reads the weather at the first site and labels it as SPEC says", async () => {
+    const { calls } = renderDashboard({
+      weather: makeWeather({ cloudCover: 55, uvIndex: 6.2, solarIrradiance: 410 }),
+    });
+    expect(await screen.findByText("Partly Cloudy")).toBeInTheDocument();
+    expect(screen.getByText("6.2 · Moderate")).toBeInTheDocument();
+    expect(screen.getByText("At Harbour Roof")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Weather data by Open-Meteo.com" })).toBeInTheDocument();
+    expect(screen.getByText(/^Observed /)).toBeInTheDocument();
+    // The weather impact card reads the same observation.
+    const impact = screen.getByText("Weather Impact").closest("div.flex-col") as HTMLElement;
+    expect(within(impact).getByText("Reduced")).toBeInTheDocument();
+    expect(within(impact).getByText(/55 % cloud cover · 410 W\/m²/)).toBeInTheDocument();
+    const weatherCall = calls.find((call) => call.path === "/api/weather/current");
+    expect(new URL(weatherCall?.url ?? "", "http://localhost").searchParams.get("lat")).toBe("51.5");
+  });
+
+  it("uses SPEC's fixed coordinates only when the organisation has no sites", async () => {
+    const { calls } = renderDashboard({ sites: [], weather: makeWeather({ cloudCover: 85, uvIndex: 9 }) });
+    expect(await screen.findByText("Cloudy")).toBeInTheDocument();
+    expect(screen.getByText("9.0 · High")).toBeInTheDocument();
+    expect(screen.getByText("New York (no sites yet)")).toBeInTheDocument();
+    const params = new URL(calls.find((call) => call.path === "/api/weather/current")?.url ?? "", "http://x")
+      .searchParams;
+    expect([params.get("lat"), params.get("lng")]).toEqual(["40.7128", "-74.006"]);
+  });
+
+  it("compares today with the same time yesterday from the stored series", async () => {
+    const now = Date.now();
+    const hour = 3_600_000;
+    const todayLondon = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(now);
+    const yesterdayLondon = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(
+      now - 24 * hour,
+    );
+    // No readings yesterday after this time: all of yesterday's 10 kWh was before it.
+    renderDashboard({
+      metrics: [solis],
+      series: (systemId) =>
+        systemId === "sys-solis"
+          ? seriesRecord(solis, {
+              range: "24h",
+              power: [
+                { time: new Date(now - 10 * 60_000).toISOString(), powerW: 1400 },
+                { time: new Date(now - 5 * 60_000).toISOString(), powerW: 1500 },
+              ],
+              energy: [
+                { date: yesterdayLondon, energyWh: 10_000, expectedWh: 12_500, performanceRatio: 0.8 },
+                { date: todayLondon, energyWh: 12_000, expectedWh: 13_000, performanceRatio: 0.92 },
+              ],
+            })
+          : [],
+    });
+    const card = (await screen.findByText("Generation Today")).closest("div.flex-col") as HTMLElement;
+    expect(await within(card).findByText("+20.0 %")).toBeInTheDocument();
+    expect(within(card).getByText(/vs 10.0 kWh by this time yesterday/)).toBeInTheDocument();
+    const efficiency = screen.getByText("Performance Efficiency").closest("div.flex-col") as HTMLElement;
+    expect(within(efficiency).getByText(/Fleet PR yesterday: 80 %/)).toBeInTheDocument();
+    expect(within(efficiency).getByText("+12.3 pts")).toBeInTheDocument();
+  });
+
+  it("omits the change indicator when yesterday is not known", async () => {
+    renderDashboard({ metrics: [solis] });
+    expect(await screen.findByText(/No comparison: yesterday's data is not available/)).toBeInTheDocument();
+    expect(screen.queryByText(/^[+−±]\d/)).not.toBeInTheDocument();
+  });
+
+  it("shows the empty state when there are no systems", async () => {
+    renderDashboard({ metrics: [] });
+    expect(await screen.findByText("No sites yet")).toBeInTheDocument();
+    expect(screen.getByText("Add your first solar site to start monitoring")).toBeInTheDocument();
+  });
+
+  it("treats a non-array answer as no systems", async () => {
+    renderDashboard({ metrics: { body: { unexpected: true } } });
+    expect(await screen.findByText("No sites yet")).toBeInTheDocument();
+  });
+
+  it("falls back to the debug totals when the metrics call fails", async () => {
+    const { calls } = renderDashboard({
+      metrics: { status: 500, body: { error: "boom" } },
+      fallback: { body: { matchedSites: 2, totalCurrentPower: 3200, totalTodayGeneration: 25.5 } },
+    });
+    expect(await screen.findByText("Showing fleet totals only")).toBeInTheDocument();
+    const today = screen.getByText("Generation Today").closest("div.flex-col") as HTMLElement;
+    expect(within(today).getByText("25.5 kWh")).toBeInTheDocument();
+    const solisRow = within(screen.getByRole("list", { name: "Provider Summary" })).getByRole("listitem", {
+      name: "Solis",
+    });
+    expect(within(solisRow).getByText("3.2 kW")).toBeInTheDocument();
+    expect(calls.filter((call) => call.path === "/api/debug/dashboard-test").length).toBeGreaterThan(0);
+  });
+
+  it("retries once, then shows the empty list with a notice when the fallback fails too", async () => {
+    const { calls } = renderDashboard({ metrics: { status: 500, body: { error: "boom" } } });
+    expect(await screen.findByText("Fleet data unavailable", {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(screen.getByText("No sites yet")).toBeInTheDocument();
+    expect(calls.filter((call) => call.path === "/api/dashboard/metrics")).toHaveLength(2);
+    expect(calls.filter((call) => call.path === "/api/debug/dashboard-test")).toHaveLength(2);
+  });
+
+  it("keeps the figures shown when a refresh fails, and says so", async () => {
+    let failing = false;
+    const { queryClient } = renderDashboard({
+      metrics: { body: [solis] },
+    });
+    const table = await systemTable();
+    const profile = makeProfile();
+    mockApi({
+      ...signedInApi(profile),
+      "GET /api/dashboard/metrics": () =>
+        failing ? { status: 503, body: { error: "busy" } } : { body: [solis] },
+      "GET /api/debug/dashboard-test": { status: 503, body: { error: "busy" } },
+    });
+    failing = true;
+    await act(async () => {
+      await queryClient.refetchQueries({ queryKey: ["dashboard", "metrics"] }).catch(() => undefined);
+    });
+    expect(await screen.findByText("Fleet data unavailable", {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(within(table).getByRole("rowheader", { name: /Harbour East/ })).toBeInTheDocument();
+    expect(screen.queryByText("No sites yet")).not.toBeInTheDocument();
+  });
+
+  it("merges a live update into the table without refetching the metrics", async () => {
+    const { calls } = renderDashboard({ metrics: [solis, sma] });
+    const table = await systemTable();
+    const row = () =>
+      within(table)
+        .getByRole("rowheader", { name: /Harbour East/ })
+        .closest("tr") as HTMLElement;
+    expect(within(row()).getByText("1.5 kW")).toBeInTheDocument();
+    const metricsCalls = calls.filter((call) => call.path === "/api/dashboard/metrics").length;
+
+    const socket = FakeWebSocket.instances[0];
+    act(() => socket?.serverOpens());
+    act(() =>
+      socket?.serverSends({
+        type: "solis_realtime_update",
+        data: makeLiveUpdate({ systemId: "sys-solis", powerW: 4200, pac: 4200, energyTodayWh: 15_500 }),
+      }),
+    );
+    await waitFor(() => expect(within(row()).getByText("4.2 kW")).toBeInTheDocument());
+    expect(within(row()).getByText("15.5 kWh")).toBeInTheDocument();
+
+    // A stale system becomes fresh with its first live message.
+    act(() =>
+      socket?.serverSends({
+        type: "realtime_update",
+        data: makeLiveUpdate({
+          systemId: "sys-sma",
+          provider: "sma",
+          powerW: 2500,
+          pac: 2500,
+          capacityW: 20_000,
+        }),
+      }),
+    );
+    const smaRow = within(table)
+      .getByRole("rowheader", { name: /Depot Carport/ })
+      .closest("tr") as HTMLElement;
+    await waitFor(() => expect(within(smaRow).getByText("2.5 kW")).toBeInTheDocument());
+    expect(within(smaRow).queryByText("Stale")).not.toBeInTheDocument();
+    expect(within(smaRow).getByText("Online")).toBeInTheDocument();
+    expect(calls.filter((call) => call.path === "/api/dashboard/metrics")).toHaveLength(metricsCalls);
+  });
+});

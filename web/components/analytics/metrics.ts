@@ -1,0 +1,80 @@
+import type { AnalyticsRecord } from "../../../schema/api/analytics";
+import type { ProviderId } from "../../../schema/api/providers";
+
+/** SPEC section 9: kilograms of CO2 a kWh of solar energy avoids, and trees it equals. */
+export const CO2_KG_PER_KWH = 0.92;
+export const TREES_PER_KWH = 0.045;
+
+/** The list's filter buttons, in SPEC's order after All. */
+export const providerFilters = [
+  "solis",
+  "fronius",
+  "sma",
+  "solax",
+  "meteronline",
+] as const satisfies readonly ProviderId[];
+export type ProviderFilter = "all" | ProviderId;
+
+export function filterByProvider(records: AnalyticsRecord[], filter: ProviderFilter): AnalyticsRecord[] {
+  return filter === "all" ? records : records.filter((record) => record.provider === filter);
+}
+
+/** SPEC section 9: current power in kW over capacity, in %; null without a capacity. */
+export function efficiencyPercent(currentPowerW: number, capacityKw: number): number | null {
+  if (capacityKw <= 0) return null;
+  return (currentPowerW / 1000 / capacityKw) * 100;
+}
+
+/** SPEC section 9: the day's kWh over (capacity × 24 h), in %. */
+export function capacityFactorPercent(dayEnergyWh: number, capacityKw: number): number | null {
+  if (capacityKw <= 0) return null;
+  return (dayEnergyWh / 1000 / (capacityKw * 24)) * 100;
+}
+
+/** SPEC section 9: kWh generated per kW installed. */
+export function energyYieldKwhPerKw(energyWh: number, capacityKw: number): number | null {
+  if (capacityKw <= 0) return null;
+  return energyWh / 1000 / capacityKw;
+}
+
+export function co2AvoidedKg(energyWh: number): number {
+  return (energyWh / 1000) * CO2_KG_PER_KWH;
+}
+
+export function treesEquivalent(energyWh: number): number {
+  return (energyWh / 1000) * TREES_PER_KWH;
+}
+
+type EnergyDay = NonNullable<AnalyticsRecord["series"]>["energy"][number];
+
+/** Energy over the range: the days with data summed; null when no day has any. */
+export function rangeEnergyWh(days: EnergyDay[]): number | null {
+  const known = days.filter((day) => day.energyWh !== null);
+  if (known.length === 0) return null;
+  return known.reduce((sum, day) => sum + (day.energyWh ?? 0), 0);
+}
+
+/** Actual over expected energy across the days where both are known; null when nothing was expected. */
+export function rangePerformanceRatio(days: EnergyDay[]): number | null {
+  let actualWh = 0;
+  let expectedWh = 0;
+  for (const day of days) {
+    if (day.energyWh === null || day.expectedWh === null) continue;
+    actualWh += day.energyWh;
+    expectedWh += day.expectedWh;
+  }
+  return expectedWh > 0 ? actualWh / expectedWh : null;
+}
+
+/** SPEC section 4: numeric system state 1 Online, 3 Alarm, anything else Offline. */
+export type StateLabel = "online" | "alarm" | "offline";
+export function stateLabel(state: number): StateLabel {
+  if (state === 1) return "online";
+  if (state === 3) return "alarm";
+  return "offline";
+}
+
+/** The name SPEC lets a record carry under three keys. */
+export function recordName(record: AnalyticsRecord): string {
+  return record.stationName || record.systemName || record.siteName || record.systemId;
+}

@@ -1,0 +1,71 @@
+/** Plant-local calendar days in the browser: energy per day is counted in the site's own zone. */
+
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = partsFormatters.get(timeZone);
+  if (!formatter) {
+    try {
+      formatter = new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+      });
+    } catch {
+      formatter = formatterFor("UTC");
+    }
+    partsFormatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function wallClock(instantMs: number, timeZone: string): WallClock {
+  const parts = Object.fromEntries(
+    formatterFor(timeZone)
+      .formatToParts(new Date(instantMs))
+      .map((part) => [part.type, part.value]),
+  );
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+  };
+}
+
+/** `YYYY-MM-DD` of an instant in a zone. */
+export function localDate(instantMs: number, timeZone: string): string {
+  const { year, month, day } = wallClock(instantMs, timeZone);
+  return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}
+
+/** How far the zone's wall clock is ahead of UTC at an instant, in ms. */
+function offsetMs(instantMs: number, timeZone: string): number {
+  const c = wallClock(instantMs, timeZone);
+  const asUtc = Date.UTC(c.year, c.month - 1, c.day, c.hour, c.minute, c.second);
+  return asUtc - Math.floor(instantMs / 1000) * 1000;
+}
+
+/** The instant the local day containing `instantMs` began in the zone (DST-safe). */
+export function localMidnightMs(instantMs: number, timeZone: string): number {
+  const { year, month, day } = wallClock(instantMs, timeZone);
+  const midnightAsUtc = Date.UTC(year, month - 1, day);
+  const first = midnightAsUtc - offsetMs(midnightAsUtc, timeZone);
+  return midnightAsUtc - offsetMs(first, timeZone);
+}

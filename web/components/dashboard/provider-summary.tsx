@@ -1,0 +1,52 @@
+import { Card, Title } from "@tremor/react";
+import { useTranslation } from "react-i18next";
+import type { DashboardMetric } from "../../../schema/api/metrics";
+import { formatCapacityKw, formatCount, formatPowerW } from "../../lib/format";
+import { providerNames } from "../../lib/providers";
+import { providerTotals } from "./fleet";
+
+/** Site count, capacity and live power per provider (SPEC's four; meteronline left out). */
+export function ProviderSummary({
+  metrics,
+  locale,
+}: {
+  metrics: readonly DashboardMetric[];
+  locale: string;
+}) {
+  const { t } = useTranslation();
+  const rows = providerTotals(metrics);
+  const meteronlineCount = metrics.filter((metric) => metric.provider === "meteronline").length;
+  return (
+    <Card>
+      <Title>{t("fleet.providers.title")}</Title>
+      <ul className="mt-4 divide-y divide-tremor-border" aria-label={t("fleet.providers.title")}>
+        {rows.map((row) => (
+          <li key={row.provider} aria-label={providerNames[row.provider]} className="py-3">
+            <div className="flex items-baseline justify-between gap-2">
+              <span className="font-medium text-tremor-content-strong">{providerNames[row.provider]}</span>
+              <span className="text-tremor-default font-semibold text-tremor-content-strong">
+                {formatPowerW(row.powerW, locale)}
+              </span>
+            </div>
+            {row.systemCount === 0 ? (
+              <p className="text-tremor-label text-tremor-content">{t("fleet.providers.none")}</p>
+            ) : (
+              <p className="text-tremor-label text-tremor-content">
+                {t("fleet.providers.detail", {
+                  sites: formatCount(row.siteCount, locale),
+                  systems: formatCount(row.systemCount, locale),
+                  capacity: formatCapacityKw(Math.round(row.capacityKw * 10) / 10, locale),
+                })}
+              </p>
+            )}
+          </li>
+        ))}
+      </ul>
+      {meteronlineCount > 0 ? (
+        <p className="mt-2 text-tremor-label text-tremor-content">
+          {t("fleet.providers.meteronlineExcluded", { n: meteronlineCount })}
+        </p>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,143 @@
+import { BadgeDelta } from "@tremor/react";
+import { useTranslation } from "react-i18next";
+import type { CurrentWeather } from "../../../schema/api/weather";
+import { formatCount, formatEnergyWh, formatTime } from "../../lib/format";
+import type { FleetTotals } from "./fleet";
+import type { GenerationChange } from "./generation-series";
+import { SummaryCard } from "./summary-card";
+import {
+  formatIrradiance,
+  formatPercent,
+  formatRatioPercent,
+  formatSignedDecimal,
+  formatSignedPercent,
+} from "./units";
+import { weatherImpact } from "./weather-labels";
+
+interface SummaryCardsProps {
+  totals: FleetTotals;
+  /** Sites with fresh data of all sites; undefined while the site list loads or failed. */
+  sites: { active: number; total: number } | undefined;
+  /** undefined while the series load, null when no comparison is possible. */
+  change: GenerationChange | null | undefined;
+  prYesterday: number | null;
+  weather: CurrentWeather | undefined;
+  locale: string;
+  timeZone: string | undefined;
+}
+
+const deltaType = (delta: number) =>
+  delta > 0.05 ? "moderateIncrease" : delta < -0.05 ? "moderateDecrease" : "unchanged";
+
+export function SummaryCards({
+  totals,
+  sites,
+  change,
+  prYesterday,
+  weather,
+  locale,
+  timeZone,
+}: SummaryCardsProps) {
+  const { t } = useTranslation();
+  const time = (value: number | string) => formatTime(value, { locale, timeZone });
+  const asOf =
+    totals.dataTimeMs === null
+      ? t("fleet.cards.noDataYet")
+      : t("fleet.asOf", { time: time(totals.dataTimeMs) });
+  const prPoints =
+    totals.performanceRatio !== null && prYesterday !== null
+      ? (totals.performanceRatio - prYesterday) * 100
+      : null;
+  const impact = weather ? weatherImpact(weather) : null;
+
+  return (
+    <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <SummaryCard
+        label={t("fleet.cards.generationToday")}
+        value={formatEnergyWh(totals.todayWh, locale)}
+        indicator={
+          change ? (
+            <BadgeDelta deltaType={deltaType(change.changePercent)} size="xs">
+              {formatSignedPercent(change.changePercent, locale)}
+            </BadgeDelta>
+          ) : null
+        }
+        footnote={
+          <>
+            {change
+              ? t("fleet.cards.vsYesterday", { energy: formatEnergyWh(change.yesterdayWh, locale) })
+              : change === null
+                ? t("fleet.cards.noYesterday")
+                : t("fleet.cards.comparing")}
+            <br />
+            {asOf}
+          </>
+        }
+      />
+      <SummaryCard
+        label={t("fleet.cards.activeSites")}
+        value={
+          sites
+            ? t("fleet.cards.ofTotal", {
+                active: formatCount(sites.active, locale),
+                total: formatCount(sites.total, locale),
+              })
+            : "—"
+        }
+        footnote={
+          <>
+            {t("fleet.cards.activeSitesHint")}
+            <br />
+            {t("fleet.cards.systemsMonitored", { systems: formatCount(totals.systemCount, locale) })}
+          </>
+        }
+      />
+      <SummaryCard
+        label={t("fleet.cards.efficiency")}
+        value={totals.meanEfficiency === null ? "—" : formatPercent(totals.meanEfficiency, locale)}
+        aside={
+          <span className="text-tremor-default text-tremor-content-emphasis">
+            {t("fleet.cards.pr", {
+              value:
+                totals.performanceRatio === null ? "—" : formatRatioPercent(totals.performanceRatio, locale),
+            })}
+          </span>
+        }
+        indicator={
+          prPoints !== null ? (
+            <BadgeDelta deltaType={deltaType(prPoints)} size="xs">
+              {t("fleet.cards.points", { value: formatSignedDecimal(prPoints, locale) })}
+            </BadgeDelta>
+          ) : null
+        }
+        footnote={
+          <>
+            {prYesterday !== null
+              ? t("fleet.cards.prYesterday", { value: formatRatioPercent(prYesterday, locale) })
+              : t("fleet.cards.efficiencyHint")}
+            <br />
+            {asOf}
+          </>
+        }
+      />
+      <SummaryCard
+        label={t("fleet.cards.weatherImpact")}
+        value={impact ? t(`fleet.weather.impact.${impact}`) : "—"}
+        footnote={
+          weather ? (
+            <>
+              {t("fleet.cards.weatherDetail", {
+                cloud: formatPercent(weather.cloudCover, locale, 0),
+                irradiance: formatIrradiance(weather.solarIrradiance, locale),
+              })}
+              <br />
+              {t("fleet.asOf", { time: time(weather.time) })}
+            </>
+          ) : (
+            t("fleet.weather.unavailable")
+          )
+        }
+      />
+    </div>
+  );
+}

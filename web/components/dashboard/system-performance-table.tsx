@@ -1,0 +1,172 @@
+import { RiArrowDownSLine, RiArrowUpSLine, RiExpandUpDownLine } from "@remixicon/react";
+import { Card, Title } from "@tremor/react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { DashboardMetric } from "../../../schema/api/metrics";
+import { formatDateTime, formatEnergyWh, formatPowerW, formatTime } from "../../lib/format";
+import { providerNames } from "../../lib/providers";
+import { inverterCounts, type SortDirection, type SystemSortKey, sortSystems, systemName } from "./fleet";
+import { SystemStatusBadge } from "./system-status-badge";
+import { formatPercent, formatRatioPercent } from "./units";
+
+interface Column {
+  key: SystemSortKey;
+  label: "system" | "provider" | "power" | "today" | "status" | "inverters" | "efficiency";
+  align?: "right";
+}
+
+const columns: Column[] = [
+  { key: "system", label: "system" },
+  { key: "provider", label: "provider" },
+  { key: "power", label: "power", align: "right" },
+  { key: "today", label: "today", align: "right" },
+  { key: "status", label: "status" },
+  { key: "inverters", label: "inverters", align: "right" },
+  { key: "pr", label: "efficiency", align: "right" },
+];
+
+/** Worst first by performance ratio unless the reader picks another order. */
+const DEFAULT_SORT = { key: "pr", direction: "asc" } as const satisfies {
+  key: SystemSortKey;
+  direction: SortDirection;
+};
+
+export function SystemPerformanceTable({
+  metrics,
+  locale,
+  timeZone,
+}: {
+  metrics: readonly DashboardMetric[];
+  locale: string;
+  timeZone: string | undefined;
+}) {
+  const { t } = useTranslation();
+  const [sort, setSort] = useState<{ key: SystemSortKey; direction: SortDirection }>(DEFAULT_SORT);
+  const rows = sortSystems(metrics, sort.key, sort.direction);
+  const time = (value: string) => formatTime(value, { locale, timeZone });
+
+  const onSort = (key: SystemSortKey) =>
+    setSort((current) =>
+      current.key === key
+        ? { key, direction: current.direction === "asc" ? "desc" : "asc" }
+        : { key, direction: key === "system" || key === "provider" || key === "pr" ? "asc" : "desc" },
+    );
+
+  return (
+    <Card>
+      <Title>{t("fleet.table.title")}</Title>
+      <div className="mt-4 overflow-x-auto">
+        <table className="w-full min-w-[56rem] text-left text-tremor-default">
+          <caption className="sr-only">{t("fleet.table.caption")}</caption>
+          <thead>
+            <tr className="border-b border-tremor-border text-tremor-content">
+              {columns.map((column) => {
+                const active = sort.key === column.key;
+                const SortIcon = !active
+                  ? RiExpandUpDownLine
+                  : sort.direction === "asc"
+                    ? RiArrowUpSLine
+                    : RiArrowDownSLine;
+                return (
+                  <th
+                    key={column.key}
+                    scope="col"
+                    aria-sort={active ? (sort.direction === "asc" ? "ascending" : "descending") : "none"}
+                    className={`whitespace-nowrap px-3 py-2 font-semibold ${column.align === "right" ? "text-right" : ""}`}
+                  >
+                    <button
+                      type="button"
+                      onClick={() => onSort(column.key)}
+                      className="inline-flex items-center gap-1 hover:text-tremor-content-strong"
+                    >
+                      {t(`fleet.table.columns.${column.label}`)}
+                      <SortIcon className="h-4 w-4" aria-hidden="true" />
+                    </button>
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((metric) => {
+              const inverters = inverterCounts(metric);
+              return (
+                <tr key={metric.systemId} className="border-b border-tremor-border last:border-0">
+                  <th scope="row" className="px-3 py-3 font-medium text-tremor-content-strong">
+                    {systemName(metric)}
+                    {metric.siteName ? (
+                      <span className="block text-tremor-label font-normal text-tremor-content">
+                        {metric.siteName}
+                      </span>
+                    ) : null}
+                  </th>
+                  <td className="px-3 py-3 text-tremor-content-emphasis">{providerNames[metric.provider]}</td>
+                  <td className="whitespace-nowrap px-3 py-3 text-right">
+                    {metric.stale ? (
+                      <>
+                        <span className="font-medium text-orange-700">{t("fleet.status.stale")}</span>
+                        <span className="block text-tremor-label text-tremor-content">
+                          {metric.dataTime
+                            ? t("fleet.table.lastData", {
+                                time: formatTimeOrDate(metric.dataTime, locale, timeZone),
+                              })
+                            : t("fleet.table.noData")}
+                        </span>
+                      </>
+                    ) : (
+                      <>
+                        <span className="font-medium text-tremor-content-strong">
+                          {formatPowerW(metric.currentPowerW, locale)}
+                        </span>
+                        {metric.dataTime ? (
+                          <span className="block text-tremor-label text-tremor-content">
+                            {t("fleet.asOf", { time: time(metric.dataTime) })}
+                          </span>
+                        ) : null}
+                      </>
+                    )}
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-3 text-right text-tremor-content-strong">
+                    {formatEnergyWh(metric.todayGenerationWh, locale)}
+                  </td>
+                  <td className="px-3 py-3">
+                    <SystemStatusBadge status={metric.status} />
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-3 text-right text-tremor-content-emphasis">
+                    {inverters.total === 0
+                      ? "—"
+                      : t("fleet.table.invertersOnline", {
+                          online: inverters.online,
+                          total: inverters.total,
+                        })}
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-3 text-right">
+                    <span className="text-tremor-content-strong">
+                      {formatPercent(metric.efficiency, locale)}
+                    </span>
+                    <span className="block text-tremor-label text-tremor-content">
+                      {t("fleet.cards.pr", {
+                        value:
+                          metric.performanceRatio === null
+                            ? "—"
+                            : formatRatioPercent(metric.performanceRatio, locale),
+                      })}
+                    </span>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </Card>
+  );
+}
+
+/** Today's data shows its time; older data its date and time. */
+function formatTimeOrDate(value: string, locale: string, timeZone: string | undefined): string {
+  const ageMs = Date.now() - Date.parse(value);
+  return ageMs < 12 * 3_600_000
+    ? formatTime(value, { locale, timeZone })
+    : formatDateTime(value, { locale, timeZone });
+}

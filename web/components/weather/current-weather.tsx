@@ -1,0 +1,56 @@
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { WEATHER_ATTRIBUTION } from "../../../schema/api/weather";
+import { formatDateTime, localeFor } from "../../lib/format";
+import { currentWeatherQueryOptions } from "../../lib/queries/weather";
+import { formatNumber, formatPercent } from "../analytics/units";
+import { ErrorState } from "../ui/error-state";
+import { Spinner } from "../ui/spinner";
+import { useUserTimeZone } from "../use-user-time-zone";
+import { uvLabel } from "./labels";
+import { WeatherFacts } from "./weather-facts";
+
+/** GET /api/weather/current at the site, with SPEC's labels, the observation time and the source. */
+export function CurrentWeather({ latitude, longitude }: { latitude: number; longitude: number }) {
+  const { t, i18n } = useTranslation();
+  const locale = localeFor(i18n.language);
+  const timeZone = useUserTimeZone();
+  const weather = useQuery(currentWeatherQueryOptions(latitude, longitude));
+  if (weather.isPending) return <Spinner className="py-8" />;
+  if (weather.isError) return <ErrorState title={t("insights.weather.loadFailed")} error={weather.error} />;
+  const w = weather.data;
+  return (
+    <WeatherFacts
+      cloudCover={w.cloudCover}
+      temperature={`${formatNumber(w.temperature, locale, 1)} °C`}
+      facts={[
+        {
+          label: t("insights.weather.irradiance"),
+          value: `${formatNumber(w.solarIrradiance, locale, 0)} W/m²`,
+        },
+        { label: t("insights.weather.cloudCover"), value: formatPercent(w.cloudCover, locale, 0) },
+        { label: t("insights.weather.wind"), value: `${formatNumber(w.windSpeed, locale, 1)} km/h` },
+        { label: t("insights.weather.humidity"), value: formatPercent(w.humidity, locale, 0) },
+        {
+          label: t("insights.weather.uv"),
+          value: `${formatNumber(w.uvIndex, locale, 1)} · ${t(`insights.weather.uvLabels.${uvLabel(w.uvIndex)}`)}`,
+        },
+      ]}
+      footer={
+        <>
+          <p>{t("insights.weather.observed", { time: formatDateTime(w.time, { locale, timeZone }) })}</p>
+          <p className="mt-1">
+            <a
+              href="https://open-meteo.com/"
+              target="_blank"
+              rel="noreferrer"
+              className="underline hover:text-tremor-content-emphasis"
+            >
+              {WEATHER_ATTRIBUTION}
+            </a>
+          </p>
+        </>
+      }
+    />
+  );
+}

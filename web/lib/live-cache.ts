@@ -1,0 +1,174 @@
+import { type QueryClient, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useSyncExternalStore } from "react";
+import type { AlertSummary } from "../../schema/api/alerts";
+import type { DashboardMetric } from "../../schema/api/metrics";
+import type { LiveMessage, LiveSystemUpdate } from "../../schema/live";
+import { localDate } from "../components/dashboard/local-day";
+import { subscribeLiveMessages } from "./live";
+import { alertKeys } from "./queries/alerts";
+import { dashboardKeys, type SystemSeries } from "./queries/metrics";
+
+/**
+ * Live messages go into the query cache instead of causing refetches: a system update replaces
+ * that system's entry in ['dashboard','metrics'] and extends its chart series; alerts_changed
+ * sets the unresolved count at once.
+ */
+
+const statusOfState = (state: LiveSystemUpdate["state"]): DashboardMetric["status"] =>
+  state === 1 ? "online" : state === 3 ? "fault" : "offline";
+
+/** A metric entry with a live update's values, fresh as of the update's data time. */
+export function mergeLiveUpdate(metric: DashboardMetric, update: LiveSystemUpdate): DashboardMetric {
+  const dataTimeMs = Date.parse(update.timestamp);
+  const powerW = update.powerW ?? update.pac ?? metric.currentPowerW;
+  const reportedWh =
+    update.energyTodayWh ?? (update.etoday === null ? null : Math.round(update.etoday * 1000));
+  // A counter from a previous plant-local day is not today's energy (the server's rule too).
+  const fromToday =
+    Number.isFinite(dataTimeMs) &&
+    localDate(dataTimeMs, metric.timezone) === localDate(Date.now(), metric.timezone);
+  const todayWh = reportedWh === null ? metric.todayGenerationWh : fromToday ? reportedWh : 0;
+  const capacityKw =
+    update.capacityW !== null && update.capacityW > 0 ? update.capacityW / 1000 : metric.capacity;
+  const inverters =
+    update.inverters.length > 0
+      ? update.inverters.map((inverter) => {
+          const inverterW = inverter.pac ?? 0;
+          return {
+            sn: inverter.sn,
+            state: inverter.state,
+            currentPowerW: inverterW,
+            pac: inverterW,
+            power: inverterW,
+            energyWh: inverter.etodayKWh === null ? 0 : Math.round(inverter.etodayKWh * 1000),
+            temperatureC: inverter.inverterTemperature,
+          };
+        })
+      : metric.inverters;
+  return {
+    ...metric,
+    stationName: update.stationName || metric.stationName,
+    siteId: update.siteId ?? metric.siteId,
+    currentPowerW: powerW,
+    pac: powerW,
+    currentPower: powerW,
+    power: powerW,
+    todayGenerationWh: todayWh,
+    etoday: todayWh / 1000,
+    todayGeneration: todayWh / 1000,
+    yieldtoday: todayWh / 1000,
+    capacity: capacityKw,
+    efficiency: capacityKw > 0 ? Math.round((powerW / (capacityKw * 1000)) * 1000) / 10 : 0,
+    state: update.state,
+    status: statusOfState(update.state),
+    stale: false,
+    dataTime: update.timestamp,
+    inverters,
+  };
+}
+
+const isNewer = (update: LiveSystemUpdate, dataTime: string | null) =>
+  dataTime === null || Date.parse(update.timestamp) >= Date.parse(dataTime);
+
+function applySystemUpdate(queryClient: QueryClient, update: LiveSystemUpdate): void {
+  markLiveSeen(update.systemId);
+  const metrics = queryClient.getQueryData<DashboardMetric[]>(dashboardKeys.metrics());
+  if (metrics) {
+    const index = metrics.findIndex((metric) => metric.systemId === update.systemId);
+    if (index === -1) {
+      // A system the cache has not seen (new since the last read): its full entry comes from the server.
+      void queryClient.invalidateQueries({ queryKey: dashboardKeys.metrics(), exact: true });
+    } else {
+      const current = metrics[index] as DashboardMetric;
+      if (isNewer(update, current.dataTime)) {
+        const next = [...metrics];
+        next[index] = mergeLiveUpdate(current, update);
+        queryClient.setQueryData(dashboardKeys.metrics(), next);
+      }
+    }
+  }
+  const powerW = update.powerW ?? update.pac;
+  queryClient.setQueryData<SystemSeries>(dashboardKeys.series(update.systemId), (series) => {
+    if (!series || powerW === null) return series;
+    const last = series.power[series.power.length - 1];
+    if (last && Date.parse(last.time) >= Date.parse(update.timestamp)) return series;
+    return { ...series, power: [...series.power, { time: update.timestamp, powerW }] };
+  });
+}
+
+function applyAlertsChanged(queryClient: QueryClient, openCount: number): void {
+  queryClient.setQueryData<AlertSummary>(alertKeys.summary(), (summary) =>
+    summary ? { ...summary, open: openCount } : summary,
+  );
+  // The count is known; the lists and the per-severity breakdown are read again where shown.
+  void queryClient.invalidateQueries({ queryKey: alertKeys.all });
+}
+
+export function applyLiveMessage(queryClient: QueryClient, message: LiveMessage): void {
+  switch (message.type) {
+    case "solis_realtime_update":
+    case "realtime_update":
+      applySystemUpdate(queryClient, message.data);
+      return;
+    case "alerts_changed":
+      applyAlertsChanged(queryClient, message.data.openCount);
+      return;
+    default:
+      return;
+  }
+}
+
+/** Which systems have had a live message in this session, and when the latest came (epoch ms). */
+const seenAt = new Map<string, number>();
+const seenListeners = new Set<() => void>();
+
+function markLiveSeen(systemId: string): void {
+  seenAt.set(systemId, Date.now());
+  for (const listener of seenListeners) listener();
+}
+
+export function resetLiveSeen(): void {
+  if (seenAt.size === 0) return;
+  seenAt.clear();
+  for (const listener of seenListeners) listener();
+}
+
+function subscribeSeen(listener: () => void): () => void {
+  seenListeners.add(listener);
+  return () => {
+    seenListeners.delete(listener);
+  };
+}
+
+/** When the latest live message of this session for the system arrived, or null before the first. */
+export function useLiveSeenAt(systemId: string): number | null {
+  return useSyncExternalStore(
+    subscribeSeen,
+    () => seenAt.get(systemId) ?? null,
+    () => null,
+  );
+}
+
+/** Mounted once in the signed-in frame: routes the socket's messages into the query cache. */
+export function useLiveCacheSync(): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    let connectedBefore = false;
+    const unsubscribe = subscribeLiveMessages((message) => {
+      if (message.type === "connected") {
+        // Updates sent while the socket was down were missed: read the live screens' data again.
+        if (connectedBefore) {
+          void queryClient.invalidateQueries({ queryKey: dashboardKeys.metrics(), exact: true });
+          void queryClient.invalidateQueries({ queryKey: alertKeys.all });
+        }
+        connectedBefore = true;
+        return;
+      }
+      applyLiveMessage(queryClient, message);
+    });
+    return () => {
+      unsubscribe();
+      resetLiveSeen();
+    };
+  }, [queryClient]);
+}

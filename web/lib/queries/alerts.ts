@@ -1,0 +1,55 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Alert, AlertSummary } from "../../../schema/api/alerts";
+import type { AlertSeverity } from "../../../schema/domain";
+import { api } from "../api";
+
+export type AlertStateFilter = "open" | "resolved" | "all";
+
+export interface AlertFilters {
+  state: AlertStateFilter;
+  severity?: AlertSeverity;
+}
+
+/** Everything about alerts lives under ['alerts'] (provider syncs invalidate that prefix). */
+export const alertKeys = {
+  all: ["alerts"] as const,
+  lists: () => [...alertKeys.all, "list"] as const,
+  list: (filters: AlertFilters) => [...alertKeys.lists(), filters] as const,
+  summary: () => [...alertKeys.all, "summary"] as const,
+};
+
+export function alertsPath(filters: AlertFilters): string {
+  const params = new URLSearchParams({ state: filters.state });
+  if (filters.severity) params.set("severity", filters.severity);
+  return `/alerts?${params.toString()}`;
+}
+
+export const alertsQueryOptions = (filters: AlertFilters) =>
+  queryOptions({
+    queryKey: alertKeys.list(filters),
+    queryFn: async ({ signal }) => {
+      const alerts = await api.get<unknown>(alertsPath(filters), { signal });
+      return Array.isArray(alerts) ? (alerts as Alert[]) : [];
+    },
+    placeholderData: keepPreviousData,
+  });
+
+export const alertSummaryQueryOptions = () =>
+  queryOptions({
+    queryKey: alertKeys.summary(),
+    queryFn: ({ signal }) => api.get<AlertSummary>("/alerts/summary", { signal }),
+  });
+
+/** Unresolved alerts for the sidebar badge and the bell (undefined while unknown). */
+export function useOpenAlertCount(enabled = true): number | undefined {
+  return useQuery({ ...alertSummaryQueryOptions(), enabled, select: (summary) => summary.open }).data;
+}
+
+export function useResolveAlertMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ alertId, resolved }: { alertId: string; resolved: boolean }) =>
+      api.patch<Alert>(`/alerts/${encodeURIComponent(alertId)}`, { resolved }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: alertKeys.all }),
+  });
+}

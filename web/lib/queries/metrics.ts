@@ -1,0 +1,178 @@
+import {
+  type QueryFunctionContext,
+  queryOptions,
+  replaceEqualDeep,
+  skipToken,
+  useQuery,
+} from "@tanstack/react-query";
+import type { AnalyticsRecord } from "../../../schema/api/analytics";
+import type { DashboardMetric } from "../../../schema/api/metrics";
+import { dashboardFallbackSchema } from "../../../schema/api/metrics";
+import { normalisedPowerW, normalisedTodayWh } from "../../../schema/metric-normalise";
+import { api } from "../api";
+import { shouldRetryQuery } from "../query-client";
+
+/** Everything the dashboard reads lives under ['dashboard'] (site and provider writes invalidate it). */
+export const dashboardKeys = {
+  all: ["dashboard"] as const,
+  metrics: () => [...dashboardKeys.all, "metrics"] as const,
+  /** Epoch ms since when neither the metrics nor the fallback could be read; null once they can. */
+  metricsUnavailable: () => [...dashboardKeys.all, "metrics-unavailable"] as const,
+  /** Today's power series of one system, for the generation chart. */
+  series: (systemId: string) => [...dashboardKeys.all, "series", systemId] as const,
+};
+
+/** SPEC section 9: metrics refresh every 30 s with one retry. */
+export const METRICS_REFETCH_MS = 30_000;
+export const METRICS_RETRIES = 1;
+const SERIES_REFRESH_MS = 5 * 60_000;
+
+/** One retry, never after an authentication failure (SPEC section 8). */
+const retryOnce = (failureCount: number, error: unknown) =>
+  failureCount < METRICS_RETRIES && shouldRetryQuery(failureCount, error);
+
+/** The id of the single entry built from the debug endpoint when the metrics call fails. */
+export const FALLBACK_SYSTEM_ID = "dashboard-fallback";
+
+export function isFallbackMetric(metric: Pick<DashboardMetric, "systemId">): boolean {
+  return metric.systemId === FALLBACK_SYSTEM_ID;
+}
+
+/**
+ * SPEC section 7's fallback: one solis entry with the fleet totals when any site matched, else
+ * nothing. The endpoint's units are not declared, so SPEC's normalisation reads them.
+ */
+export function fallbackMetrics(body: unknown): DashboardMetric[] {
+  const parsed = dashboardFallbackSchema.safeParse(body);
+  if (!parsed.success || parsed.data.matchedSites <= 0) return [];
+  const powerW = normalisedPowerW({ currentPower: parsed.data.totalCurrentPower });
+  const todayWh = normalisedTodayWh({ todayGeneration: parsed.data.totalTodayGeneration });
+  return [
+    {
+      systemId: FALLBACK_SYSTEM_ID,
+      siteId: null,
+      siteName: null,
+      stationName: "",
+      provider: "solis",
+      providerId: "",
+      currentPowerW: powerW,
+      pac: powerW,
+      currentPower: powerW,
+      power: powerW,
+      todayGenerationWh: todayWh,
+      etoday: todayWh / 1000,
+      todayGeneration: todayWh / 1000,
+      yieldtoday: todayWh / 1000,
+      capacity: 0,
+      efficiency: 0,
+      performanceRatio: null,
+      expectedTodayWh: null,
+      state: 1,
+      status: "online",
+      dataTime: null,
+      stale: false,
+      timezone: "UTC",
+      inverters: [],
+      location: { address: null, latitude: null, longitude: null },
+    },
+  ];
+}
+
+/**
+ * GET /dashboard/metrics; a non-array answer is an empty list. When the call fails the debug
+ * endpoint stands in (SPEC section 8).
+ */
+export async function fetchDashboardMetrics(signal?: AbortSignal): Promise<DashboardMetric[]> {
+  try {
+    const metrics = await api.get<unknown>("/dashboard/metrics", { signal });
+    return Array.isArray(metrics) ? (metrics as DashboardMetric[]) : [];
+  } catch (error) {
+    console.error("Dashboard metrics failed; trying /api/debug/dashboard-test", error);
+    try {
+      return fallbackMetrics(await api.get<unknown>("/api/debug/dashboard-test", { signal }));
+    } catch (fallbackError) {
+      console.error("Dashboard fallback failed", fallbackError);
+      throw error;
+    }
+  }
+}
+
+/**
+ * SPEC sections 7 and 8: one retry, then an empty list when neither call answers on the first
+ * load. A failed refresh keeps the figures already shown. Either way the failure is flagged in
+ * the cache, so the screen can say the data is unavailable rather than only "no sites".
+ */
+async function readMetrics({ signal, client }: QueryFunctionContext): Promise<DashboardMetric[]> {
+  const state = client.getQueryState(dashboardKeys.metrics());
+  const failuresSoFar = state?.fetchFailureCount ?? 0;
+  try {
+    const metrics = await fetchDashboardMetrics(signal);
+    if (client.getQueryData(dashboardKeys.metricsUnavailable())) {
+      client.setQueryData(dashboardKeys.metricsUnavailable(), null);
+    }
+    return metrics;
+  } catch (error) {
+    if (failuresSoFar < METRICS_RETRIES && shouldRetryQuery(failuresSoFar, error)) throw error;
+    if (!client.getQueryData(dashboardKeys.metricsUnavailable())) {
+      client.setQueryData(dashboardKeys.metricsUnavailable(), Date.now());
+    }
+    if (state?.data !== undefined) throw error;
+    return [];
+  }
+}
+
+/** Since when the fleet's metrics could not be read (epoch ms), or null/undefined while they can. */
+export function useMetricsUnavailableSince(): number | null | undefined {
+  return useQuery<number | null>({ queryKey: dashboardKeys.metricsUnavailable(), queryFn: skipToken }).data;
+}
+
+/**
+ * A read that started before a live message can answer after it: an entry the socket has
+ * already made newer is kept rather than put back to the older values.
+ */
+export function keepNewerEntries(previous: unknown, next: unknown): unknown {
+  if (!Array.isArray(previous) || !Array.isArray(next)) return replaceEqualDeep(previous, next);
+  const previousById = new Map((previous as DashboardMetric[]).map((metric) => [metric.systemId, metric]));
+  const merged = (next as DashboardMetric[]).map((metric) => {
+    const cached = previousById.get(metric.systemId);
+    if (!cached?.dataTime || !metric.dataTime) return metric;
+    return Date.parse(cached.dataTime) > Date.parse(metric.dataTime) ? cached : metric;
+  });
+  return replaceEqualDeep(previous, merged);
+}
+
+export const metricsQueryOptions = () =>
+  queryOptions({
+    queryKey: dashboardKeys.metrics(),
+    queryFn: readMetrics,
+    refetchInterval: METRICS_REFETCH_MS,
+    retry: retryOnce,
+    structuralSharing: keepNewerEntries,
+  });
+
+export type PowerPoint = { time: string; powerW: number | null };
+export type DailyEnergy = NonNullable<AnalyticsRecord["series"]>["energy"][number];
+
+/** One system's last 24 hours of power and its energy for yesterday and today (plant-local days). */
+export interface SystemSeries {
+  systemId: string;
+  power: PowerPoint[];
+  energy: DailyEnergy[];
+}
+
+export const systemSeriesQueryOptions = (systemId: string) =>
+  queryOptions({
+    queryKey: dashboardKeys.series(systemId),
+    queryFn: async ({ signal }): Promise<SystemSeries> => {
+      const records = await api.get<AnalyticsRecord[]>(
+        `/analytics?system=${encodeURIComponent(systemId)}&range=24h`,
+        { signal },
+      );
+      const series = Array.isArray(records) ? records[0]?.series : undefined;
+      return { systemId, power: series?.power ?? [], energy: series?.energy ?? [] };
+    },
+    // Live messages append new points; the full series is re-read now and then to fill gaps.
+    staleTime: SERIES_REFRESH_MS,
+    refetchInterval: SERIES_REFRESH_MS,
+    retry: retryOnce,
+  });

@@ -1,0 +1,92 @@
+import { type QueryClient, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { Portfolio, UpdatePortfolioInput } from "../../../schema/api/portfolios";
+import type { Site } from "../../../schema/api/sites";
+import { api } from "../api";
+
+export const portfolioKeys = {
+  all: ["portfolios"] as const,
+  list: () => [...portfolioKeys.all, "list"] as const,
+  sites: (portfolioId: string) => [...portfolioKeys.all, portfolioId, "sites"] as const,
+};
+
+/** GET /api/portfolios: each portfolio with its real site count and totals summed server-side. */
+export const portfoliosQueryOptions = () =>
+  queryOptions({
+    queryKey: portfolioKeys.list(),
+    queryFn: ({ signal }) => api.get<Portfolio[]>("/portfolios", { signal }),
+  });
+
+export const portfolioSitesQueryOptions = (portfolioId: string) =>
+  queryOptions({
+    queryKey: portfolioKeys.sites(portfolioId),
+    queryFn: ({ signal }) =>
+      api.get<Site[]>(`/portfolios/${encodeURIComponent(portfolioId)}/sites`, { signal }),
+  });
+
+export interface CreatePortfolioInput {
+  name: string;
+  /** Left out when empty (SPEC section 5). */
+  description?: string;
+}
+
+export interface PortfolioSitesChanged {
+  message: string;
+  portfolio: Portfolio;
+}
+
+const refresh = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: portfolioKeys.all });
+
+/** SPEC section 5: the name trimmed; the description trimmed and omitted when empty. */
+export function portfolioInput(name: string, description: string): CreatePortfolioInput {
+  const trimmed = description.trim();
+  return trimmed ? { name: name.trim(), description: trimmed } : { name: name.trim() };
+}
+
+export function useCreatePortfolioMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreatePortfolioInput) => api.post<Portfolio>("/portfolios", input),
+    onSuccess: () => refresh(queryClient),
+  });
+}
+
+export function useUpdatePortfolioMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ portfolioId, changes }: { portfolioId: string; changes: UpdatePortfolioInput }) =>
+      api.patch<Portfolio>(`/portfolios/${encodeURIComponent(portfolioId)}`, changes),
+    onSuccess: () => refresh(queryClient),
+  });
+}
+
+export function useDeletePortfolioMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (portfolioId: string) =>
+      api.delete<{ message: string }>(`/portfolios/${encodeURIComponent(portfolioId)}`),
+    onSuccess: () => refresh(queryClient),
+  });
+}
+
+export function useAddPortfolioSitesMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ portfolioId, siteIds }: { portfolioId: string; siteIds: string[] }) =>
+      api.post<PortfolioSitesChanged & { added: number }>(
+        `/portfolios/${encodeURIComponent(portfolioId)}/sites`,
+        { siteIds },
+      ),
+    onSuccess: () => refresh(queryClient),
+  });
+}
+
+export function useRemovePortfolioSiteMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ portfolioId, siteId }: { portfolioId: string; siteId: string }) =>
+      api.delete<PortfolioSitesChanged>(
+        `/portfolios/${encodeURIComponent(portfolioId)}/sites/${encodeURIComponent(siteId)}`,
+      ),
+    onSuccess: () => refresh(queryClient),
+  });
+}
