@@ -65,7 +65,8 @@ describe("sites, systems and portfolios in the browser", () => {
       token: session.token,
     });
     expect(available.length).toBeGreaterThanOrEqual(2);
-    const [first, second] = available as [{ name: string }, { name: string }];
+    const [first, second] = available;
+    if (!first || !second) throw new Error("the sandbox account should offer two systems");
 
     const page = await signedInPage(session);
     await page.goto(`${baseUrl}/app/create-site`);
