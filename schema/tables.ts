@@ -485,3 +485,16 @@ export const irradianceFetches = sqliteTable("irradiance_fetches", {
   longitude: real("longitude").notNull(),
   fetchedAt: timestampMs("fetched_at").notNull(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Change counters for computed read models.
+
+/**
+ * A counter per scope ("org:<id>", and "irradiance" for the shared irradiance table), bumped by
+ * triggers (migration 0005) on every write to a table the dashboard metrics read. A cached fleet
+ * snapshot is current while its scope's counters are unchanged — whichever code path wrote.
+ */
+export const dataVersions = sqliteTable("data_versions", {
+  scope: text("scope").primaryKey(),
+  version: integer("version").notNull(),
+});

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { providerIdSchema } from "./providers";
 
 export const analyticsRanges = ["24h", "7d", "30d", "1y"] as const;
+export type AnalyticsRange = (typeof analyticsRanges)[number];
 
 export const analyticsQuerySchema = z.strictObject({
   system: z.string().min(1).max(64).default("all"),

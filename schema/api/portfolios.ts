@@ -59,6 +59,8 @@ export const portfolioSchema = z.object({
   currentPowerW: z.number(),
   /** Wh since local midnight at each site. */
   todayEnergyWh: z.number(),
+  /** Today's actual over irradiance-expected energy of its systems; null without an expectation. */
+  performanceRatio: z.number().nullable(),
 });
 export type Portfolio = z.infer<typeof portfolioSchema>;
 

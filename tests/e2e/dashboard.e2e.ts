@@ -115,10 +115,10 @@ describe("the live dashboard in the browser", () => {
       // Power with its unit (or Stale with its data time), never a bare number.
       await expect.poll(() => row.textContent()).toMatch(/\d (W|kW)|Stale/);
     }
-    // The chart draws today's readings by provider (flat at night: the sandbox plants are in Europe).
+    // The chart draws the fleet's hourly power by provider (flat at night: the sandbox plants are in Europe).
     await page.getByText("Real-Time Generation by Provider").waitFor();
     await page.locator(".recharts-wrapper").first().waitFor();
-    await page.getByText(/^Last reading /).waitFor();
+    await page.getByText(/^Whole fleet, updated /).waitFor();
     await page.getByText("Provider Summary").waitFor();
     await page.getByText("Weather data by Open-Meteo.com").waitFor();
     await page.getByText("At Canal Roofs").waitFor();

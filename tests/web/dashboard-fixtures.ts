@@ -1,5 +1,5 @@
 import type { Alert, AlertSummary } from "../../schema/api/alerts";
-import type { AnalyticsRecord } from "../../schema/api/analytics";
+import type { FleetSeries } from "../../schema/api/fleet-series";
 import type { DashboardMetric } from "../../schema/api/metrics";
 import type { Site } from "../../schema/api/sites";
 import type { CurrentWeather } from "../../schema/api/weather";
@@ -129,37 +129,16 @@ export function summaryOf(alerts: readonly Alert[]): AlertSummary {
   };
 }
 
-/** The one-system analytics answer with a series (the chart and the yesterday comparison read it). */
-export function seriesRecord(
-  metric: DashboardMetric,
-  series: NonNullable<AnalyticsRecord["series"]>,
-): AnalyticsRecord[] {
-  return [
-    {
-      provider: metric.provider,
-      stationName: metric.stationName,
-      systemName: metric.stationName,
-      siteName: metric.siteName,
-      systemId: metric.systemId,
-      siteId: metric.siteId,
-      id: metric.systemId,
-      providerId: metric.providerId,
-      currentPowerW: metric.currentPowerW,
-      todayGenerationWh: metric.todayGenerationWh,
-      capacity: metric.capacity,
-      efficiency: metric.efficiency,
-      performanceRatio: metric.performanceRatio,
-      state: metric.state,
-      status: metric.status,
-      inverterCount: metric.inverters.length,
-      inverterStates: [],
-      location: metric.location,
-      timezone: metric.timezone,
-      lastUpdated: metric.dataTime,
-      error: null,
-      series,
-    },
-  ];
+/** The whole-fleet series answer: no hours yet and nothing to compare unless overridden. */
+export function makeFleetSeries(overrides: Partial<FleetSeries> = {}): FleetSeries {
+  return {
+    timezone: "UTC",
+    generatedAt: new Date().toISOString(),
+    generation: [],
+    today: { energyWh: 0, yesterdaySameTimeWh: 0, changePct: null, systemCount: 0 },
+    performance: { todayPr: null, medianPr7d: null, changePct: null, dayCount: 0 },
+    ...overrides,
+  };
 }
 
 export function makeLiveUpdate(overrides: Partial<LiveSystemUpdate> = {}): LiveSystemUpdate {

@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { fleetTotals, providerTotals, sortSystems } from "../../web/components/dashboard/fleet";
-import {
-  energyBetweenWh,
-  generationByProvider,
-  yesterdaySameTimeWh,
-} from "../../web/components/dashboard/generation-series";
-import { localDate, localMidnightMs } from "../../web/components/dashboard/local-day";
+import { generationChartData } from "../../web/components/dashboard/generation-series";
+import { localDate } from "../../web/components/dashboard/local-day";
 import { skyLabel, uvLabel, weatherImpact } from "../../web/components/dashboard/weather-labels";
 import { fallbackMetrics } from "../../web/lib/queries/metrics";
 import { makeMetric } from "./dashboard-fixtures";
-
-const at = (iso: string) => Date.parse(iso);
 
 describe("weather labels (SPEC section 4)", () => {
   it.each([
@@ -43,74 +37,42 @@ describe("weather labels (SPEC section 4)", () => {
 });
 
 describe("plant-local days", () => {
-  it("finds midnight on a 23-hour DST day in a northern and a southern zone", () => {
-    // Europe/London springs forward on 2026-03-29; Australia/Sydney falls back on 2026-04-05.
-    expect(new Date(localMidnightMs(at("2026-03-29T15:00:00Z"), "Europe/London")).toISOString()).toBe(
-      "2026-03-29T00:00:00.000Z",
-    );
-    expect(new Date(localMidnightMs(at("2026-03-30T15:00:00Z"), "Europe/London")).toISOString()).toBe(
-      "2026-03-29T23:00:00.000Z",
-    );
-    expect(new Date(localMidnightMs(at("2026-04-05T05:00:00Z"), "Australia/Sydney")).toISOString()).toBe(
-      "2026-04-04T13:00:00.000Z",
-    );
-    expect(localDate(at("2026-04-04T13:30:00Z"), "Australia/Sydney")).toBe("2026-04-05");
+  it("dates an instant in the site's zone, not the viewer's", () => {
+    // 13:30 UTC on 4 April is already 5 April in Sydney.
+    expect(localDate(Date.parse("2026-04-04T13:30:00Z"), "Australia/Sydney")).toBe("2026-04-05");
+    expect(localDate(Date.parse("2026-04-04T13:30:00Z"), "America/New_York")).toBe("2026-04-04");
   });
 });
 
-describe("generation series", () => {
-  it("integrates power by the trapezoid rule, clipped to the window, leaving gaps out", () => {
-    const power = [
-      { time: "2026-06-01T10:00:00Z", powerW: 1000 },
-      { time: "2026-06-01T10:10:00Z", powerW: 2000 },
-      // A 40-minute gap: no straight line across it.
-      { time: "2026-06-01T10:50:00Z", powerW: 2000 },
-      { time: "2026-06-01T10:55:00Z", powerW: null },
-    ];
-    expect(energyBetweenWh(power, at("2026-06-01T00:00:00Z"), at("2026-06-02T00:00:00Z"))).toBeCloseTo(250);
-    expect(energyBetweenWh(power, at("2026-06-01T10:05:00Z"), at("2026-06-02T00:00:00Z"))).toBeCloseTo(
-      145.833,
-      2,
-    );
-  });
+describe("the generation chart's rows", () => {
+  const hours = [
+    { time: "2026-06-10T06:00:00.000Z", values: { fronius: 300, solis: 1200 } },
+    { time: "2026-06-10T07:00:00.000Z", values: { solis: 2500 } },
+  ];
 
-  it("takes yesterday's energy by this time from the stored day minus the rest of yesterday", () => {
-    const now = at("2026-06-02T11:00:00Z");
-    const series = {
-      systemId: "sys-1",
-      // Yesterday 11:00-12:00 UTC at a constant 3 kW is 3 kWh after "this time yesterday".
-      power: Array.from({ length: 13 }, (_, index) => ({
-        time: new Date(at("2026-06-01T11:00:00Z") + index * 5 * 60_000).toISOString(),
-        powerW: 3000,
-      })),
-      energy: [{ date: "2026-06-01", energyWh: 20_000, expectedWh: null, performanceRatio: null }],
-    };
-    expect(yesterdaySameTimeWh(series, "UTC", now)).toBeCloseTo(17_000);
-    expect(yesterdaySameTimeWh({ ...series, energy: [] }, "UTC", now)).toBeNull();
-  });
-
-  it("averages each system per 5-minute bucket and sums per provider", () => {
-    const points = generationByProvider(
-      [
-        {
-          provider: "solis",
-          power: [
-            { time: "2026-06-01T10:00:00Z", powerW: 1000 },
-            { time: "2026-06-01T10:02:00Z", powerW: 3000 },
-          ],
-        },
-        { provider: "solis", power: [{ time: "2026-06-01T10:01:00Z", powerW: 500 }] },
-        { provider: "sma", power: [{ time: "2026-06-01T10:06:00Z", powerW: 700 }] },
-        // Before the window: not today's.
-        { provider: "sma", power: [{ time: "2026-05-31T23:55:00Z", powerW: 9999 }] },
-      ],
-      at("2026-06-01T00:00:00Z"),
-      at("2026-06-01T12:00:00Z"),
-    );
-    expect(points).toEqual([
-      { time: at("2026-06-01T10:00:00Z"), values: { solis: 2500 } },
-      { time: at("2026-06-01T10:05:00Z"), values: { sma: 700 } },
+  it("stacks the providers present in the summary's order, a silent provider at 0 W", () => {
+    const { providers, rows } = generationChartData(hours, "en-GB", "UTC");
+    expect(providers).toEqual(["solis", "fronius"]);
+    expect(rows).toEqual([
+      { time: "06:00", Solis: 1200, Fronius: 300 },
+      { time: "07:00", Solis: 2500, Fronius: 0 },
     ]);
+  });
+
+  it("labels each hour in the viewer's zone", () => {
+    expect(generationChartData(hours, "en-GB", "Europe/Amsterdam").rows.map((row) => row.time)).toEqual([
+      "08:00",
+      "09:00",
+    ]);
+    // Kolkata is UTC+05:30: the UTC hours fall on the half hour there.
+    expect(generationChartData(hours, "en-GB", "Asia/Kolkata").rows.map((row) => row.time)).toEqual([
+      "11:30",
+      "12:30",
+    ]);
+  });
+
+  it("has no rows or providers before the first hour of the day", () => {
+    expect(generationChartData([], "en-GB", "UTC")).toEqual({ providers: [], rows: [] });
   });
 });
 

@@ -1,17 +1,17 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Alert } from "../../schema/api/alerts";
-import type { AnalyticsRecord } from "../../schema/api/analytics";
 import type { DashboardMetric } from "../../schema/api/metrics";
+import { defaultPreferences, type Preferences } from "../../schema/api/preferences";
 import type { Site } from "../../schema/api/sites";
 import type { CurrentWeather } from "../../schema/api/weather";
 import {
   makeAlert,
+  makeFleetSeries,
   makeFleetSite,
   makeLiveUpdate,
   makeMetric,
   makeWeather,
-  seriesRecord,
   summaryOf,
 } from "./dashboard-fixtures";
 import { FakeWebSocket } from "./fake-websocket";
@@ -22,8 +22,10 @@ interface DashboardData {
   sites?: Site[];
   alerts?: Alert[];
   weather?: CurrentWeather;
-  series?: (systemId: string) => AnalyticsRecord[];
+  /** The answer of GET /api/dashboard/series (default: no hours yet, nothing to compare). */
+  series?: FakeResponse;
   fallback?: FakeResponse;
+  preferences?: Preferences;
 }
 
 function renderDashboard(data: DashboardData = {}) {
@@ -31,7 +33,7 @@ function renderDashboard(data: DashboardData = {}) {
   storeSession(profile);
   const alerts = data.alerts ?? [];
   const api = mockApi({
-    ...signedInApi(profile),
+    ...signedInApi(profile, data.preferences),
     "GET /api/dashboard/metrics":
       Array.isArray(data.metrics) || data.metrics === undefined
         ? { body: data.metrics ?? [makeMetric()] }
@@ -44,10 +46,7 @@ function renderDashboard(data: DashboardData = {}) {
     },
     "GET /api/alerts/summary": { body: summaryOf(alerts) },
     "GET /api/weather/current": { body: data.weather ?? makeWeather() },
-    "GET /api/analytics": ({ url }) => {
-      const systemId = new URL(url, "http://localhost").searchParams.get("system") ?? "";
-      return { body: data.series?.(systemId) ?? [] };
-    },
+    "GET /api/dashboard/series": data.series ?? { body: makeFleetSeries() },
   });
   return { ...renderApp("/app/dashboard"), ...api };
 }
@@ -215,43 +214,128 @@ describe("dashboard", () => {
     expect([params.get("lat"), params.get("lng")]).toEqual(["40.7128", "-74.006"]);
   });
 
-  it("compares today with the same time yesterday from the stored series", async () => {
-    const now = Date.now();
-    const hour = 3_600_000;
-    const todayLondon = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(now);
-    const yesterdayLondon = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(
-      now - 24 * hour,
-    );
-    // No readings yesterday after this time: all of yesterday's 10 kWh was before it.
-    renderDashboard({
+  it("shows today's change and the PR against its 7-day median from the fleet series", async () => {
+    const { calls } = renderDashboard({
       metrics: [solis],
-      series: (systemId) =>
-        systemId === "sys-solis"
-          ? seriesRecord(solis, {
-              range: "24h",
-              power: [
-                { time: new Date(now - 10 * 60_000).toISOString(), powerW: 1400 },
-                { time: new Date(now - 5 * 60_000).toISOString(), powerW: 1500 },
-              ],
-              energy: [
-                { date: yesterdayLondon, energyWh: 10_000, expectedWh: 12_500, performanceRatio: 0.8 },
-                { date: todayLondon, energyWh: 12_000, expectedWh: 13_000, performanceRatio: 0.92 },
-              ],
-            })
-          : [],
+      series: {
+        body: makeFleetSeries({
+          today: { energyWh: 12_000, yesterdaySameTimeWh: 10_000, changePct: 20, systemCount: 1 },
+          performance: { todayPr: 0.92, medianPr7d: 0.8, changePct: 15, dayCount: 7 },
+        }),
+      },
     });
     const card = (await screen.findByText("Generation Today")).closest("div.flex-col") as HTMLElement;
     expect(await within(card).findByText("+20.0 %")).toBeInTheDocument();
     expect(within(card).getByText(/vs 10.0 kWh by this time yesterday/)).toBeInTheDocument();
     const efficiency = screen.getByText("Performance Efficiency").closest("div.flex-col") as HTMLElement;
-    expect(within(efficiency).getByText(/Fleet PR yesterday: 80 %/)).toBeInTheDocument();
+    expect(within(efficiency).getByText(/vs 7-day median PR: 80 %/)).toBeInTheDocument();
+    // The PR shown (12 of 13 kWh expected: 92.3 %) against the median: +12.3 points.
+    expect(within(efficiency).getByText("PR 92 %")).toBeInTheDocument();
     expect(within(efficiency).getByText("+12.3 pts")).toBeInTheDocument();
+    expect(screen.queryByText(/PR yesterday/)).not.toBeInTheDocument();
+    expect(calls.filter((call) => call.path === "/api/dashboard/series")).toHaveLength(1);
+    expect(calls.filter((call) => call.path === "/api/analytics")).toHaveLength(0);
   });
 
-  it("omits the change indicator when yesterday is not known", async () => {
+  it("shows a falling generation and a PR below the median as decreases", async () => {
+    renderDashboard({
+      metrics: [solis],
+      series: {
+        body: makeFleetSeries({
+          today: { energyWh: 6000, yesterdaySameTimeWh: 8000, changePct: -25, systemCount: 1 },
+          performance: { todayPr: 0.92, medianPr7d: 0.95, changePct: -3.2, dayCount: 5 },
+        }),
+      },
+    });
+    const card = (await screen.findByText("Generation Today")).closest("div.flex-col") as HTMLElement;
+    expect(await within(card).findByText("−25.0 %")).toBeInTheDocument();
+    expect(within(card).getByText(/vs 8.0 kWh by this time yesterday/)).toBeInTheDocument();
+    const efficiency = screen.getByText("Performance Efficiency").closest("div.flex-col") as HTMLElement;
+    expect(within(efficiency).getByText("−2.7 pts")).toBeInTheDocument();
+    expect(within(efficiency).getByText(/vs 7-day median PR: 95 %/)).toBeInTheDocument();
+  });
+
+  it("omits the change indicators when yesterday and the 7-day median are not known", async () => {
     renderDashboard({ metrics: [solis] });
     expect(await screen.findByText(/No comparison: yesterday's data is not available/)).toBeInTheDocument();
+    const efficiency = screen.getByText("Performance Efficiency").closest("div.flex-col") as HTMLElement;
+    expect(within(efficiency).getByText(/Mean efficiency of the included systems/)).toBeInTheDocument();
     expect(screen.queryByText(/^[+−±]\d/)).not.toBeInTheDocument();
+  });
+
+  it("draws the whole fleet from one series call, hours in the viewer's zone", async () => {
+    // Give the chart a size: jsdom lays nothing out, and recharts draws nothing at 0 × 0.
+    vi.stubGlobal(
+      "ResizeObserver",
+      class {
+        constructor(private readonly callback: ResizeObserverCallback) {}
+        observe(target: Element) {
+          const entry = {
+            target,
+            contentRect: { width: 800, height: 288 },
+          } as unknown as ResizeObserverEntry;
+          this.callback([entry], this as unknown as ResizeObserver);
+        }
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+    // More systems than the old per-system cap of 24: still one call, and no "covers N of M" notice.
+    const fleet = Array.from({ length: 30 }, (_, index) =>
+      makeMetric({ systemId: `sys-${index}`, stationName: `Roof ${index}` }),
+    );
+    const { calls } = renderDashboard({
+      metrics: fleet,
+      preferences: { ...defaultPreferences, timezone: "Europe/Amsterdam" },
+      series: {
+        body: makeFleetSeries({
+          timezone: "Europe/Amsterdam",
+          generatedAt: "2026-06-10T07:20:00.000Z",
+          generation: [
+            { time: "2026-06-10T06:00:00.000Z", values: { solis: 1200, fronius: 300 } },
+            { time: "2026-06-10T07:00:00.000Z", values: { solis: 2500 } },
+          ],
+        }),
+      },
+    });
+    const chart = (await screen.findByText("Real-Time Generation by Provider")).closest(
+      "div.flex-col",
+    ) as HTMLElement;
+    await waitFor(() => expect(chart.querySelector(".recharts-wrapper")).not.toBeNull());
+    // Two stacked areas, one per provider present, in the summary's order.
+    expect(chart.querySelectorAll(".recharts-area")).toHaveLength(2);
+    expect(within(chart).getByText("Solis")).toBeInTheDocument();
+    expect(within(chart).getByText("Fronius")).toBeInTheDocument();
+    expect(within(chart).queryByText("SMA")).not.toBeInTheDocument();
+    // 06:00 and 07:00 UTC are 08:00 and 09:00 in Amsterdam in June.
+    expect(within(chart).getByText("08:00")).toBeInTheDocument();
+    expect(within(chart).getByText("09:00")).toBeInTheDocument();
+    expect(within(chart).getByText("Whole fleet, updated 09:20:00.")).toBeInTheDocument();
+    expect(screen.queryByText(/^Covers the/)).not.toBeInTheDocument();
+
+    const seriesCalls = calls.filter((call) => call.path === "/api/dashboard/series");
+    expect(seriesCalls).toHaveLength(1);
+    expect(new URL(seriesCalls[0]?.url ?? "", "http://localhost").searchParams.get("tz")).toBe(
+      "Europe/Amsterdam",
+    );
+    expect(calls.filter((call) => call.path === "/api/analytics")).toHaveLength(0);
+  });
+
+  it("says no readings yet when today has no hours", async () => {
+    renderDashboard({ metrics: [solis], series: { body: makeFleetSeries({ generation: [] }) } });
+    expect(await screen.findByText("No readings yet today")).toBeInTheDocument();
+  });
+
+  it("shows the chart's error and keeps the rest of the dashboard when the series fails", async () => {
+    renderDashboard({ metrics: [solis], series: { status: 500, body: { error: "Series down" } } });
+    const chart = (await screen.findByText("Real-Time Generation by Provider")).closest(
+      "div.flex-col",
+    ) as HTMLElement;
+    expect(await within(chart).findByText("Could not load today's generation")).toBeInTheDocument();
+    expect(within(chart).getByRole("button", { name: "Try again" })).toBeInTheDocument();
+    const card = screen.getByText("Generation Today").closest("div.flex-col") as HTMLElement;
+    expect(within(card).getByText(/Comparison unavailable/)).toBeInTheDocument();
+    expect(within(await systemTable()).getByRole("rowheader", { name: /Harbour East/ })).toBeInTheDocument();
   });
 
   it("shows the empty state when there are no systems", async () => {

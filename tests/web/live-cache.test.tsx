@@ -8,7 +8,7 @@ import { ProfileProvider } from "../../web/components/profile-context";
 import { connectLive } from "../../web/lib/live";
 import { applyLiveMessage, mergeLiveUpdate, useLiveCacheSync } from "../../web/lib/live-cache";
 import { alertKeys } from "../../web/lib/queries/alerts";
-import { dashboardKeys, keepNewerEntries, type SystemSeries } from "../../web/lib/queries/metrics";
+import { dashboardKeys, keepNewerEntries } from "../../web/lib/queries/metrics";
 import { makeLiveUpdate, makeMetric } from "./dashboard-fixtures";
 import { FakeWebSocket } from "./fake-websocket";
 import { makeProfile, mockApi, testQueryClient } from "./helpers";
@@ -90,23 +90,6 @@ describe("merging live updates", () => {
     queryClient.setQueryData(dashboardKeys.metrics(), [makeMetric()]);
     applyLiveMessage(queryClient, { type: "realtime_update", data: makeLiveUpdate({ systemId: "sys-new" }) });
     expect(queryClient.getQueryState(dashboardKeys.metrics())?.isInvalidated).toBe(true);
-  });
-
-  it("extends the system's chart series with the new reading", () => {
-    const queryClient = testQueryClient();
-    const before = new Date(Date.now() - 5 * 60_000).toISOString();
-    queryClient.setQueryData<SystemSeries>(dashboardKeys.series("sys-1"), {
-      systemId: "sys-1",
-      power: [{ time: before, powerW: 1000 }],
-      energy: [],
-    });
-    const update = makeLiveUpdate({ powerW: 4200 });
-    applyLiveMessage(queryClient, { type: "solis_realtime_update", data: update });
-    applyLiveMessage(queryClient, { type: "solis_realtime_update", data: update });
-    expect(queryClient.getQueryData<SystemSeries>(dashboardKeys.series("sys-1"))?.power).toEqual([
-      { time: before, powerW: 1000 },
-      { time: update.timestamp, powerW: 4200 },
-    ]);
   });
 
   it("keeps a live-updated entry when a slower read answers with older values", () => {

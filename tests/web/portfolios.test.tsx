@@ -15,6 +15,7 @@ const north = makePortfolio({
   capacityKw: 25,
   currentPowerW: 8642,
   todayEnergyWh: 36_800,
+  performanceRatio: 0.84,
   description: "Sites above the IJ",
 });
 
@@ -40,6 +41,7 @@ describe("Portfolio Management", () => {
     expect(stat("Capacity")).toHaveTextContent("25 kW");
     expect(stat("Current power")).toHaveTextContent("8.6 kW");
     expect(stat("Today's energy")).toHaveTextContent("36.8 kWh");
+    expect(stat("PR today")).toHaveTextContent("84%");
     expect(card).toHaveTextContent("Data as of 1 Jun 2026, 11:00");
     const members = within(card).getByRole("list", { name: "Sites in this portfolio" });
     expect(within(members).getByText("Warehouse Roof")).toBeInTheDocument();

@@ -103,6 +103,7 @@ export function makePortfolio(overrides: Partial<Portfolio> = {}): Portfolio {
     capacityKw: 0,
     currentPowerW: 0,
     todayEnergyWh: 0,
+    performanceRatio: null,
     ...overrides,
   };
 }

@@ -1,11 +1,14 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import type { AnalyticsRecord } from "../../schema/api/analytics";
 import type { Site } from "../../schema/api/sites";
 import type { CurrentWeather } from "../../schema/api/weather";
-import { localDate, rangeForDay, shiftDate } from "../../web/components/weather/day";
+import type { WeatherHistory } from "../../schema/api/weather-history";
+import { localDate, shiftDate } from "../../web/components/weather/day";
+import { hourLabels } from "../../web/components/weather/history-series";
 import { conditionsLabel, showsCloudIcon, uvLabel } from "../../web/components/weather/labels";
 import { makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
+
+const HOUR = 3_600_000;
 
 describe("weather labels (SPEC section 4)", () => {
   it.each([
@@ -36,22 +39,20 @@ describe("weather labels (SPEC section 4)", () => {
   });
 });
 
-describe("the day's analytics range", () => {
-  it("reads today from 24h, the week before from 7d, the month from 30d, and nothing beyond", () => {
-    expect(rangeForDay("2026-06-10", "2026-06-10")).toBe("24h");
-    expect(rangeForDay("2026-06-09", "2026-06-10")).toBe("7d");
-    expect(rangeForDay("2026-06-04", "2026-06-10")).toBe("7d");
-    expect(rangeForDay("2026-06-03", "2026-06-10")).toBe("30d");
-    expect(rangeForDay("2026-05-12", "2026-06-10")).toBe("30d");
-    expect(rangeForDay("2026-05-11", "2026-06-10")).toBeNull();
-    // A day the plant has not reached yet (it is behind the viewer's zone).
-    expect(rangeForDay("2026-06-11", "2026-06-10")).toBeNull();
-  });
-
+describe("the chosen day", () => {
   it("takes the calendar day on the plant's own clock", () => {
     expect(localDate("2026-06-10T23:30:00Z", "Europe/Amsterdam")).toBe("2026-06-11");
     expect(localDate("2026-06-10T23:30:00Z", "America/Los_Angeles")).toBe("2026-06-10");
     expect(shiftDate("2026-03-01", -1)).toBe("2026-02-28");
+  });
+
+  it("labels hours on the site's clock, naming the zone for the hour the autumn DST change repeats", () => {
+    const start = Date.parse("2026-10-24T22:00:00Z");
+    const times = Array.from({ length: 25 }, (_, i) => new Date(start + i * HOUR).toISOString());
+    const labels = hourLabels(times, "en-GB", "Europe/Amsterdam");
+    expect(labels.slice(0, 5)).toEqual(["00:00", "01:00", "02:00 CEST", "02:00 CET", "03:00"]);
+    expect(labels.at(-1)).toBe("23:00");
+    expect(new Set(labels).size).toBe(25);
   });
 });
 
@@ -103,47 +104,46 @@ const weather: CurrentWeather = {
 
 const today = localDate(Date.now(), "UTC");
 const yesterday = shiftDate(today, -1);
+const HISTORY_PATH = "/api/sites/site-1/weather-history";
 
-function record(range: "24h" | "7d"): AnalyticsRecord {
-  const days = range === "24h" ? [yesterday, today] : [shiftDate(today, -6), yesterday, today];
+/**
+ * A UTC site's day: irradiance from 06:00 to 17:00, generation from 07:00 to 16:00, on 10 kW.
+ * The totals are given, not summed, so the test sees the page shows the server's figures.
+ */
+function makeHistory(date: string, overrides: Partial<WeatherHistory> = {}): WeatherHistory {
+  const start = Date.parse(`${date}T00:00:00Z`);
+  const hours = Array.from({ length: 24 }, (_, i) => {
+    const irradianceWm2 = i >= 6 && i <= 17 ? 100 * (i - 5) : null;
+    return {
+      time: new Date(start + i * HOUR).toISOString(),
+      irradianceWm2,
+      powerW: i >= 7 && i <= 16 ? 800 * (i - 6) : null,
+      expectedPowerW: irradianceWm2 === null ? null : Math.round(10 * irradianceWm2 * 0.8256),
+    };
+  });
   return {
-    provider: "solis",
-    stationName: "Roof East",
-    systemName: "Roof East",
-    siteName: "Warehouse Roof",
-    systemId: "sys-1",
     siteId: "site-1",
-    id: "sys-1",
-    providerId: "p-1",
-    currentPowerW: 4000,
-    todayGenerationWh: 20_000,
-    capacity: 10,
-    efficiency: 40,
-    performanceRatio: 0.8,
-    state: 1,
-    status: "online",
-    inverterCount: 0,
-    inverterStates: [],
-    location: { address: null, latitude: 52.3752, longitude: 4.8862 },
+    siteName: "Warehouse Roof",
     timezone: "UTC",
-    lastUpdated: `${today}T10:15:00.000Z`,
-    error: null,
-    series: {
-      range,
-      power: [
-        { time: `${yesterday}T12:00:00.000Z`, powerW: 7000 },
-        { time: `${today}T09:00:00.000Z`, powerW: 3000 },
-        { time: `${today}T09:05:00.000Z`, powerW: 3500 },
-      ],
-      energy: days.map((date) => ({
-        date,
-        energyWh: date === today ? 20_000 : 42_000,
-        expectedWh: date === today ? 25_000 : 50_000,
-        performanceRatio: date === today ? 0.8 : 0.84,
-      })),
+    date,
+    capacityW: 10_000,
+    systemCount: 2,
+    hours,
+    totals: {
+      through: new Date(start + 24 * HOUR).toISOString(),
+      irradiationWhM2: 4560,
+      energyWh: date === today ? 18_500 : 30_000,
+      expectedWh: date === today ? 22_400 : 36_000,
+      performanceRatio: date === today ? 0.826 : 0.833,
     },
+    source: "Weather data by Open-Meteo.com (CC BY 4.0)",
+    ...overrides,
   };
 }
+
+const historyHandler = ({ url }: { url: string }) => ({
+  body: makeHistory(new URL(url, "http://localhost").searchParams.get("date") ?? today),
+});
 
 function openWeather(handlers: Parameters<typeof mockApi>[0]) {
   const profile = makeProfile();
@@ -152,27 +152,19 @@ function openWeather(handlers: Parameters<typeof mockApi>[0]) {
   return { ...api, ...renderApp("/app/weather") };
 }
 
-const analyticsHandler = ({ url }: { url: string }) => {
-  const params = new URL(url, "http://localhost").searchParams;
-  if (params.get("system") === "all") {
-    const { series: _series, ...withoutSeries } = record("24h");
-    return { body: [withoutSeries] };
-  }
-  return { body: [record(params.get("range") === "7d" ? "7d" : "24h")] };
+const oneSite = {
+  "GET /api/sites": { body: [makeSite()] },
+  "GET /api/weather/current": { body: weather },
 };
 
 describe("Weather Correlation page", () => {
   it("shows No Weather Data when the organisation has no sites", async () => {
-    openWeather({ "GET /api/sites": { body: [] }, "GET /api/analytics": { body: [] } });
+    openWeather({ "GET /api/sites": { body: [] } });
     expect(await screen.findByText("No Weather Data")).toBeInTheDocument();
   });
 
   it("shows each site's current weather with SPEC's labels, units, time and the Open-Meteo attribution", async () => {
-    const { calls } = openWeather({
-      "GET /api/sites": { body: [makeSite()] },
-      "GET /api/analytics": analyticsHandler,
-      "GET /api/weather/current": { body: weather },
-    });
+    const { calls } = openWeather({ ...oneSite, [`GET ${HISTORY_PATH}`]: historyHandler });
     const card = await screen.findByRole("article", { name: "Warehouse Roof" });
     expect(await within(card).findByText("Partly Cloudy")).toBeInTheDocument();
     expect(card).toHaveTextContent("18.4 °C");
@@ -188,54 +180,151 @@ describe("Weather Correlation page", () => {
     const weatherCall = calls.find((call) => call.path === "/api/weather/current");
     expect(weatherCall?.url).toContain("lat=52.3752");
     expect(weatherCall?.url).toContain("lng=4.8862");
-    // The gap is reported on the page, not papered over with invented irradiance.
-    expect(screen.getByText("About these charts")).toBeInTheDocument();
   });
 
-  it("charts today's generation from the 24h series and that day's energy against irradiance", async () => {
-    const { calls } = openWeather({
-      "GET /api/sites": { body: [makeSite()] },
-      "GET /api/analytics": analyticsHandler,
-      "GET /api/weather/current": { body: weather },
-    });
+  it("charts the day's generation against irradiance from the hourly history, with totals and units", async () => {
+    const { calls } = openWeather({ ...oneSite, [`GET ${HISTORY_PATH}`]: historyHandler });
     const card = await screen.findByRole("article", { name: "Warehouse Roof" });
-    expect(
-      await within(card).findByText("Roof East: 20.0 kWh of 25.0 kWh expected (PR 80%)"),
-    ).toBeInTheDocument();
-    expect(calls.some((call) => call.url.includes("system=sys-1") && call.url.includes("range=24h"))).toBe(
-      true,
+    const history = await within(card).findByRole("region", { name: /^Generation and irradiance on / });
+    expect(await within(history).findByText("Power, kW")).toBeInTheDocument();
+    expect(within(history).getByText("Irradiance, W/m²")).toBeInTheDocument();
+    expect(history.querySelectorAll(".recharts-responsive-container")).toHaveLength(2);
+    expect(history).toHaveTextContent("Hours at the site (UTC)");
+    expect(history).toHaveTextContent("Irradiance: Weather data by Open-Meteo.com (CC BY 4.0)");
+
+    const totals = history.querySelector("dl");
+    const facts = Object.fromEntries(
+      [...(totals?.querySelectorAll("div") ?? [])].map((fact) => [
+        fact.querySelector("dt")?.textContent,
+        fact.querySelector("dd")?.textContent,
+      ]),
     );
+    expect(facts).toEqual({
+      Energy: "18.5 kWh",
+      "Expected energy": "22.4 kWh",
+      Irradiation: "4.56 kWh/m²",
+      "Performance ratio": "83%",
+    });
+    expect(history).toHaveTextContent("Totals for the whole day at the site (UTC).");
+    expect(history).toHaveTextContent("Expected from the measured irradiance on 10 kW");
+
+    fireEvent.click(within(history).getByText("Hourly figures"));
+    const table = within(history).getByRole("table");
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((cell) => cell.textContent),
+    ).toEqual(["Hour (UTC)", "Irradiance (W/m²)", "Generation (kW)", "Expected (kW)"]);
+    expect(within(table).getAllByRole("row")).toHaveLength(25);
+    const noon = within(table).getByRole("rowheader", { name: "12:00" }).closest("tr");
+    expect([...(noon?.querySelectorAll("td") ?? [])].map((cell) => cell.textContent)).toEqual([
+      "700",
+      "4.80",
+      "5.78",
+    ]);
+    const night = within(table).getByRole("rowheader", { name: "02:00" }).closest("tr");
+    expect([...(night?.querySelectorAll("td") ?? [])].map((cell) => cell.textContent)).toEqual([
+      "—",
+      "—",
+      "—",
+    ]);
+
+    expect(calls.find((call) => call.path === HISTORY_PATH)?.url).toContain(`date=${today}`);
     expect(screen.getByLabelText("Day")).toHaveValue(today);
+    // The endpoint replaces the per-system analytics stand-in and its caveat.
+    expect(calls.some((call) => call.path === "/api/analytics")).toBe(false);
+    expect(screen.queryByText("About these charts")).not.toBeInTheDocument();
   });
 
-  it("reads an earlier day from the 7-day series", async () => {
+  it("asks for the chosen day and says how far today's totals run", async () => {
     const { calls } = openWeather({
-      "GET /api/sites": { body: [makeSite()] },
-      "GET /api/analytics": analyticsHandler,
-      "GET /api/weather/current": { body: weather },
+      ...oneSite,
+      [`GET ${HISTORY_PATH}`]: ({ url }: { url: string }) => {
+        const date = new URL(url, "http://localhost").searchParams.get("date") ?? today;
+        const history = makeHistory(date);
+        return date === today
+          ? { body: { ...history, totals: { ...history.totals, through: `${today}T15:00:00.000Z` } } }
+          : { body: history };
+      },
     });
     const card = await screen.findByRole("article", { name: "Warehouse Roof" });
-    await within(card).findByText(/Roof East: 20.0 kWh/);
-    fireEvent.change(screen.getByLabelText("Day"), { target: { value: yesterday } });
     expect(
-      await within(card).findByText("Roof East: 42.0 kWh of 50.0 kWh expected (PR 84%)"),
+      await within(card).findByText(/Totals for the finished hours, up to 15:00 at the site \(UTC\)\./),
     ).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText("Day"), { target: { value: yesterday } });
+    expect(await within(card).findByText("30.0 kWh")).toBeInTheDocument();
+    expect(card).toHaveTextContent("Totals for the whole day at the site (UTC).");
     await waitFor(() =>
-      expect(calls.some((call) => call.url.includes("system=sys-1") && call.url.includes("range=7d"))).toBe(
+      expect(calls.some((call) => call.path === HISTORY_PATH && call.url.includes(`date=${yesterday}`))).toBe(
         true,
       ),
     );
   });
 
-  it("says so when a site has no monitoring systems", async () => {
+  it("says No irradiance recorded for this day yet when the day has no hourly data", async () => {
+    openWeather({
+      ...oneSite,
+      [`GET ${HISTORY_PATH}`]: {
+        body: makeHistory(today, {
+          hours: makeHistory(today).hours.map((hour) => ({
+            ...hour,
+            irradianceWm2: null,
+            powerW: null,
+            expectedPowerW: null,
+          })),
+        }),
+      },
+    });
+    const card = await screen.findByRole("article", { name: "Warehouse Roof" });
+    expect(await within(card).findByText("No irradiance recorded for this day yet")).toBeInTheDocument();
+    expect(within(card).queryByText("Power, kW")).not.toBeInTheDocument();
+  });
+
+  it("shows an error with a retry when the history cannot be loaded", async () => {
+    let attempts = 0;
+    openWeather({
+      ...oneSite,
+      [`GET ${HISTORY_PATH}`]: (request: { url: string }) =>
+        ++attempts === 1
+          ? { status: 500, body: { error: "Internal server error" } }
+          : historyHandler(request),
+    });
+    const card = await screen.findByRole("article", { name: "Warehouse Roof" });
+    const alert = await within(card).findByRole("alert");
+    expect(alert).toHaveTextContent("Could not load the day's generation and irradiance");
+    fireEvent.click(within(alert).getByRole("button", { name: "Try again" }));
+    expect(await within(card).findByText("18.5 kWh")).toBeInTheDocument();
+    expect(within(card).queryByRole("alert")).not.toBeInTheDocument();
+  });
+
+  it("charts irradiance and says so when a site has no monitoring systems", async () => {
     openWeather({
       "GET /api/sites": { body: [makeSite({ id: "site-2", name: "Empty Lot", systemCount: 0 })] },
-      "GET /api/analytics": { body: [] },
       "GET /api/weather/current": { body: { ...weather, cloudCover: 80, uvIndex: 9 } },
+      "GET /api/sites/site-2/weather-history": {
+        body: makeHistory(today, {
+          siteId: "site-2",
+          systemCount: 0,
+          capacityW: null,
+          hours: makeHistory(today).hours.map((hour) => ({ ...hour, powerW: null, expectedPowerW: null })),
+          totals: {
+            through: null,
+            irradiationWhM2: 4560,
+            energyWh: null,
+            expectedWh: null,
+            performanceRatio: null,
+          },
+        }),
+      },
     });
     const card = await screen.findByRole("article", { name: "Empty Lot" });
     expect(await within(card).findByText("Cloudy")).toBeInTheDocument();
     expect(card).toHaveTextContent("9.0 · High");
-    expect(card).toHaveTextContent("No monitoring systems are attached to this site.");
+    expect(
+      await within(card).findByText("No monitoring systems are attached to this site."),
+    ).toBeInTheDocument();
+    expect(card).toHaveTextContent("4.56 kWh/m²");
+    expect(card).toHaveTextContent("The site has no known capacity, so nothing is expected.");
+    expect(card).toHaveTextContent("No hour of this day has finished at the site yet.");
   });
 });

@@ -6,12 +6,12 @@ import type { LiveMessage, LiveSystemUpdate } from "../../schema/live";
 import { localDate } from "../components/dashboard/local-day";
 import { subscribeLiveMessages } from "./live";
 import { alertKeys } from "./queries/alerts";
-import { dashboardKeys, type SystemSeries } from "./queries/metrics";
+import { dashboardKeys } from "./queries/metrics";
 
 /**
  * Live messages go into the query cache instead of causing refetches: a system update replaces
- * that system's entry in ['dashboard','metrics'] and extends its chart series; alerts_changed
- * sets the unresolved count at once.
+ * that system's entry in ['dashboard','metrics'] (the fleet chart's hourly means come from the
+ * server's rollups, read again every few minutes); alerts_changed sets the unresolved count at once.
  */
 
 const statusOfState = (state: LiveSystemUpdate["state"]): DashboardMetric["status"] =>
@@ -87,13 +87,6 @@ function applySystemUpdate(queryClient: QueryClient, update: LiveSystemUpdate): 
       }
     }
   }
-  const powerW = update.powerW ?? update.pac;
-  queryClient.setQueryData<SystemSeries>(dashboardKeys.series(update.systemId), (series) => {
-    if (!series || powerW === null) return series;
-    const last = series.power[series.power.length - 1];
-    if (last && Date.parse(last.time) >= Date.parse(update.timestamp)) return series;
-    return { ...series, power: [...series.power, { time: update.timestamp, powerW }] };
-  });
 }
 
 function applyAlertsChanged(queryClient: QueryClient, openCount: number): void {

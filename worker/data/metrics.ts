@@ -20,9 +20,9 @@ export interface SystemMetricRow {
   location_key: string | null;
 }
 
-/** Every system of the organisation with its site, location and zone: one query. */
-export async function listSystemMetricRows(db: Db, orgId: string, systemId?: string) {
-  const rows = await db.$client
+/** Every system of the organisation (or one system, or a site's systems) with its site, location and zone. */
+function systemMetricRowsStatement(db: Db, orgId: string, systemId?: string) {
+  return db.$client
     .prepare(
       `SELECT ms.id, ms.name, ms.provider, ms.provider_system_id, ms.capacity_w, ms.state, ms.power_w,
          ms.energy_today_wh, ms.data_time, s.id AS site_id, s.name AS site_name, s.capacity_kw AS site_capacity_kw,
@@ -35,9 +35,7 @@ export async function listSystemMetricRows(db: Db, orgId: string, systemId?: str
        WHERE ms.org_id = ? ${systemId ? "AND (ms.id = ? OR ms.site_id = ?)" : ""}
        ORDER BY coalesce(s.name, ms.name), ms.name`,
     )
-    .bind(...(systemId ? [orgId, systemId, systemId] : [orgId]))
-    .all<SystemMetricRow>();
-  return rows.results;
+    .bind(...(systemId ? [orgId, systemId, systemId] : [orgId]));
 }
 
 export interface InverterMetricRow {
@@ -49,8 +47,8 @@ export interface InverterMetricRow {
   temperature_c: number | null;
 }
 
-export async function listInverterMetricRows(db: Db, orgId: string, systemId?: string) {
-  const rows = await db.$client
+function inverterMetricRowsStatement(db: Db, orgId: string, systemId?: string) {
+  return db.$client
     .prepare(
       `SELECT system_id, serial, state, power_w, energy_today_wh, temperature_c FROM inverters
        WHERE org_id = ? ${
@@ -59,9 +57,24 @@ export async function listInverterMetricRows(db: Db, orgId: string, systemId?: s
            : ""
        } ORDER BY serial`,
     )
-    .bind(...(systemId ? [orgId, orgId, systemId, systemId] : [orgId]))
-    .all<InverterMetricRow>();
-  return rows.results;
+    .bind(...(systemId ? [orgId, orgId, systemId, systemId] : [orgId]));
+}
+
+export interface MetricRows {
+  systems: SystemMetricRow[];
+  inverters: InverterMetricRow[];
+}
+
+/** The systems and their inverters in one D1 batch: one round trip, one consistent read. */
+export async function readMetricRows(db: Db, orgId: string, systemId?: string): Promise<MetricRows> {
+  const [systems, inverters] = await db.$client.batch<unknown>([
+    systemMetricRowsStatement(db, orgId, systemId),
+    inverterMetricRowsStatement(db, orgId, systemId),
+  ]);
+  return {
+    systems: (systems?.results ?? []) as SystemMetricRow[],
+    inverters: (inverters?.results ?? []) as InverterMetricRow[],
+  };
 }
 
 export interface IrradianceWindow {

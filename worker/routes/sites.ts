@@ -6,6 +6,7 @@ import {
   siteSystemParamSchema,
   updateSiteBodySchema,
 } from "../../schema/api/sites";
+import { weatherHistoryQuerySchema } from "../../schema/api/weather-history";
 import { type AppEnv, userContext } from "../hono-env";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
@@ -20,6 +21,7 @@ import {
   listSites,
   updateSite,
 } from "../services/sites";
+import { siteWeatherHistory } from "../services/weather-history";
 
 /** `/api/sites`: SPEC's site calls. `/enhanced` is registered before `/:id`. */
 export const sitesRoutes = new Hono<AppEnv>()
@@ -37,6 +39,13 @@ export const sitesRoutes = new Hono<AppEnv>()
   )
   .delete("/:id", validate("param", idParamSchema), async (c) =>
     c.json(await deleteSite(userContext(c), c.req.valid("param").id)),
+  )
+  .get(
+    "/:id/weather-history",
+    validate("param", idParamSchema),
+    validate("query", weatherHistoryQuerySchema),
+    async (c) =>
+      c.json(await siteWeatherHistory(userContext(c), c.req.valid("param").id, c.req.valid("query").date)),
   )
   .post(
     "/:id/systems",

@@ -1,13 +1,14 @@
-import type { AnalyticsQuery, AnalyticsRecord } from "../../schema/api/analytics";
+import type { AnalyticsQuery, AnalyticsRange, AnalyticsRecord } from "../../schema/api/analytics";
 import type { DashboardMetric } from "../../schema/api/metrics";
 import { dailyEnergy, hourlyPower, powerReadings } from "../data/analytics";
-import { sumIrradiance } from "../data/metrics";
+import { readMetricRows } from "../data/metrics";
 import { expectedEnergyWh, performanceRatio } from "../lib/energy/expected";
 import { lastLocalDays } from "../lib/energy/local-day";
 import { notFound } from "../lib/errors";
 import { authorizeOrgAction } from "./authorization";
-import type { UserContext } from "./context";
-import { metricsWithLocations } from "./metrics";
+import type { OrgContext, UserContext } from "./context";
+import { fleetSnapshot } from "./fleet-snapshot";
+import { irradiationKey, metricsFromRows, readIrradiation } from "./metrics";
 
 const RANGE_DAYS = { "24h": 2, "7d": 7, "30d": 30, "1y": 365 } as const;
 const RANGE_MS = {
@@ -55,38 +56,52 @@ function toRecord(m: DashboardMetric): AnalyticsRecord {
  */
 export async function analytics(ctx: UserContext, query: AnalyticsQuery): Promise<AnalyticsRecord[]> {
   const org = authorizeOrgAction(ctx, "org:read");
-  const metrics = await metricsWithLocations(org, query.system === "all" ? undefined : query.system);
-  if (query.system === "all") return metrics.map((m) => toRecord(m.metric));
-  const found = metrics.find((m) => m.metric.systemId === query.system || m.metric.siteId === query.system);
-  if (!found) throw notFound("System");
-  const { metric, locationKey: key } = found;
+  if (query.system === "all") return (await fleetSnapshot(org)).metrics.map((m) => toRecord(m.metric));
+  return [await systemAnalytics(org, query.system, query.range)];
+}
+
+/**
+ * One system (or a site's first system) with its series, in two round trips: the system and its
+ * inverters, then its readings, days and irradiance together.
+ */
+async function systemAnalytics(
+  org: OrgContext,
+  systemId: string,
+  range: AnalyticsRange,
+): Promise<AnalyticsRecord> {
   const now = org.now;
-  const from = now - RANGE_MS[query.range];
-  const rawPower =
-    query.range === "24h" || query.range === "7d"
-      ? await powerReadings(org.db, metric.systemId, from, now)
-      : query.range === "30d"
-        ? await hourlyPower(org.db, metric.systemId, from, now)
-        : [];
-  const days = lastLocalDays(now, metric.timezone, RANGE_DAYS[query.range]);
+  const rows = await readMetricRows(org.db, org.user.orgId, systemId);
+  const row = rows.systems.find((r) => r.id === systemId || r.site_id === systemId);
+  if (!row) throw notFound("System");
+  const from = now - RANGE_MS[range];
+  const days = lastLocalDays(now, row.timezone, RANGE_DAYS[range]);
   const first = days[0]?.date ?? "";
   const last = days[days.length - 1]?.date ?? "";
-  const energyRows = await dailyEnergy(org.db, metric.systemId, first, last);
+  const key = row.location_key;
+  const [rawPower, energyRows, irradiation] = await Promise.all([
+    range === "24h" || range === "7d"
+      ? powerReadings(org.db, row.id, from, now)
+      : range === "30d"
+        ? hourlyPower(org.db, row.id, from, now)
+        : [],
+    dailyEnergy(org.db, row.id, first, last),
+    // The days end with today (so far), so they also give the metric's today expectation.
+    readIrradiation(
+      org.db,
+      key ? days.map((d) => ({ key, start: d.startMs, end: Math.min(d.endMs, now) })) : [],
+    ),
+  ]);
+  const metric = metricsFromRows(
+    { systems: [row], inverters: rows.inverters.filter((inv) => inv.system_id === row.id) },
+    irradiation,
+    now,
+  )[0]?.metric;
+  if (!metric) throw notFound("System");
   const energyByDate = new Map(energyRows.map((r) => [r.date, r]));
-  const irradiation = key
-    ? new Map(
-        (
-          await sumIrradiance(
-            org.db,
-            days.map((d) => ({ key, start: d.startMs, end: Math.min(d.endMs, now) })),
-          )
-        ).map((r) => [r.start, r.wh_m2]),
-      )
-    : new Map<number, number>();
   const capacityW = metric.capacity * 1000;
   const energy = days.map((day) => {
     const energyWh = energyByDate.get(day.date)?.energy_wh ?? null;
-    const whPerM2 = irradiation.get(day.startMs);
+    const whPerM2 = key ? irradiation.get(irradiationKey(key, day.startMs)) : undefined;
     const expectedWh = whPerM2 === undefined ? null : expectedEnergyWh(capacityW, [whPerM2]);
     return {
       date: day.date,
@@ -97,8 +112,8 @@ export async function analytics(ctx: UserContext, query: AnalyticsQuery): Promis
     };
   });
   const power =
-    query.range === "1y"
+    range === "1y"
       ? energyRows.map((r) => ({ time: `${r.date}T12:00:00.000Z`, powerW: r.peak_power_w }))
       : rawPower.map((r) => ({ time: new Date(r.time).toISOString(), powerW: r.power_w }));
-  return [{ ...toRecord(metric), series: { range: query.range, power, energy } }];
+  return { ...toRecord(metric), series: { range, power, energy } };
 }

@@ -3,15 +3,16 @@ import type { DashboardMetric } from "../../schema/api/metrics";
 import type { ProviderId } from "../../schema/api/providers";
 import {
   type InverterMetricRow,
-  listInverterMetricRows,
-  listSystemMetricRows,
+  type IrradianceWindow,
+  type MetricRows,
+  readMetricRows,
   type SystemMetricRow,
   sumIrradiance,
 } from "../data/metrics";
+import type { Db } from "../lib/db";
 import { expectedEnergyWh, performanceRatio } from "../lib/energy/expected";
 import { localDayOf } from "../lib/energy/local-day";
-import { authorizeOrgAction } from "./authorization";
-import type { UserContext } from "./context";
+import type { OrgContext } from "./context";
 
 /** No data for this long while the sun is up means the system is stale, not producing 0 W. */
 export const STALE_AFTER_MS = 30 * 60_000;
@@ -38,63 +39,72 @@ function energyTodayWh(row: SystemMetricRow, today: { startMs: number; endMs: nu
   return row.data_time >= today.startMs && row.data_time < today.endMs ? row.energy_today_wh : 0;
 }
 
-/**
- * The dashboard's entries, one per system, computed with three queries whatever the fleet's
- * size: systems with their sites, the inverters, and today's irradiation per location.
- */
-export async function dashboardMetrics(ctx: UserContext): Promise<DashboardMetric[]> {
-  return (await metricsWithLocations(ctx)).map((m) => m.metric);
+export interface FleetMetric {
+  metric: DashboardMetric;
+  /** The system's irradiance location key (the same rounding as stored irradiance rows). */
+  locationKey: string | null;
 }
 
-/** The metrics with each system's irradiance location key (the same rounding as stored rows). */
-export async function metricsWithLocations(
-  ctx: UserContext,
-  /** One system (or the systems of one site) instead of the whole fleet. */
-  systemId?: string,
-): Promise<{ metric: DashboardMetric; locationKey: string | null }[]> {
-  const org = authorizeOrgAction(ctx, "org:read");
-  const now = org.now;
-  const [systems, inverters] = await Promise.all([
-    listSystemMetricRows(org.db, org.user.orgId, systemId),
-    listInverterMetricRows(org.db, org.user.orgId, systemId),
-  ]);
-  const windows = new Map<string, { key: string; start: number; end: number }>();
-  const dayOfZone = new Map<string, ReturnType<typeof localDayOf>>();
-  const today = (zone: string) => {
-    let day = dayOfZone.get(zone);
+/** Irradiation (Wh/m²) per location and local-day start, keyed `${locationKey}|${dayStartMs}`. */
+export type IrradiationByDay = Map<string, number>;
+
+export const irradiationKey = (locationKey: string, dayStartMs: number) => `${locationKey}|${dayStartMs}`;
+
+/** Each zone's current local day, computed once per zone. */
+function localDays(now: number) {
+  const days = new Map<string, ReturnType<typeof localDayOf>>();
+  return (zone: string) => {
+    let day = days.get(zone);
     if (!day) {
       day = localDayOf(now, zone);
-      dayOfZone.set(zone, day);
+      days.set(zone, day);
     }
     return day;
   };
+}
+
+/** The irradiance windows (today so far, in each system's zone) the metrics need. */
+export function todayIrradianceWindows(systems: readonly SystemMetricRow[], now: number): IrradianceWindow[] {
+  const today = localDays(now);
+  const windows = new Map<string, IrradianceWindow>();
   for (const row of systems) {
     if (!row.location_key) continue;
     const day = today(row.timezone);
-    windows.set(`${row.location_key}|${day.startMs}`, {
+    windows.set(irradiationKey(row.location_key, day.startMs), {
       key: row.location_key,
       start: day.startMs,
       end: Math.min(day.endMs, now),
     });
   }
-  const irradiation = new Map(
-    (await sumIrradiance(org.db, [...windows.values()])).map((r) => [`${r.key}|${r.start}`, r.wh_m2]),
-  );
+  return [...windows.values()];
+}
+
+export async function readIrradiation(db: Db, windows: IrradianceWindow[]): Promise<IrradiationByDay> {
+  return new Map((await sumIrradiance(db, windows)).map((r) => [irradiationKey(r.key, r.start), r.wh_m2]));
+}
+
+/**
+ * The dashboard's entries from already-read rows: pure, so one read serves the whole fleet.
+ * `irradiation` must hold today's window of every located system (see todayIrradianceWindows).
+ */
+export function metricsFromRows(rows: MetricRows, irradiation: IrradiationByDay, now: number): FleetMetric[] {
+  const today = localDays(now);
   const invertersBySystem = new Map<string, InverterMetricRow[]>();
-  for (const inv of inverters) {
+  for (const inv of rows.inverters) {
     const list = invertersBySystem.get(inv.system_id) ?? [];
     list.push(inv);
     invertersBySystem.set(inv.system_id, list);
   }
-  return systems.map((row) => ({ locationKey: row.location_key, metric: toMetric(row) }));
+  return rows.systems.map((row) => ({ locationKey: row.location_key, metric: toMetric(row) }));
 
   function toMetric(row: SystemMetricRow): DashboardMetric {
     const capacityW = row.capacity_w ?? 0;
     const stale = isStale(row, now);
     const powerW = row.power_w ?? 0;
-    const todayWh = energyTodayWh(row, today(row.timezone));
+    const day = today(row.timezone);
+    const todayWh = energyTodayWh(row, day);
     const whPerM2 = row.location_key
-      ? irradiation.get(`${row.location_key}|${today(row.timezone).startMs}`)
+      ? irradiation.get(irradiationKey(row.location_key, day.startMs))
       : undefined;
     const expectedTodayWh = whPerM2 === undefined ? null : expectedEnergyWh(capacityW, [whPerM2]);
     const status =
@@ -143,12 +153,9 @@ export async function metricsWithLocations(
   }
 }
 
-/** SPEC's fallback totals, for the client when the metrics call fails. Meteronline is excluded. */
-export async function dashboardFallback(ctx: UserContext) {
-  const metrics = (await dashboardMetrics(ctx)).filter((m) => m.provider !== "meteronline");
-  return {
-    matchedSites: new Set(metrics.map((m) => m.siteId ?? m.systemId)).size,
-    totalCurrentPower: metrics.reduce((sum, m) => sum + (m.stale ? 0 : m.currentPowerW), 0),
-    totalTodayGeneration: Math.round(metrics.reduce((sum, m) => sum + m.todayGenerationWh, 0)) / 1000,
-  };
+/** The whole fleet's metrics, read in three round trips whatever the fleet's size. */
+export async function computeFleetMetrics(org: OrgContext): Promise<FleetMetric[]> {
+  const rows = await readMetricRows(org.db, org.user.orgId);
+  const irradiation = await readIrradiation(org.db, todayIrradianceWindows(rows.systems, org.now));
+  return metricsFromRows(rows, irradiation, org.now);
 }

@@ -21,11 +21,13 @@ import {
 } from "../data/portfolios";
 import { listSites as listSiteRows, listSitesByIds } from "../data/sites";
 import { runBatch } from "../lib/db";
+import { performanceRatio } from "../lib/energy/expected";
 import { ApiError, conflict, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
+import { fleetSnapshot } from "./fleet-snapshot";
 import { listSites, loadSiteViews, type SiteLive } from "./sites";
 
 /** Names are unique per organisation whatever their case. */
@@ -34,11 +36,36 @@ const nameKeyOf = (name: string) => name.toLowerCase();
 const duplicateName = (name: string) =>
   conflict("A portfolio with this name already exists", { name, field: "name" });
 
-function toPortfolio(row: PortfolioRow, siteIds: string[], liveBySite: Map<string, SiteLive>): Portfolio {
+/** Today's energy and its irradiance-based expectation per site, over systems with an expectation. */
+type EnergyVsExpected = Map<string, { actualWh: number; expectedWh: number }>;
+
+async function energyVsExpectedBySite(org: OrgContext): Promise<EnergyVsExpected> {
+  const bySite: EnergyVsExpected = new Map();
+  for (const { metric } of (await fleetSnapshot(org)).metrics) {
+    if (metric.siteId === null || metric.expectedTodayWh === null) continue;
+    const totals = bySite.get(metric.siteId) ?? { actualWh: 0, expectedWh: 0 };
+    totals.actualWh += metric.todayGenerationWh;
+    totals.expectedWh += metric.expectedTodayWh;
+    bySite.set(metric.siteId, totals);
+  }
+  return bySite;
+}
+
+function toPortfolio(
+  row: PortfolioRow,
+  siteIds: string[],
+  liveBySite: Map<string, SiteLive>,
+  energyBySite: EnergyVsExpected,
+): Portfolio {
   let capacityKw = 0;
   let currentPowerW = 0;
   let todayEnergyWh = 0;
+  let actualWh = 0;
+  let expectedWh = 0;
   for (const siteId of siteIds) {
+    const energy = energyBySite.get(siteId);
+    actualWh += energy?.actualWh ?? 0;
+    expectedWh += energy?.expectedWh ?? 0;
     const live = liveBySite.get(siteId);
     if (!live) continue;
     capacityKw += live.capacityKw;
@@ -56,15 +83,17 @@ function toPortfolio(row: PortfolioRow, siteIds: string[], liveBySite: Map<strin
     capacityKw,
     currentPowerW,
     todayEnergyWh,
+    performanceRatio: performanceRatio(actualWh, expectedWh),
   };
 }
 
 /** Portfolios with their totals: three reads for the whole organisation, summed in memory. */
 async function portfolioViews(org: OrgContext, rows: PortfolioRow[]): Promise<Portfolio[]> {
   if (rows.length === 0) return [];
-  const [links, siteRows] = await Promise.all([
+  const [links, siteRows, energyBySite] = await Promise.all([
     listPortfolioSiteLinks(org.db, org.user.orgId),
     listSiteRows(org.db, org.user.orgId),
+    energyVsExpectedBySite(org),
   ]);
   const views = await loadSiteViews(org, siteRows);
   const liveBySite = new Map(views.map((v) => [v.row.id, v.live]));
@@ -78,7 +107,7 @@ async function portfolioViews(org: OrgContext, rows: PortfolioRow[]): Promise<Po
   }
   return rows.map((row) => {
     const ids = (siteIdsOf.get(row.id) ?? []).sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
-    return toPortfolio(row, ids, liveBySite);
+    return toPortfolio(row, ids, liveBySite, energyBySite);
   });
 }
 
@@ -145,7 +174,7 @@ export async function createPortfolio(ctx: UserContext, body: CreatePortfolioBod
     if (isUniqueViolation(error)) throw duplicateName(body.name);
     throw error;
   }
-  return toPortfolio(row, [], new Map());
+  return toPortfolio(row, [], new Map(), new Map());
 }
 
 export async function updatePortfolio(

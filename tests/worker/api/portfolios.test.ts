@@ -1,6 +1,9 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Portfolio } from "../../../schema/api/portfolios";
 import type { AvailableSystem, EnhancedSite, Site } from "../../../schema/api/sites";
+import { expectedEnergyWh } from "../../../worker/lib/energy/expected";
+import { localDayOf } from "../../../worker/lib/energy/local-day";
 import { attach, connectProvider, createSite, expectFleetUnchanged, setSystemLive } from "../fleet-helpers";
 import {
   auditLog,
@@ -245,6 +248,19 @@ describe("a portfolio's sites", () => {
     const listed = (await listPortfolios(orgA.user)).find((p) => p.id === portfolio.id);
     expect(listed).toMatchObject({ siteCount: 2, currentPowerW: 2000, todayEnergyWh: 5000 });
     expect(listed?.capacityKw).toBeCloseTo((one.capacity ?? 0) + (two.capacity ?? 0) + 40, 6);
+    expect(listed?.performanceRatio).toBeNull();
+
+    // Irradiance at the site since its local midnight gives today's expectation, and so a PR.
+    await env.DB.prepare(
+      "INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2) VALUES ('52.38,4.89', ?, 500)",
+    )
+      .bind(localDayOf(now, site.timezone).startMs)
+      .run();
+    const expectedWh =
+      expectedEnergyWh((one.capacity ?? 0) * 1000, [500]) +
+      expectedEnergyWh((two.capacity ?? 0) * 1000, [500]);
+    const rated = (await listPortfolios(orgA.user)).find((p) => p.id === portfolio.id);
+    expect(rated?.performanceRatio).toBeCloseTo(5000 / expectedWh, 3);
 
     // Deleting a site takes it out of every portfolio.
     await expectStatus(

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { dayEnergyWh, lastLocalDays, localDay, localDayOf } from "../../../worker/lib/energy/local-day";
+import {
+  dayEnergyWh,
+  hourStartsOf,
+  lastLocalDays,
+  localDay,
+  localDayOf,
+} from "../../../worker/lib/energy/local-day";
 
 const HOUR = 3_600_000;
 
@@ -29,6 +35,23 @@ describe("local days in the site's own zone", () => {
     expect(days.map((d) => d.date)).toEqual(["2026-10-24", "2026-10-25", "2026-10-26"]);
     expect(days.map((d) => (d.endMs - d.startMs) / HOUR)).toEqual([24, 25, 24]);
     expect(days[1]?.startMs).toBe(days[0]?.endMs);
+  });
+});
+
+describe("the hours of a local day", () => {
+  it("lists the UTC hours that start inside the day: 25 on the autumn DST day", () => {
+    const hours = hourStartsOf(localDay("2026-10-25", "Europe/Amsterdam"));
+    expect(hours).toHaveLength(25);
+    expect(new Date(hours[0] ?? 0).toISOString()).toBe("2026-10-24T22:00:00.000Z");
+    expect(new Date(hours.at(-1) ?? 0).toISOString()).toBe("2026-10-25T22:00:00.000Z");
+  });
+
+  it("keeps to the stored hour grid in a zone with a half-hour offset", () => {
+    // Kolkata's day starts at 18:30 UTC; the first stored hour inside it starts at 19:00 UTC.
+    const hours = hourStartsOf(localDay("2026-06-10", "Asia/Kolkata"));
+    expect(hours).toHaveLength(24);
+    expect(new Date(hours[0] ?? 0).toISOString()).toBe("2026-06-09T19:00:00.000Z");
+    expect(new Date(hours.at(-1) ?? 0).toISOString()).toBe("2026-06-10T18:00:00.000Z");
   });
 });
 

@@ -54,18 +54,3 @@ export function localDate(instantMs: number, timeZone: string): string {
   const { year, month, day } = wallClock(instantMs, timeZone);
   return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }
-
-/** How far the zone's wall clock is ahead of UTC at an instant, in ms. */
-function offsetMs(instantMs: number, timeZone: string): number {
-  const c = wallClock(instantMs, timeZone);
-  const asUtc = Date.UTC(c.year, c.month - 1, c.day, c.hour, c.minute, c.second);
-  return asUtc - Math.floor(instantMs / 1000) * 1000;
-}
-
-/** The instant the local day containing `instantMs` began in the zone (DST-safe). */
-export function localMidnightMs(instantMs: number, timeZone: string): number {
-  const { year, month, day } = wallClock(instantMs, timeZone);
-  const midnightAsUtc = Date.UTC(year, month - 1, day);
-  const first = midnightAsUtc - offsetMs(midnightAsUtc, timeZone);
-  return midnightAsUtc - offsetMs(first, timeZone);
-}

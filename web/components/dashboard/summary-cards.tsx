@@ -1,9 +1,9 @@
 import { BadgeDelta } from "@tremor/react";
 import { useTranslation } from "react-i18next";
+import type { FleetSeries } from "../../../schema/api/fleet-series";
 import type { CurrentWeather } from "../../../schema/api/weather";
 import { formatCount, formatEnergyWh, formatTime } from "../../lib/format";
 import type { FleetTotals } from "./fleet";
-import type { GenerationChange } from "./generation-series";
 import { SummaryCard } from "./summary-card";
 import {
   formatIrradiance,
@@ -18,9 +18,8 @@ interface SummaryCardsProps {
   totals: FleetTotals;
   /** Sites with fresh data of all sites; undefined while the site list loads or failed. */
   sites: { active: number; total: number } | undefined;
-  /** undefined while the series load, null when no comparison is possible. */
-  change: GenerationChange | null | undefined;
-  prYesterday: number | null;
+  /** The fleet series' comparisons: undefined while they load, null when they could not be read. */
+  series: Pick<FleetSeries, "today" | "performance"> | null | undefined;
   weather: CurrentWeather | undefined;
   locale: string;
   timeZone: string | undefined;
@@ -29,25 +28,18 @@ interface SummaryCardsProps {
 const deltaType = (delta: number) =>
   delta > 0.05 ? "moderateIncrease" : delta < -0.05 ? "moderateDecrease" : "unchanged";
 
-export function SummaryCards({
-  totals,
-  sites,
-  change,
-  prYesterday,
-  weather,
-  locale,
-  timeZone,
-}: SummaryCardsProps) {
+export function SummaryCards({ totals, sites, series, weather, locale, timeZone }: SummaryCardsProps) {
   const { t } = useTranslation();
   const time = (value: number | string) => formatTime(value, { locale, timeZone });
   const asOf =
     totals.dataTimeMs === null
       ? t("fleet.cards.noDataYet")
       : t("fleet.asOf", { time: time(totals.dataTimeMs) });
+  const change = series?.today.changePct ?? null;
+  const medianPr = series?.performance.medianPr7d ?? null;
+  // Against the PR the card shows (live with the metrics), so the badge is their visible difference.
   const prPoints =
-    totals.performanceRatio !== null && prYesterday !== null
-      ? (totals.performanceRatio - prYesterday) * 100
-      : null;
+    totals.performanceRatio !== null && medianPr !== null ? (totals.performanceRatio - medianPr) * 100 : null;
   const impact = weather ? weatherImpact(weather) : null;
 
   return (
@@ -56,19 +48,23 @@ export function SummaryCards({
         label={t("fleet.cards.generationToday")}
         value={formatEnergyWh(totals.todayWh, locale)}
         indicator={
-          change ? (
-            <BadgeDelta deltaType={deltaType(change.changePercent)} size="xs">
-              {formatSignedPercent(change.changePercent, locale)}
+          change !== null ? (
+            <BadgeDelta deltaType={deltaType(change)} size="xs">
+              {formatSignedPercent(change, locale)}
             </BadgeDelta>
           ) : null
         }
         footnote={
           <>
-            {change
-              ? t("fleet.cards.vsYesterday", { energy: formatEnergyWh(change.yesterdayWh, locale) })
-              : change === null
-                ? t("fleet.cards.noYesterday")
-                : t("fleet.cards.comparing")}
+            {series === undefined
+              ? t("fleet.cards.comparing")
+              : series === null
+                ? t("fleet.cards.comparisonFailed")
+                : change !== null
+                  ? t("fleet.cards.vsYesterday", {
+                      energy: formatEnergyWh(series.today.yesterdaySameTimeWh, locale),
+                    })
+                  : t("fleet.cards.noYesterday")}
             <br />
             {asOf}
           </>
@@ -112,8 +108,8 @@ export function SummaryCards({
         }
         footnote={
           <>
-            {prYesterday !== null
-              ? t("fleet.cards.prYesterday", { value: formatRatioPercent(prYesterday, locale) })
+            {medianPr !== null
+              ? t("fleet.cards.prVsMedian", { value: formatRatioPercent(medianPr, locale) })
               : t("fleet.cards.efficiencyHint")}
             <br />
             {asOf}

@@ -18,6 +18,7 @@ import {
   useDeletePortfolioMutation,
   useRemovePortfolioSiteMutation,
 } from "../../lib/queries/portfolios";
+import { formatRatio } from "../analytics/units";
 import { failureDetails } from "../sites/failure";
 import { SiteStatusBadge } from "../sites/site-status-badge";
 import { useUserTimeZone } from "../use-user-time-zone";
@@ -101,6 +102,7 @@ export function PortfolioCard({ portfolio, sites, canManage }: PortfolioCardProp
     [t("portfolios.stats.capacity"), formatCapacityKw(Math.round(portfolio.capacityKw * 10) / 10, locale)],
     [t("portfolios.stats.power"), formatPowerW(portfolio.currentPowerW, locale)],
     [t("portfolios.stats.today"), formatEnergyWh(portfolio.todayEnergyWh, locale)],
+    [t("portfolios.stats.performanceRatio"), formatRatio(portfolio.performanceRatio, locale)],
   ];
 
   return (

@@ -5,7 +5,6 @@ import {
   skipToken,
   useQuery,
 } from "@tanstack/react-query";
-import type { AnalyticsRecord } from "../../../schema/api/analytics";
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import { dashboardFallbackSchema } from "../../../schema/api/metrics";
 import { normalisedPowerW, normalisedTodayWh } from "../../../schema/metric-normalise";
@@ -18,17 +17,16 @@ export const dashboardKeys = {
   metrics: () => [...dashboardKeys.all, "metrics"] as const,
   /** Epoch ms since when neither the metrics nor the fallback could be read; null once they can. */
   metricsUnavailable: () => [...dashboardKeys.all, "metrics-unavailable"] as const,
-  /** Today's power series of one system, for the generation chart. */
-  series: (systemId: string) => [...dashboardKeys.all, "series", systemId] as const,
+  /** The fleet's series for today (chart and change indicators), read in the viewer's zone. */
+  series: (timeZone: string) => [...dashboardKeys.all, "series", timeZone] as const,
 };
 
 /** SPEC section 9: metrics refresh every 30 s with one retry. */
 export const METRICS_REFETCH_MS = 30_000;
 export const METRICS_RETRIES = 1;
-const SERIES_REFRESH_MS = 5 * 60_000;
 
 /** One retry, never after an authentication failure (SPEC section 8). */
-const retryOnce = (failureCount: number, error: unknown) =>
+export const retryOnce = (failureCount: number, error: unknown) =>
   failureCount < METRICS_RETRIES && shouldRetryQuery(failureCount, error);
 
 /** The id of the single entry built from the debug endpoint when the metrics call fails. */
@@ -148,31 +146,4 @@ export const metricsQueryOptions = () =>
     refetchInterval: METRICS_REFETCH_MS,
     retry: retryOnce,
     structuralSharing: keepNewerEntries,
-  });
-
-export type PowerPoint = { time: string; powerW: number | null };
-export type DailyEnergy = NonNullable<AnalyticsRecord["series"]>["energy"][number];
-
-/** One system's last 24 hours of power and its energy for yesterday and today (plant-local days). */
-export interface SystemSeries {
-  systemId: string;
-  power: PowerPoint[];
-  energy: DailyEnergy[];
-}
-
-export const systemSeriesQueryOptions = (systemId: string) =>
-  queryOptions({
-    queryKey: dashboardKeys.series(systemId),
-    queryFn: async ({ signal }): Promise<SystemSeries> => {
-      const records = await api.get<AnalyticsRecord[]>(
-        `/analytics?system=${encodeURIComponent(systemId)}&range=24h`,
-        { signal },
-      );
-      const series = Array.isArray(records) ? records[0]?.series : undefined;
-      return { systemId, power: series?.power ?? [], energy: series?.energy ?? [] };
-    },
-    // Live messages append new points; the full series is re-read now and then to fill gaps.
-    staleTime: SERIES_REFRESH_MS,
-    refetchInterval: SERIES_REFRESH_MS,
-    retry: retryOnce,
   });

@@ -5,13 +5,11 @@ import { useTranslation } from "react-i18next";
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import type { Site } from "../../../schema/api/sites";
 import { AlertsPanel } from "../../components/dashboard/alerts-panel";
-import { countsInTotals, fleetTotals } from "../../components/dashboard/fleet";
+import { fleetTotals } from "../../components/dashboard/fleet";
 import { GenerationChart } from "../../components/dashboard/generation-chart";
-import { generationChange, yesterdayPerformanceRatio } from "../../components/dashboard/generation-series";
 import { ProviderSummary } from "../../components/dashboard/provider-summary";
 import { SummaryCards } from "../../components/dashboard/summary-cards";
 import { SystemPerformanceTable } from "../../components/dashboard/system-performance-table";
-import { useFleetSeries } from "../../components/dashboard/use-fleet-series";
 import { DEFAULT_WEATHER_LOCATION } from "../../components/dashboard/weather-labels";
 import { WeatherPanel } from "../../components/dashboard/weather-panel";
 import { PlaceholderLinks } from "../../components/placeholder-links";
@@ -22,6 +20,7 @@ import { PageHeader } from "../../components/ui/page-header";
 import { Spinner } from "../../components/ui/spinner";
 import { useUserTimeZone } from "../../components/use-user-time-zone";
 import { formatTime, localeFor } from "../../lib/format";
+import { useFleetSeries } from "../../lib/queries/fleet-series";
 import { isFallbackMetric, metricsQueryOptions, useMetricsUnavailableSince } from "../../lib/queries/metrics";
 import { sitesQueryOptions } from "../../lib/queries/sites";
 import { currentWeatherQueryOptions } from "../../lib/queries/weather";
@@ -71,10 +70,9 @@ export function DashboardPage() {
     enabled: location !== null,
   });
 
+  // One call for the whole fleet's chart and comparisons, whatever its size.
+  const seriesQuery = useFleetSeries();
   const systems = metrics.filter((metric) => !isFallbackMetric(metric));
-  const included = systems.filter(countsInTotals);
-  const series = useFleetSeries(included);
-  const nowMs = Date.now();
 
   const header = <PageHeader title={t("pages.dashboard")} description={t("dashboard.subtitle")} />;
 
@@ -126,8 +124,7 @@ export function DashboardPage() {
         total: sitesQuery.data.length,
       }
     : undefined;
-  const change = series.pending ? undefined : generationChange(included, series.seriesBySystem, nowMs);
-  const prYesterday = yesterdayPerformanceRatio(included, series.seriesBySystem, nowMs);
+  const series = seriesQuery.data ?? (seriesQuery.isError ? null : undefined);
   const fallback = metrics.some(isFallbackMetric);
 
   return (
@@ -143,23 +140,14 @@ export function DashboardPage() {
         <SummaryCards
           totals={totals}
           sites={sites}
-          change={change}
-          prYesterday={prYesterday}
+          series={series}
           weather={weatherQuery.data}
           locale={locale}
           timeZone={timeZone}
         />
         <div className="grid gap-6 lg:grid-cols-3">
           <div className="lg:col-span-2">
-            <GenerationChart
-              metrics={included}
-              seriesBySystem={series.seriesBySystem}
-              coveredCount={series.coveredSystemIds.length}
-              pending={series.pending}
-              nowMs={nowMs}
-              locale={locale}
-              timeZone={timeZone}
-            />
+            <GenerationChart query={seriesQuery} locale={locale} timeZone={timeZone} />
           </div>
           <ProviderSummary metrics={metrics} locale={locale} />
         </div>

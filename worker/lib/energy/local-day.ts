@@ -22,6 +22,20 @@ export function localDay(date: string, zone: string): LocalDay {
   return { date, startMs: start.toMillis(), endMs: start.plus({ days: 1 }).toMillis() };
 }
 
+export const HOUR_MS = 3_600_000;
+
+/**
+ * The UTC hours starting inside a local day, the grid hourly rollups and irradiance are stored
+ * on: 24 hours, 23 or 25 on DST days. In a zone with a half-hour offset they start at :30 local.
+ */
+export function hourStartsOf(day: LocalDay): number[] {
+  const hours: number[] = [];
+  for (let start = Math.ceil(day.startMs / HOUR_MS) * HOUR_MS; start < day.endMs; start += HOUR_MS) {
+    hours.push(start);
+  }
+  return hours;
+}
+
 /** The last `count` local days ending with the one containing `at`, oldest first. */
 export function lastLocalDays(at: number, zone: string, count: number): LocalDay[] {
   const today = DateTime.fromMillis(at, { zone }).startOf("day");
@@ -33,6 +47,14 @@ export function lastLocalDays(at: number, zone: string, count: number): LocalDay
       endMs: start.plus({ days: 1 }).toMillis(),
     };
   });
+}
+
+/**
+ * The same wall-clock time one local day earlier. Across a DST change this is 23 or 25 hours
+ * back, not 24; luxon keeps the wall clock (a time that did not exist moves forward).
+ */
+export function sameTimeDayBefore(at: number, zone: string): number {
+  return DateTime.fromMillis(at, { zone }).minus({ days: 1 }).toMillis();
 }
 
 export interface EnergyPoint {

@@ -1,0 +1,334 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { type FleetSeries, fleetSeriesSchema } from "../../../schema/api/fleet-series";
+import type { ProviderId } from "../../../schema/api/providers";
+import { createDb } from "../../../worker/lib/db";
+import { DERATE } from "../../../worker/lib/energy/expected";
+import { loadCurrentUser } from "../../../worker/services/auth";
+import { fleetSeries } from "../../../worker/services/fleet-series";
+import {
+  call,
+  expectError,
+  expectRejectsBadTokens,
+  expectStatus,
+  registerOwner,
+  type TestUser,
+} from "../helpers";
+
+const HOUR = 3_600_000;
+const at = (iso: string) => Date.parse(iso);
+
+interface SystemSeed {
+  provider?: ProviderId;
+  timezone?: string;
+  latitude?: number | null;
+  longitude?: number | null;
+  capacityW?: number | null;
+  energyTodayWh?: number | null;
+  dataTime?: number | null;
+}
+
+/** A monitoring system written straight into D1, without a site (its own zone and coordinates count). */
+async function seedSystem(orgId: string, seed: SystemSeed = {}): Promise<string> {
+  const id = crypto.randomUUID();
+  await env.DB.prepare(
+    `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, latitude, longitude,
+       timezone, capacity_w, state, energy_today_wh, data_time, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'online', ?, ?, ?, ?)`,
+  )
+    .bind(
+      id,
+      orgId,
+      seed.provider ?? "solis",
+      id,
+      `System ${id.slice(0, 6)}`,
+      seed.latitude ?? null,
+      seed.longitude ?? null,
+      seed.timezone ?? "UTC",
+      seed.capacityW === undefined ? 10_000 : seed.capacityW,
+      seed.energyTodayWh ?? null,
+      seed.dataTime ?? null,
+      Date.now(),
+      Date.now(),
+    )
+    .run();
+  return id;
+}
+
+/** Hourly rollup rows: [UTC hour start, mean power W]. */
+async function seedHours(systemId: string, hours: [string, number][]) {
+  await env.DB.batch(
+    hours.map(([hour, powerW]) =>
+      env.DB.prepare(
+        "INSERT INTO system_energy_hourly (system_id, hour_start, avg_power_w, samples) VALUES (?, ?, ?, 12)",
+      ).bind(systemId, at(hour), powerW),
+    ),
+  );
+}
+
+/** Daily rollup rows: [local date, energy Wh]. */
+async function seedDays(systemId: string, days: [string, number][]) {
+  await env.DB.batch(
+    days.map(([date, energyWh]) =>
+      env.DB.prepare(
+        "INSERT INTO system_energy_daily (system_id, date, energy_wh, peak_power_w, updated_at) VALUES (?, ?, ?, NULL, ?)",
+      ).bind(systemId, date, energyWh, Date.now()),
+    ),
+  );
+}
+
+async function seedIrradiance(locationKey: string, hours: [string, number][]) {
+  await env.DB.batch(
+    hours.map(([hour, ghiWm2]) =>
+      env.DB.prepare(
+        "INSERT OR REPLACE INTO irradiance_hourly (location_key, hour_start, ghi_wm2) VALUES (?, ?, ?)",
+      ).bind(locationKey, at(hour), ghiWm2),
+    ),
+  );
+}
+
+/** The service as the route calls it, with the clock at `nowIso`. */
+async function seriesAt(owner: TestUser, nowIso: string, tz = "UTC"): Promise<FleetSeries> {
+  const base = { db: createDb(env.DB), env, now: at(nowIso), ip: null, origin: "http://sunfleet.test" };
+  const user = await loadCurrentUser(base, owner.id);
+  if (!user) throw new Error(`No user ${owner.id}`);
+  return fleetSeriesSchema.parse(await fleetSeries({ ...base, user }, { tz }));
+}
+
+describe("GET /api/dashboard/series", () => {
+  it("sums each provider's hourly mean power since the viewer's midnight, without meteronline or other organisations", async () => {
+    const owner = await registerOwner("Series Co");
+    const other = await registerOwner("Other Co");
+    const solisA = await seedSystem(owner.orgId, { provider: "solis" });
+    const solisB = await seedSystem(owner.orgId, { provider: "solis", timezone: "Asia/Tokyo" });
+    const fronius = await seedSystem(owner.orgId, { provider: "fronius" });
+    const meteronline = await seedSystem(owner.orgId, { provider: "meteronline" });
+    const foreign = await seedSystem(other.orgId, { provider: "solis" });
+    await seedHours(solisA, [
+      // 23:00 in Amsterdam: yesterday there.
+      ["2026-06-09T21:00:00Z", 999],
+      // Amsterdam's midnight; still yesterday in UTC.
+      ["2026-06-09T22:00:00Z", 100],
+      ["2026-06-10T10:00:00Z", 1000],
+      // The current hour, so far.
+      ["2026-06-10T14:00:00Z", 200],
+    ]);
+    await seedHours(solisB, [["2026-06-10T10:00:00Z", 500]]);
+    await seedHours(fronius, [["2026-06-10T10:00:00Z", 700]]);
+    await seedHours(meteronline, [
+      ["2026-06-09T22:00:00Z", 5000],
+      ["2026-06-10T10:00:00Z", 9000],
+    ]);
+    await seedHours(foreign, [
+      ["2026-06-10T10:00:00Z", 4000],
+      ["2026-06-10T11:00:00Z", 4000],
+    ]);
+
+    const amsterdam = await seriesAt(owner, "2026-06-10T14:20:00Z", "Europe/Amsterdam");
+    expect(amsterdam.timezone).toBe("Europe/Amsterdam");
+    expect(amsterdam.generation).toEqual([
+      { time: "2026-06-09T22:00:00.000Z", values: { solis: 100 } },
+      { time: "2026-06-10T10:00:00.000Z", values: { solis: 1500, fronius: 700 } },
+      { time: "2026-06-10T14:00:00.000Z", values: { solis: 200 } },
+    ]);
+    const utc = await seriesAt(owner, "2026-06-10T14:20:00Z");
+    expect(utc.generation.map((point) => point.time)).toEqual([
+      "2026-06-10T10:00:00.000Z",
+      "2026-06-10T14:00:00.000Z",
+    ]);
+    expect((await seriesAt(other, "2026-06-10T14:20:00Z")).generation).toEqual([
+      { time: "2026-06-10T10:00:00.000Z", values: { solis: 4000 } },
+      { time: "2026-06-10T11:00:00.000Z", values: { solis: 4000 } },
+    ]);
+  });
+
+  it("answers through the API in the documented shape, scoped to the caller's organisation", async () => {
+    const owner = await registerOwner("Api Co");
+    const other = await registerOwner("Api Other Co");
+    // The current UTC hour is always inside today in UTC, whatever the time of the run.
+    const hour = new Date(Math.floor(Date.now() / HOUR) * HOUR).toISOString();
+    await seedHours(await seedSystem(owner.orgId, { provider: "solis" }), [[hour, 1200]]);
+    await seedHours(await seedSystem(owner.orgId, { provider: "meteronline" }), [[hour, 5000]]);
+    await seedHours(await seedSystem(other.orgId, { provider: "fronius" }), [[hour, 800]]);
+
+    const mine = fleetSeriesSchema.parse(
+      await expectStatus(await call("/api/dashboard/series", { token: owner.token }), 200),
+    );
+    expect(mine.timezone).toBe("UTC");
+    expect(mine.generation).toEqual([{ time: hour, values: { solis: 1200 } }]);
+    const theirs = fleetSeriesSchema.parse(
+      await expectStatus(await call("/api/dashboard/series?tz=UTC", { token: other.token }), 200),
+    );
+    expect(theirs.generation).toEqual([{ time: hour, values: { fronius: 800 } }]);
+    const kolkata = fleetSeriesSchema.parse(
+      await expectStatus(await call("/api/dashboard/series?tz=Asia/Kolkata", { token: owner.token }), 200),
+    );
+    expect(kolkata.timezone).toBe("Asia/Kolkata");
+  });
+
+  it("compares today with yesterday up to the same wall-clock time in each system's own zone, prorating partial hours", async () => {
+    const owner = await registerOwner("Same Time Co");
+    // 14:20 UTC is 10:20 in New York (UTC-4): its today began at 04:00 UTC, its yesterday at 04:00 UTC on the 9th.
+    const newYork = await seedSystem(owner.orgId, { timezone: "America/New_York" });
+    await seedHours(newYork, [
+      // 23:00 the day before yesterday in New York: not yesterday there (it would be in UTC).
+      ["2026-06-09T03:00:00Z", 5000],
+      ["2026-06-09T12:00:00Z", 1000],
+      ["2026-06-09T13:00:00Z", 1000],
+      // 20 of its 60 minutes are before the same time yesterday: 1000 Wh.
+      ["2026-06-09T14:00:00Z", 3000],
+      // After the same time yesterday.
+      ["2026-06-09T15:00:00Z", 6000],
+      ["2026-06-10T12:00:00Z", 1000],
+      ["2026-06-10T13:00:00Z", 2000],
+      // The current hour, 20 minutes in: 1000 Wh so far.
+      ["2026-06-10T14:00:00Z", 3000],
+    ]);
+    // Connected today: without a yesterday it would count as growth, so it is left out of both sides.
+    await seedHours(await seedSystem(owner.orgId), [["2026-06-10T12:00:00Z", 5000]]);
+    const meteronline = await seedSystem(owner.orgId, {
+      provider: "meteronline",
+      timezone: "America/New_York",
+    });
+    await seedHours(meteronline, [
+      ["2026-06-09T12:00:00Z", 50_000],
+      ["2026-06-10T12:00:00Z", 90_000],
+    ]);
+
+    const expected = { energyWh: 4000, yesterdaySameTimeWh: 3000, changePct: 33.3, systemCount: 1 };
+    expect((await seriesAt(owner, "2026-06-10T14:20:00Z")).today).toEqual(expected);
+    // The viewer's zone moves the chart's day, not the systems' days.
+    expect((await seriesAt(owner, "2026-06-10T14:20:00Z", "Asia/Tokyo")).today).toEqual(expected);
+  });
+
+  it("keeps the wall clock across a DST change and answers no change when yesterday produced nothing", async () => {
+    const owner = await registerOwner("Dst Co");
+    // Amsterdam moved to summer time at 01:00 UTC on 29 March: 22:00 local on the 29th is 20:00 UTC,
+    // 22:00 local on the 28th was 21:00 UTC, 25 hours earlier.
+    const amsterdam = await seedSystem(owner.orgId, { timezone: "Europe/Amsterdam" });
+    await seedHours(amsterdam, [
+      ["2026-03-28T10:00:00Z", 2000],
+      ["2026-03-28T20:00:00Z", 1000],
+      ["2026-03-29T10:00:00Z", 3000],
+    ]);
+    expect((await seriesAt(owner, "2026-03-29T20:00:00Z")).today).toEqual({
+      energyWh: 3000,
+      yesterdaySameTimeWh: 3000,
+      changePct: 0,
+      systemCount: 1,
+    });
+
+    const dark = await registerOwner("Dark Co");
+    const idle = await seedSystem(dark.orgId);
+    await seedHours(idle, [
+      ["2026-06-09T10:00:00Z", 0],
+      ["2026-06-10T10:00:00Z", 1500],
+    ]);
+    expect((await seriesAt(dark, "2026-06-10T14:20:00Z")).today).toEqual({
+      energyWh: 1500,
+      yesterdaySameTimeWh: 0,
+      changePct: null,
+      systemCount: 1,
+    });
+  });
+
+  it("compares today's PR with the median of the previous 7 local days, leaving out a day without data", async () => {
+    const owner = await registerOwner("Pr Co");
+    const location = { latitude: -33.91, longitude: 18.42, capacityW: 10_000 };
+    const key = "-33.91,18.42";
+    // 1000 Wh/m² a day on 10 kW: 10 kW × 1 h × DERATE expected.
+    const dayExpectedWh = Math.round(10_000 * DERATE);
+    const now = "2026-06-10T12:00:00Z";
+    const reporting = await seedSystem(owner.orgId, {
+      ...location,
+      energyTodayWh: 0.85 * dayExpectedWh,
+      dataTime: at("2026-06-10T11:55:00Z"),
+    });
+    // Its counter is yesterday's, so it generated nothing today; it has no stored days.
+    await seedSystem(owner.orgId, {
+      ...location,
+      energyTodayWh: 50_000,
+      dataTime: at("2026-06-09T18:00:00Z"),
+    });
+    // Neither has an expectation: no capacity, or meteronline.
+    const noCapacity = await seedSystem(owner.orgId, { ...location, capacityW: null });
+    const meteronline = await seedSystem(owner.orgId, { ...location, provider: "meteronline" });
+    const prs: [string, number][] = [
+      // Eight days ago: outside the baseline.
+      ["2026-06-02", 0.1],
+      ["2026-06-03", 0.5],
+      ["2026-06-04", 0.9],
+      ["2026-06-05", 0.7],
+      ["2026-06-06", 0.8],
+      ["2026-06-07", 0.6],
+      ["2026-06-08", 0.95],
+      ["2026-06-09", 0.75],
+    ];
+    await seedDays(
+      reporting,
+      prs.map(([date, pr]) => [date, pr * dayExpectedWh]),
+    );
+    await seedDays(noCapacity, [["2026-06-09", 99_000]]);
+    await seedDays(meteronline, [["2026-06-05", 99_000]]);
+    await seedIrradiance(key, [
+      ...prs.map(([date]): [string, number] => [`${date}T12:00:00Z`, 1000]),
+      ["2026-06-10T08:00:00Z", 600],
+      ["2026-06-10T11:00:00Z", 400],
+      // The hour that starts now has not been counted yet.
+      ["2026-06-10T12:00:00Z", 900],
+    ]);
+
+    const series = await seriesAt(owner, now);
+    // Today: 0.85 × expected actual over two systems' expectation.
+    expect(series.performance).toEqual({ todayPr: 0.425, medianPr7d: 0.75, changePct: -43.3, dayCount: 7 });
+
+    await env.DB.prepare("DELETE FROM system_energy_daily WHERE system_id = ? AND date = '2026-06-06'")
+      .bind(reporting)
+      .run();
+    const missingDay = (await seriesAt(owner, now)).performance;
+    // 0.5, 0.6, 0.7, 0.75, 0.9, 0.95: the mean of the middle two.
+    expect(missingDay.dayCount).toBe(6);
+    expect(missingDay.medianPr7d).toBeCloseTo(0.725, 6);
+    expect(missingDay.changePct).toBeCloseTo(-41.4, 6);
+  });
+
+  it("has no PR comparison without irradiance", async () => {
+    const owner = await registerOwner("No Sun Co");
+    const system = await seedSystem(owner.orgId, {
+      latitude: -12.34,
+      longitude: 56.78,
+      energyTodayWh: 4000,
+      dataTime: at("2026-06-10T11:00:00Z"),
+    });
+    await seedDays(system, [["2026-06-09", 20_000]]);
+    expect((await seriesAt(owner, "2026-06-10T12:00:00Z")).performance).toEqual({
+      todayPr: null,
+      medianPr7d: null,
+      changePct: null,
+      dayCount: 0,
+    });
+  });
+
+  it("answers 400 with details for a zone that is not an IANA name, and for unknown parameters", async () => {
+    const owner = await registerOwner();
+    for (const tz of ["Mars/Olympus_Mons", "+05:30", "europe/amsterdam"]) {
+      const error = await expectError(
+        await call(`/api/dashboard/series?tz=${encodeURIComponent(tz)}`, { token: owner.token }),
+        400,
+        `Unknown time zone: ${tz}`,
+      );
+      expect(error.details).toEqual([{ path: ["tz"], message: `Unknown time zone: ${tz}` }]);
+    }
+    const unknown = await expectError(
+      await call("/api/dashboard/series?zone=UTC", { token: owner.token }),
+      400,
+      "Invalid input",
+    );
+    expect(unknown.details).toEqual([expect.objectContaining({ code: "unrecognized_keys" })]);
+  });
+
+  it("needs a token", async () => {
+    const owner = await registerOwner();
+    await expectRejectsBadTokens({ method: "GET", path: "/api/dashboard/series" }, owner);
+  });
+});
