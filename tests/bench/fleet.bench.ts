@@ -128,6 +128,15 @@ it("measures a 7-day analytics call", async () => {
   );
 });
 
+it("measures the dashboard's fleet series", async () => {
+  const { p50, p95 } = await timed(15, () =>
+    call("/api/dashboard/series?tz=Europe/Amsterdam", { token: owner.token }),
+  );
+  report.push(
+    `fleet series (${SYSTEMS} systems, no target): p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`,
+  );
+});
+
 it("measures fan-out of one update to 500 sockets", async () => {
   const SOCKETS = 500;
   const sockets: WebSocket[] = [];
@@ -161,5 +170,5 @@ it("measures fan-out of one update to 500 sockets", async () => {
 
 it("prints the report", () => {
   console.log(["", "Fleet reads and live fan-out", ...report.map((line) => `  ${line}`), ""].join("\n"));
-  expect(report.length).toBe(5);
+  expect(report.length).toBe(6);
 });

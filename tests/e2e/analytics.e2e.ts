@@ -1,55 +1,8 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, screenshot } from "./browser";
+import { describe, expect, it } from "vitest";
+import { screenshot } from "./browser";
+import { api, baseUrl, browserPages, PASSWORD, SOLIS_SANDBOX } from "./helpers";
 
-const baseUrl = inject("baseUrl");
-const PASSWORD = "sunny-days-2026";
-/** The sandbox Solis account (README): three simulated plants. */
-const SOLIS_SANDBOX = { keyId: "1300386381676644416", keySecret: "sandbox-solis-key-secret" };
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function api<T>(
-  path: string,
-  init: { method?: string; token?: string; body?: unknown } = {},
-): Promise<T> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      "Content-Type": "application/json",
-      ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
-
-async function newPage(session?: { token: string; user: unknown }): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-  if (session) {
-    // The session as the app itself stores it (SPEC section 3).
-    await context.addInitScript(
-      ([token, user]) => {
-        if (!localStorage.getItem("auth_token")) {
-          localStorage.setItem("auth_token", token);
-          localStorage.setItem("auth_user", user);
-        }
-      },
-      [session.token, JSON.stringify(session.user)] as const,
-    );
-  }
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  return page;
-}
+const newPage = browserPages();
 
 interface Record {
   systemId: string;
@@ -73,7 +26,7 @@ describe("analytics, weather and the demo in the browser", () => {
     expect(records.length).toBeGreaterThanOrEqual(2);
     const [first] = records as [Record];
 
-    const page = await newPage(session);
+    const page = await newPage({ session });
     await page.goto(`${baseUrl}/app/analytics`);
     await page.getByRole("heading", { name: "Performance Analytics", level: 1 }).waitFor();
     await page.getByRole("link", { name: first.stationName }).waitFor();
@@ -117,7 +70,7 @@ describe("analytics, weather and the demo in the browser", () => {
       method: "POST",
       body: { email, password: PASSWORD, fullName: "Wes Weather", companyName: "Cloudline Solar" },
     });
-    const emptyPage = await newPage(session);
+    const emptyPage = await newPage({ session });
     await emptyPage.goto(`${baseUrl}/app/weather`);
     await emptyPage.getByText("No Weather Data").waitFor();
     await emptyPage.context().close();
@@ -146,7 +99,7 @@ describe("analytics, weather and the demo in the browser", () => {
       });
     }
 
-    const page = await newPage(session);
+    const page = await newPage({ session });
     await page.goto(`${baseUrl}/app/weather`);
     const card = page.getByRole("article", { name: "Canal Rooftops" });
     await card.waitFor();

@@ -1,53 +1,8 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, screenshot } from "./browser";
+import { describe, expect, it } from "vitest";
+import { screenshot } from "./browser";
+import { api, baseUrl, browserPages, PASSWORD, SOLIS_SANDBOX } from "./helpers";
 
-const baseUrl = inject("baseUrl");
-const PASSWORD = "sunny-days-2026";
-/** The sandbox Solis account (README): three simulated plants. */
-const SOLIS_SANDBOX = { keyId: "1300386381676644416", keySecret: "sandbox-solis-key-secret" };
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function api<T>(
-  path: string,
-  init: { method?: string; token?: string; body?: unknown } = {},
-): Promise<T> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      "Content-Type": "application/json",
-      ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
-
-/** A signed-in page: the session stored in localStorage as the app itself stores it (SPEC section 3). */
-async function signedInPage(session: { token: string; user: unknown }): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-  await context.addInitScript(
-    ([token, user]) => {
-      if (!localStorage.getItem("auth_token")) {
-        localStorage.setItem("auth_token", token);
-        localStorage.setItem("auth_user", user);
-      }
-    },
-    [session.token, JSON.stringify(session.user)] as const,
-  );
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  return page;
-}
+const newPage = browserPages();
 
 describe("sites, systems and portfolios in the browser", () => {
   it("creates a site from sandbox systems, manages it and groups it into a portfolio", async () => {
@@ -68,7 +23,7 @@ describe("sites, systems and portfolios in the browser", () => {
     const [first, second] = available;
     if (!first || !second) throw new Error("the sandbox account should offer two systems");
 
-    const page = await signedInPage(session);
+    const page = await newPage({ session, width: 1366 });
     await page.goto(`${baseUrl}/app/create-site`);
     await page.getByRole("heading", { name: "Create New Site", level: 1 }).waitFor();
     await page.getByRole("listitem", { name: first.name }).waitFor();

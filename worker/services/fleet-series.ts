@@ -15,7 +15,8 @@ import { expectedEnergyWh, performanceRatio } from "../lib/energy/expected";
 import { type LocalDay, lastLocalDays, localDayOf, sameTimeDayBefore } from "../lib/energy/local-day";
 import { badRequest } from "../lib/errors";
 import { authorizeOrgAction } from "./authorization";
-import type { UserContext } from "./context";
+import type { OrgContext, UserContext } from "./context";
+import { orgCached } from "./org-read-cache";
 import { isKnownTimezone } from "./timezones";
 
 /** Today's PR is compared with the median of this many complete local days before today. */
@@ -33,6 +34,11 @@ export async function fleetSeries(ctx: UserContext, query: FleetSeriesQuery): Pr
     const message = `Unknown time zone: ${query.tz}`;
     throw badRequest(message, [{ path: ["tz"], message }]);
   }
+  // Reused per viewer zone until the organisation's data changes (every sync changes it).
+  return orgCached(org, `series|${query.tz}`, () => computeFleetSeries(org, query));
+}
+
+async function computeFleetSeries(org: OrgContext, query: FleetSeriesQuery): Promise<FleetSeries> {
   const { db, now } = org;
   const orgId = org.user.orgId;
   // Rollup hours are UTC hours: in a zone with a half-hour offset the first is 00:30 local.

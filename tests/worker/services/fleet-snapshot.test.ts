@@ -1,9 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { FleetSeries } from "../../../schema/api/fleet-series";
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import { createDb } from "../../../worker/lib/db";
 import type { OrgContext } from "../../../worker/services/context";
-import { fleetSnapshot, SNAPSHOT_MAX_AGE_MS } from "../../../worker/services/fleet-snapshot";
+import { fleetSnapshot } from "../../../worker/services/fleet-snapshot";
+import { MAX_AGE_MS as SNAPSHOT_MAX_AGE_MS } from "../../../worker/services/org-read-cache";
 import { attach, connectProvider, createSite, sunnyLongitudeNow } from "../fleet-helpers";
 import { call, expectStatus, registerOwner, type TestUser } from "../helpers";
 
@@ -68,6 +70,30 @@ describe("fleet snapshot", () => {
     // A deleted system (its inverters go by cascade) leaves the answer at once.
     await env.DB.prepare("DELETE FROM monitoring_systems WHERE id = ?").bind(system.id).run();
     expect((await metricsOf(owner.token)).map((m) => m.systemId)).not.toContain(system.id);
+  });
+
+  it("gives the fleet series from fresh rollups: a rollup write shows at once", async () => {
+    const owner = await registerOwner();
+    const [system] = await connectProvider(owner, "solis");
+    if (!system) throw new Error("the sandbox account has systems");
+    const seriesOf = async () =>
+      expectStatus<FleetSeries>(await call("/api/dashboard/series?tz=UTC", { token: owner.token }), 200);
+    const before = await seriesOf();
+    const hour = await env.DB.prepare(
+      "SELECT hour_start FROM system_energy_hourly WHERE system_id = ? ORDER BY hour_start DESC LIMIT 1",
+    )
+      .bind(system.id)
+      .first<{ hour_start: number }>();
+    if (!hour) throw new Error("the sync rolled up its readings");
+    const time = new Date(hour.hour_start).toISOString();
+    const solisAt = (series: FleetSeries) =>
+      series.generation.find((p) => p.time === time)?.values.solis ?? 0;
+    await env.DB.prepare(
+      "UPDATE system_energy_hourly SET avg_power_w = avg_power_w + 1000 WHERE system_id = ? AND hour_start = ?",
+    )
+      .bind(system.id, hour.hour_start)
+      .run();
+    expect(solisAt(await seriesOf()) - solisAt(before)).toBe(1000);
   });
 
   it("is reused while nothing changed, and never for another organisation", async () => {
