@@ -1,5 +1,4 @@
-import tzlookup from "@photostructure/tz-lookup";
-import { DateTime, IANAZone } from "luxon";
+import { DateTime } from "luxon";
 import { getPosition } from "suncalc";
 import type { ProviderId } from "../../schema/api/providers";
 import {
@@ -36,6 +35,7 @@ import {
   updateSite as updateSiteQuery,
 } from "../data/sites";
 import { ApiError, conflict, notFound } from "../lib/errors";
+import { timezoneAt } from "../lib/geo/timezone-at";
 import { newId } from "../lib/ids";
 import { auditEntry, auditEntryIf } from "./audit";
 import { authorizeOrgAction } from "./authorization";
@@ -46,16 +46,6 @@ export const STALE_AFTER_MS = 30 * 60_000;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const kw = (watts: number | null) => (watts === null ? null : watts / 1000);
-
-/** The IANA zone at the coordinates (tz-lookup's boundary data); UTC if it names none luxon knows. */
-export function timezoneAt(latitude: number, longitude: number): string {
-  try {
-    const zone = tzlookup(latitude, longitude);
-    return IANAZone.isValidZone(zone) ? zone : "UTC";
-  } catch {
-    return "UTC";
-  }
-}
 
 /** Whether the sun is up at the place and instant (suncalc 2 answers the altitude in degrees). */
 export function isDaylight(latitude: number, longitude: number, at: number): boolean {

@@ -12,6 +12,7 @@ import { rollupStatements } from "../data/rollups";
 import type { Env } from "../env";
 import { decryptJson, encryptJson, importCredentialsKey } from "../lib/credentials-crypto";
 import { type Db, runBatch } from "../lib/db";
+import { timezoneAt } from "../lib/geo/timezone-at";
 import { ProviderError, type ProviderErrorKind } from "../providers/errors";
 import { ProviderHttp } from "../providers/http";
 import { callIntervalMs, findApiAdapter } from "../providers/registry";
@@ -107,9 +108,11 @@ export async function syncConnection(
     });
     const stored = await readSession(key, connection);
     const session = memorySession(stored);
-    const snapshot = await adapter.fetchSnapshot(
-      { http, urls: providerUrls(deps.env), now: deps.now, session: session.session },
-      credentials,
+    const snapshot = withZones(
+      await adapter.fetchSnapshot(
+        { http, urls: providerUrls(deps.env), now: deps.now, session: session.session },
+        credentials,
+      ),
     );
     const finishedAt = deps.now();
     const newestDataAt = snapshot.systems.reduce<number | null>(
@@ -276,4 +279,19 @@ async function recordFailure(
     }),
   ]);
   return { status: "failed", runId, errorKind: kind, error: message };
+}
+
+/**
+ * A vendor that gives coordinates but no zone (SolisCloud lists an hour offset at most) gets the
+ * zone at its coordinates, so its local days are counted on its own clock rather than UTC.
+ */
+function withZones(snapshot: ProviderSnapshot): ProviderSnapshot {
+  return {
+    ...snapshot,
+    systems: snapshot.systems.map((s) =>
+      s.timezone === null && s.latitude !== null && s.longitude !== null
+        ? { ...s, timezone: timezoneAt(s.latitude, s.longitude) }
+        : s,
+    ),
+  };
 }

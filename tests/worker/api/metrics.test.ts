@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import { refreshIrradiance } from "../../../worker/cron/irradiance";
+import { timezoneAt } from "../../../worker/lib/geo/timezone-at";
 import { attach, connectProvider, createSite } from "../fleet-helpers";
 import { call, expectRejectsBadTokens, expectStatus, registerOwner } from "../helpers";
 
@@ -32,6 +33,11 @@ describe("GET /api/dashboard/metrics", () => {
       expect(m.provider).toBe("solis");
       expect(m.inverters.length).toBeGreaterThan(0);
       expect(m.stale).toBe(false);
+      // SolisCloud gives coordinates but no zone: the zone there counts the system's local days.
+      const { latitude, longitude } = m.location;
+      expect(latitude).not.toBeNull();
+      expect(m.timezone).toBe(timezoneAt(latitude ?? 0, longitude ?? 0));
+      expect(m.timezone).toMatch(/^Europe\//);
     }
   });
 

@@ -89,11 +89,16 @@ export const solaxFields: CredentialField[] = [
   },
 ];
 
-const text = z
-  .string()
-  .trim()
-  .optional()
-  .transform((value) => value ?? "");
+const text = z.preprocess(
+  // Stored credentials are this schema's own output (wifiSns a list, timezone null), read again at
+  // every sync: the schema accepts them as well as the form's strings.
+  (value) => (Array.isArray(value) ? value.join(",") : (value ?? undefined)),
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value ?? ""),
+);
 
 const formSchema = z.strictObject({
   apiType: text,
