@@ -38,6 +38,7 @@ const workerdPlugin = () =>
         FRONIUS_API_URL: `${SANDBOX}/fronius`,
         SMA_API_URL: `${SANDBOX}/sma`,
         SMA_AUTH_URL: `${SANDBOX}/sma-auth`,
+        SMA_CONSENT_URL: `${SANDBOX}/sma-auth`,
         SOLAX_API_URL: `${SANDBOX}/solax`,
         SOLAX_OPENAPI_URL: `${SANDBOX}/solax-openapi`,
         WEATHER_API_URL: `${SANDBOX}/weather`,

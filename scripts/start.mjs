@@ -50,6 +50,7 @@ if (!values["no-sandbox"]) {
     FRONIUS_API_URL: `${origin}/fronius`,
     SMA_API_URL: `${origin}/sma`,
     SMA_AUTH_URL: `${origin}/sma-auth`,
+    SMA_CONSENT_URL: `${origin}/sma-auth`,
     SOLAX_API_URL: `${origin}/solax`,
     SOLAX_OPENAPI_URL: `${origin}/solax-openapi`,
     WEATHER_API_URL: `${origin}/weather`,

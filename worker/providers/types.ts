@@ -63,6 +63,8 @@ export interface ProviderUrls {
   fronius: string;
   sma: string;
   smaAuth: string;
+  /** SMA's backchannel consent endpoints (a host of their own in production). */
+  smaConsent: string;
   solax: string;
   solaxOpenApi: string;
 }

@@ -6,6 +6,7 @@ export const defaultProviderUrls: ProviderUrls = {
   fronius: "https://api.solarweb.com/swqapi",
   sma: "https://monitoring.smaapis.de",
   smaAuth: "https://auth.smaapis.de",
+  smaConsent: "https://async-auth.smaapis.de",
   solax: "https://global.solaxcloud.com",
   solaxOpenApi: "https://openapi-eu.solaxcloud.com",
 };
@@ -15,6 +16,7 @@ export interface ProviderUrlEnv {
   FRONIUS_API_URL?: string;
   SMA_API_URL?: string;
   SMA_AUTH_URL?: string;
+  SMA_CONSENT_URL?: string;
   SOLAX_API_URL?: string;
   SOLAX_OPENAPI_URL?: string;
 }
@@ -27,6 +29,7 @@ export function providerUrls(env: ProviderUrlEnv): ProviderUrls {
     fronius: trim(env.FRONIUS_API_URL || defaultProviderUrls.fronius),
     sma: trim(env.SMA_API_URL || defaultProviderUrls.sma),
     smaAuth: trim(env.SMA_AUTH_URL || defaultProviderUrls.smaAuth),
+    smaConsent: trim(env.SMA_CONSENT_URL || defaultProviderUrls.smaConsent),
     solax: trim(env.SOLAX_API_URL || defaultProviderUrls.solax),
     solaxOpenApi: trim(env.SOLAX_OPENAPI_URL || defaultProviderUrls.solaxOpenApi),
   };
@@ -39,6 +42,8 @@ export function sandboxUrls(origin: string): ProviderUrls {
     fronius: `${origin}/fronius`,
     sma: `${origin}/sma`,
     smaAuth: `${origin}/sma-auth`,
+    // The sandbox serves the token and consent endpoints from one mount.
+    smaConsent: `${origin}/sma-auth`,
     solax: `${origin}/solax`,
     solaxOpenApi: `${origin}/solax-openapi`,
   };

@@ -431,7 +431,7 @@ function exampleVendor(overrides: Record<string, unknown> = {}) {
   const fetch = async (request: Request) => {
     requests.push(request.clone());
     const url = new URL(request.url);
-    const body = routes[`${request.method} ${url.pathname.replace(/^\/(sma-auth|sma)/, "")}`];
+    const body = routes[`${request.method} ${url.pathname.replace(/^\/(sma-auth|sma-consent|sma)/, "")}`];
     if (body === undefined) return new Response("", { status: 404 });
     return body instanceof Response ? body : Response.json(body);
   };
@@ -555,6 +555,21 @@ describe("SMA adapter against the research examples", () => {
     expect(vendor.requests.map((r) => new URL(r.url).pathname)).toEqual([
       "/sma-auth/oauth2/token",
       "/sma-auth/oauth2/v2/bc-authorize/owner%40example.com",
+    ]);
+  });
+
+  it("asks for consent at the consent host (SMA_CONSENT_URL) and for tokens at the auth host", async () => {
+    const vendor = exampleVendor({ "GET /oauth2/v2/bc-authorize/owner%40example.com": { state: "Pending" } });
+    const ctx = exampleContext(vendor.fetch, EXAMPLE_NOW);
+    await providerError(
+      smaAdapter.testConnection(
+        { ...ctx, urls: { ...ctx.urls, smaConsent: `${ORIGIN}/sma-consent` } },
+        exampleCredentials,
+      ),
+    );
+    expect(vendor.requests.map((r) => new URL(r.url).pathname)).toEqual([
+      "/sma-auth/oauth2/token",
+      "/sma-consent/oauth2/v2/bc-authorize/owner%40example.com",
     ]);
   });
 

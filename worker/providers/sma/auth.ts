@@ -3,12 +3,8 @@ import type { ProviderCallContext, ProviderUrls } from "../types";
 import type { SmaCredentials } from "./credentials";
 import { consentSchema, parseVendor, tokenSchema } from "./schemas";
 
-/**
- * Where the backchannel consent endpoints live. Production serves them from
- * https://async-auth.smaapis.de rather than the token host; they stay under the one configurable
- * auth base until the URL configuration gains an entry of its own (change it here only).
- */
-export const consentBaseUrl = (urls: ProviderUrls) => urls.smaAuth;
+/** The backchannel consent endpoints: production serves them from a host of their own. */
+const consentBaseUrl = (urls: ProviderUrls) => urls.smaConsent;
 
 export interface AccessToken {
   value: string;
