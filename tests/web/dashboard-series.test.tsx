@@ -2,39 +2,8 @@ import { describe, expect, it } from "vitest";
 import { fleetTotals, providerTotals, sortSystems } from "../../web/components/dashboard/fleet";
 import { generationChartData } from "../../web/components/dashboard/generation-series";
 import { localDate } from "../../web/components/dashboard/local-day";
-import { skyLabel, uvLabel, weatherImpact } from "../../web/components/dashboard/weather-labels";
 import { fallbackMetrics } from "../../web/lib/queries/metrics";
 import { makeMetric } from "./dashboard-fixtures";
-
-describe("weather labels (SPEC section 4)", () => {
-  it.each([
-    [0, "clearSky"],
-    [29.9, "clearSky"],
-    [30, "partlyCloudy"],
-    [69, "partlyCloudy"],
-    [70, "cloudy"],
-    [100, "cloudy"],
-  ])("cloud cover %s %% is %s", (cloudCover, label) => {
-    expect(skyLabel(cloudCover)).toBe(label);
-  });
-
-  it.each([
-    [0, "low"],
-    [5.9, "low"],
-    [6, "moderate"],
-    [7.9, "moderate"],
-    [8, "high"],
-    [11, "high"],
-  ])("UV %s is %s", (uv, label) => {
-    expect(uvLabel(uv)).toBe(label);
-  });
-
-  it("reads no irradiance as no sunlight whatever the sky", () => {
-    expect(weatherImpact({ cloudCover: 10, solarIrradiance: 0 })).toBe("night");
-    expect(weatherImpact({ cloudCover: 10, solarIrradiance: 700 })).toBe("optimal");
-    expect(weatherImpact({ cloudCover: 90, solarIrradiance: 80 })).toBe("heavy");
-  });
-});
 
 describe("plant-local days", () => {
   it("dates an instant in the site's zone, not the viewer's", () => {

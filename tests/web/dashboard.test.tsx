@@ -113,8 +113,8 @@ describe("dashboard", () => {
     expect(within(active).getByText("1 of 2")).toBeInTheDocument();
     const efficiency = screen.getByText("Performance Efficiency").closest("div.flex-col") as HTMLElement;
     // Mean of 15 % and 4.5 %; PR = 20 kWh / 25 kWh expected.
-    expect(within(efficiency).getByText("9.8 %")).toBeInTheDocument();
-    expect(within(efficiency).getByText("PR 80 %")).toBeInTheDocument();
+    expect(within(efficiency).getByText("9.8%")).toBeInTheDocument();
+    expect(within(efficiency).getByText("PR 80%")).toBeInTheDocument();
 
     // The stale system shows Stale with its last data time, not 0 W.
     const staleRow = within(table)
@@ -129,7 +129,7 @@ describe("dashboard", () => {
     expect(within(liveRow).getByText("1.5 kW")).toBeInTheDocument();
     expect(within(liveRow).getByText("12.0 kWh")).toBeInTheDocument();
     expect(within(liveRow).getByText("1/1 online")).toBeInTheDocument();
-    expect(within(liveRow).getByText("PR 90 %")).toBeInTheDocument();
+    expect(within(liveRow).getByText("PR 90%")).toBeInTheDocument();
   });
 
   it("sorts the table by a column and reverses on a second click", async () => {
@@ -199,7 +199,7 @@ describe("dashboard", () => {
     // The weather impact card reads the same observation.
     const impact = screen.getByText("Weather Impact").closest("div.flex-col") as HTMLElement;
     expect(within(impact).getByText("Reduced")).toBeInTheDocument();
-    expect(within(impact).getByText(/55 % cloud cover · 410 W\/m²/)).toBeInTheDocument();
+    expect(within(impact).getByText(/55% cloud cover · 410 W\/m²/)).toBeInTheDocument();
     const weatherCall = calls.find((call) => call.path === "/api/weather/current");
     expect(new URL(weatherCall?.url ?? "", "http://localhost").searchParams.get("lat")).toBe("51.5");
   });
@@ -225,12 +225,12 @@ describe("dashboard", () => {
       },
     });
     const card = (await screen.findByText("Generation Today")).closest("div.flex-col") as HTMLElement;
-    expect(await within(card).findByText("+20.0 %")).toBeInTheDocument();
+    expect(await within(card).findByText("+20.0%")).toBeInTheDocument();
     expect(within(card).getByText(/vs 10.0 kWh by this time yesterday/)).toBeInTheDocument();
     const efficiency = screen.getByText("Performance Efficiency").closest("div.flex-col") as HTMLElement;
-    expect(within(efficiency).getByText(/vs 7-day median PR: 80 %/)).toBeInTheDocument();
+    expect(within(efficiency).getByText(/vs 7-day median PR: 80%/)).toBeInTheDocument();
     // The PR shown (12 of 13 kWh expected: 92.3 %) against the median: +12.3 points.
-    expect(within(efficiency).getByText("PR 92 %")).toBeInTheDocument();
+    expect(within(efficiency).getByText("PR 92%")).toBeInTheDocument();
     expect(within(efficiency).getByText("+12.3 pts")).toBeInTheDocument();
     expect(screen.queryByText(/PR yesterday/)).not.toBeInTheDocument();
     expect(calls.filter((call) => call.path === "/api/dashboard/series")).toHaveLength(1);
@@ -248,11 +248,11 @@ describe("dashboard", () => {
       },
     });
     const card = (await screen.findByText("Generation Today")).closest("div.flex-col") as HTMLElement;
-    expect(await within(card).findByText("−25.0 %")).toBeInTheDocument();
+    expect(await within(card).findByText("−25.0%")).toBeInTheDocument();
     expect(within(card).getByText(/vs 8.0 kWh by this time yesterday/)).toBeInTheDocument();
     const efficiency = screen.getByText("Performance Efficiency").closest("div.flex-col") as HTMLElement;
     expect(within(efficiency).getByText("−2.7 pts")).toBeInTheDocument();
-    expect(within(efficiency).getByText(/vs 7-day median PR: 95 %/)).toBeInTheDocument();
+    expect(within(efficiency).getByText(/vs 7-day median PR: 95%/)).toBeInTheDocument();
   });
 
   it("omits the change indicators when yesterday and the 7-day median are not known", async () => {

@@ -5,7 +5,7 @@ import type { CurrentWeather } from "../../schema/api/weather";
 import type { WeatherHistory } from "../../schema/api/weather-history";
 import { localDate, shiftDate } from "../../web/components/weather/day";
 import { hourLabels } from "../../web/components/weather/history-series";
-import { conditionsLabel, showsCloudIcon, uvLabel } from "../../web/components/weather/labels";
+import { conditionsLabel, showsCloudIcon, uvLabel, weatherImpact } from "../../web/components/weather/labels";
 import { makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
 
 const HOUR = 3_600_000;
@@ -15,6 +15,7 @@ describe("weather labels (SPEC section 4)", () => {
     [0, "clearSky"],
     [29.9, "clearSky"],
     [30, "partlyCloudy"],
+    [69, "partlyCloudy"],
     [69.9, "partlyCloudy"],
     [70, "cloudy"],
     [100, "cloudy"],
@@ -36,6 +37,12 @@ describe("weather labels (SPEC section 4)", () => {
     [0, "low"],
   ])("labels UV index %s %s", (uv, label) => {
     expect(uvLabel(uv)).toBe(label);
+  });
+
+  it("reads no irradiance as no sunlight whatever the sky", () => {
+    expect(weatherImpact({ cloudCover: 10, solarIrradiance: 0 })).toBe("night");
+    expect(weatherImpact({ cloudCover: 10, solarIrradiance: 700 })).toBe("optimal");
+    expect(weatherImpact({ cloudCover: 90, solarIrradiance: 80 })).toBe("heavy");
   });
 });
 

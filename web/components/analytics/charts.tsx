@@ -1,8 +1,7 @@
 import { AreaChart, BarChart, LineChart } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import type { AnalyticsQuery, AnalyticsRecord } from "../../../schema/api/analytics";
-import { localeFor } from "../../lib/format";
-import { formatKw, formatKwh, formatPercent } from "./units";
+import { formatKw, formatKwh, formatPercent, localeFor } from "../../lib/format";
 
 type Series = NonNullable<AnalyticsRecord["series"]>;
 

@@ -3,10 +3,9 @@ import { Card } from "@tremor/react";
 import type { ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
-import { formatEnergyWh, localeFor } from "../../lib/format";
+import { formatEnergyWh, formatKg, formatNumber, localeFor } from "../../lib/format";
 import { dayLabel } from "./charts";
 import { CO2_KG_PER_KWH, co2AvoidedKg, rangeEnergyWh, TREES_PER_KWH, treesEquivalent } from "./metrics";
-import { formatKg, formatNumber } from "./units";
 
 /** SPEC section 9: CO2 avoided at 0.92 kg per kWh and trees at 0.045 per kWh, over the range's energy. */
 export function EnvironmentalTab({ record }: { record: AnalyticsRecord }) {

@@ -1,8 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
-import { formatCapacityKw, formatEnergyWh, formatPowerW, localeFor } from "../../lib/format";
+import { formatCapacityKw, formatEnergyWh, formatPercent, formatPowerW, localeFor } from "../../lib/format";
 import { StatCard } from "../ui/stat-card";
-import { formatPercent } from "./units";
 
 /** SPEC section 9: meteronline systems are left out of analytics totals. */
 export function fleetTotals(records: AnalyticsRecord[]) {

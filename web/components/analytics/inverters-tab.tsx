@@ -1,10 +1,9 @@
 import { Card, Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
-import { formatDateTime, formatPowerW, localeFor } from "../../lib/format";
+import { formatCelsius, formatDateTime, formatKwh, formatPowerW, localeFor } from "../../lib/format";
 import { useUserTimeZone } from "../use-user-time-zone";
 import { InverterStateBadge } from "./status-badge";
-import { formatCelsius, formatKwh } from "./units";
 
 /** One row per inverter with SPEC's state label, its power, today's energy and temperature. */
 export function InvertersTab({ record }: { record: AnalyticsRecord }) {

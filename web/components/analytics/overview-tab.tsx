@@ -1,12 +1,19 @@
 import { Card, Title } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
-import { formatDateTime, formatEnergyWh, formatPowerW, localeFor } from "../../lib/format";
+import {
+  formatDateTime,
+  formatEnergyWh,
+  formatKwhPerKw,
+  formatPercent,
+  formatPowerW,
+  formatRatio,
+  localeFor,
+} from "../../lib/format";
 import { StatCard } from "../ui/stat-card";
 import { useUserTimeZone } from "../use-user-time-zone";
 import { PowerChart } from "./charts";
 import { capacityFactorPercent, efficiencyPercent, energyYieldKwhPerKw } from "./metrics";
-import { formatKwhPerKw, formatPercent, formatRatio } from "./units";
 
 /** SPEC's KPIs from the record's current values and today's energy, then the power curve over the range. */
 export function OverviewTab({ record }: { record: AnalyticsRecord }) {

@@ -10,11 +10,10 @@ import {
 } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
-import { formatEnergyWh, localeFor } from "../../lib/format";
+import { formatEnergyWh, formatKwhPerKw, formatRatio, localeFor } from "../../lib/format";
 import { StatCard } from "../ui/stat-card";
 import { dayLabel, EnergyComparisonChart, PerformanceRatioChart } from "./charts";
 import { energyYieldKwhPerKw, rangeEnergyWh, rangePerformanceRatio } from "./metrics";
-import { formatKwhPerKw, formatRatio } from "./units";
 
 /** Actual against expected energy per plant-local day (the expectation comes from measured irradiance). */
 export function PerformanceTab({ record }: { record: AnalyticsRecord }) {

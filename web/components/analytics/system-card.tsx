@@ -2,12 +2,19 @@ import { Link } from "@tanstack/react-router";
 import { Card } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
-import { formatCapacityKw, formatDateTime, formatEnergyWh, formatPowerW, localeFor } from "../../lib/format";
+import {
+  formatCapacityKw,
+  formatDateTime,
+  formatEnergyWh,
+  formatPercent,
+  formatPowerW,
+  formatRatio,
+  localeFor,
+} from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { useUserTimeZone } from "../use-user-time-zone";
 import { efficiencyPercent, recordName } from "./metrics";
 import { RecordStatusBadge } from "./status-badge";
-import { formatPercent, formatRatio } from "./units";
 
 /** One system of the Performance Analytics list; the whole card opens its detail. */
 export function SystemCard({ record }: { record: AnalyticsRecord }) {

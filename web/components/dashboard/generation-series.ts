@@ -1,7 +1,7 @@
 import type { ProviderHour } from "../../../schema/api/fleet-series";
+import { formatHourMinute } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { summaryProviders } from "./fleet";
-import { formatHourMinute } from "./units";
 
 export type ChartProvider = (typeof summaryProviders)[number];
 
@@ -23,7 +23,7 @@ export function generationChartData(
   );
   const rows = hours.map((hour) => {
     const row: Record<string, string | number> = {
-      time: formatHourMinute(Date.parse(hour.time), locale, timeZone),
+      time: formatHourMinute(hour.time, { locale, timeZone }),
     };
     for (const provider of providers) row[providerNames[provider]] = hour.values[provider] ?? 0;
     return row;

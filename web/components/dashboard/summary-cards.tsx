@@ -2,17 +2,19 @@ import { BadgeDelta } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import type { FleetSeries } from "../../../schema/api/fleet-series";
 import type { CurrentWeather } from "../../../schema/api/weather";
-import { formatCount, formatEnergyWh, formatTime } from "../../lib/format";
-import type { FleetTotals } from "./fleet";
-import { SummaryCard } from "./summary-card";
 import {
+  formatCount,
+  formatEnergyWh,
   formatIrradiance,
   formatPercent,
-  formatRatioPercent,
+  formatRatio,
   formatSignedDecimal,
   formatSignedPercent,
-} from "./units";
-import { weatherImpact } from "./weather-labels";
+  formatTime,
+} from "../../lib/format";
+import { weatherImpact } from "../weather/labels";
+import type { FleetTotals } from "./fleet";
+import { SummaryCard } from "./summary-card";
 
 interface SummaryCardsProps {
   totals: FleetTotals;
@@ -90,13 +92,10 @@ export function SummaryCards({ totals, sites, series, weather, locale, timeZone 
       />
       <SummaryCard
         label={t("fleet.cards.efficiency")}
-        value={totals.meanEfficiency === null ? "—" : formatPercent(totals.meanEfficiency, locale)}
+        value={formatPercent(totals.meanEfficiency, locale)}
         aside={
           <span className="text-tremor-default text-tremor-content-emphasis">
-            {t("fleet.cards.pr", {
-              value:
-                totals.performanceRatio === null ? "—" : formatRatioPercent(totals.performanceRatio, locale),
-            })}
+            {t("fleet.cards.pr", { value: formatRatio(totals.performanceRatio, locale) })}
           </span>
         }
         indicator={
@@ -109,7 +108,7 @@ export function SummaryCards({ totals, sites, series, weather, locale, timeZone 
         footnote={
           <>
             {medianPr !== null
-              ? t("fleet.cards.prVsMedian", { value: formatRatioPercent(medianPr, locale) })
+              ? t("fleet.cards.prVsMedian", { value: formatRatio(medianPr, locale) })
               : t("fleet.cards.efficiencyHint")}
             <br />
             {asOf}

@@ -3,11 +3,17 @@ import { Card, Title } from "@tremor/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { DashboardMetric } from "../../../schema/api/metrics";
-import { formatDateTime, formatEnergyWh, formatPowerW, formatTime } from "../../lib/format";
+import {
+  formatDateTime,
+  formatEnergyWh,
+  formatPercent,
+  formatPowerW,
+  formatRatio,
+  formatTime,
+} from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { inverterCounts, type SortDirection, type SystemSortKey, sortSystems, systemName } from "./fleet";
 import { SystemStatusBadge } from "./system-status-badge";
-import { formatPercent, formatRatioPercent } from "./units";
 
 interface Column {
   key: SystemSortKey;
@@ -145,12 +151,7 @@ export function SystemPerformanceTable({
                       {formatPercent(metric.efficiency, locale)}
                     </span>
                     <span className="block text-tremor-label text-tremor-content">
-                      {t("fleet.cards.pr", {
-                        value:
-                          metric.performanceRatio === null
-                            ? "—"
-                            : formatRatioPercent(metric.performanceRatio, locale),
-                      })}
+                      {t("fleet.cards.pr", { value: formatRatio(metric.performanceRatio, locale) })}
                     </span>
                   </td>
                 </tr>

@@ -3,11 +3,17 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import { Card, Title } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import type { CurrentWeather } from "../../../schema/api/weather";
-import { formatDateTime } from "../../lib/format";
+import {
+  formatCelsius,
+  formatDateTime,
+  formatIrradiance,
+  formatPercent,
+  formatSpeedKmh,
+  formatUvIndex,
+} from "../../lib/format";
 import { ErrorState } from "../ui/error-state";
 import { Spinner } from "../ui/spinner";
-import { formatIrradiance, formatPercent, formatSpeedKmh, formatTemperatureC, formatUvIndex } from "./units";
-import { isOvercastIcon, skyLabel, uvLabel } from "./weather-labels";
+import { conditionsLabel, showsCloudIcon, uvLabel } from "../weather/labels";
 
 interface WeatherPanelProps {
   query: Pick<UseQueryResult<CurrentWeather>, "data" | "isPending" | "isError" | "error" | "refetch"> | null;
@@ -20,7 +26,7 @@ interface WeatherPanelProps {
 export function WeatherPanel({ query, siteName, locale, timeZone }: WeatherPanelProps) {
   const { t } = useTranslation();
   const weather = query?.data;
-  const Icon = weather && isOvercastIcon(weather.cloudCover) ? RiCloudyLine : RiSunLine;
+  const Icon = weather && showsCloudIcon(weather.cloudCover) ? RiCloudyLine : RiSunLine;
   return (
     <Card>
       <Title>{t("fleet.weather.title")}</Title>
@@ -41,15 +47,15 @@ export function WeatherPanel({ query, siteName, locale, timeZone }: WeatherPanel
         <>
           <div className="mt-4 flex items-center gap-4">
             <Icon
-              className={`h-12 w-12 ${isOvercastIcon(weather.cloudCover) ? "text-gray-500" : "text-amber-500"}`}
+              className={`h-12 w-12 ${showsCloudIcon(weather.cloudCover) ? "text-gray-500" : "text-amber-500"}`}
               aria-hidden="true"
             />
             <div>
               <p className="text-2xl font-semibold text-tremor-content-strong">
-                {formatTemperatureC(weather.temperature, locale)}
+                {formatCelsius(weather.temperature, locale)}
               </p>
               <p className="text-tremor-default text-tremor-content-emphasis">
-                {t(`fleet.weather.sky.${skyLabel(weather.cloudCover)}`)}
+                {t(`fleet.weather.sky.${conditionsLabel(weather.cloudCover)}`)}
               </p>
             </div>
           </div>

@@ -8,9 +8,8 @@ import {
   demoPowerSeries,
   demoSites,
 } from "../../lib/demo/simulation";
-import { localeFor } from "../../lib/format";
+import { formatKw, formatKwh, localeFor } from "../../lib/format";
 import { EnergyComparisonChart, PerformanceRatioChart } from "../analytics/charts";
-import { formatKw, formatKwh } from "../analytics/units";
 
 interface DemoAnalyticsProps {
   snapshot: DemoSnapshot;

@@ -1,8 +1,7 @@
 import { Card, ProgressBar, Title } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import { type DemoSnapshot, MONTHLY_TARGET_PERCENT } from "../../lib/demo/simulation";
-import { localeFor } from "../../lib/format";
-import { formatNumber, formatPercent } from "../analytics/units";
+import { formatIrradiance, formatNumber, formatPercent, localeFor } from "../../lib/format";
 import { WeatherFacts } from "../weather/weather-facts";
 import { DemoAlertList } from "./alert-list";
 
@@ -32,7 +31,7 @@ export function DemoOverviewTab({ snapshot, selectedSiteId }: DemoOverviewProps)
             facts={[
               {
                 label: t("insights.weather.irradiance"),
-                value: `${formatNumber(weather.irradiance, locale, 0)} W/m²`,
+                value: formatIrradiance(weather.irradiance, locale),
               },
               {
                 label: t("insights.weather.cloudCover"),

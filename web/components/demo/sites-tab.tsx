@@ -7,10 +7,9 @@ import {
   demoPowerSeries,
   demoSites,
 } from "../../lib/demo/simulation";
-import { formatCapacityKw, formatEnergyWh, formatPowerW, localeFor } from "../../lib/format";
+import { formatCapacityKw, formatEnergyWh, formatPercent, formatPowerW, localeFor } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { PowerChart } from "../analytics/charts";
-import { formatPercent } from "../analytics/units";
 import { DemoStatusBadge } from "./demo-badges";
 
 interface DemoSitesTabProps {

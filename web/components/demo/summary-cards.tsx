@@ -1,7 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { DemoSnapshot } from "../../lib/demo/simulation";
-import { formatCapacityKw, formatEnergyWh, formatPowerW, localeFor } from "../../lib/format";
-import { formatPercent } from "../analytics/units";
+import { formatCapacityKw, formatEnergyWh, formatPercent, formatPowerW, localeFor } from "../../lib/format";
 import { StatCard } from "../ui/stat-card";
 
 /** SPEC's four demo cards: capacity, live generation (% of capacity), today's generation, system health. */

@@ -11,6 +11,7 @@ import {
   formatDateTime,
   formatEnergyWh,
   formatPowerW,
+  formatRatio,
   localeFor,
 } from "../../lib/format";
 import {
@@ -18,7 +19,6 @@ import {
   useDeletePortfolioMutation,
   useRemovePortfolioSiteMutation,
 } from "../../lib/queries/portfolios";
-import { formatRatio } from "../analytics/units";
 import { failureDetails } from "../sites/failure";
 import { SiteStatusBadge } from "../sites/site-status-badge";
 import { useUserTimeZone } from "../use-user-time-zone";

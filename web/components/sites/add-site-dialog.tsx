@@ -5,14 +5,13 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { GeocodeResult } from "../../../schema/api/geocode";
 import { type ProviderId, providerIds } from "../../../schema/api/providers";
-import { localeFor } from "../../lib/format";
+import { formatNumber, localeFor } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { useGeocodeMutation } from "../../lib/queries/geocode";
 import { useCreateSiteMutation } from "../../lib/queries/sites";
 import { Field } from "../ui/field";
 import { NativeSelect } from "../ui/native-select";
 import { failureDetails } from "./failure";
-import { formatDecimal } from "./units";
 
 interface AddSiteDialogProps {
   open: boolean;
@@ -183,8 +182,8 @@ export function AddSiteDialog({ open, onClose }: AddSiteDialogProps) {
               <p>{verified.formattedAddress}</p>
               <p className="mt-1 text-tremor-label">
                 {t("sites.add.coordinates", {
-                  latitude: formatDecimal(verified.latitude, locale, 4),
-                  longitude: formatDecimal(verified.longitude, locale, 4),
+                  latitude: formatNumber(verified.latitude, locale, 4),
+                  longitude: formatNumber(verified.longitude, locale, 4),
                 })}
               </p>
             </Callout>

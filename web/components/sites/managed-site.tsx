@@ -20,7 +20,15 @@ import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { EnhancedSite, SiteSystem } from "../../../schema/api/sites";
-import { formatCapacityKw, formatDateTime, formatEnergyWh, formatPowerW, localeFor } from "../../lib/format";
+import {
+  formatCapacityKw,
+  formatDateTime,
+  formatEnergyWh,
+  formatKwh,
+  formatNumber,
+  formatPowerW,
+  localeFor,
+} from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { useDeleteSiteMutation, useDetachSystemMutation } from "../../lib/queries/sites";
 import { SystemLiveRow } from "../dashboard/system-live-row";
@@ -28,7 +36,6 @@ import { useUserTimeZone } from "../use-user-time-zone";
 import { failureDetails } from "./failure";
 import { SiteEditForm } from "./site-edit-form";
 import { SiteStatusBadge, SystemStateBadge } from "./site-status-badge";
-import { formatDecimal, formatKwh } from "./units";
 
 interface ManagedSiteProps {
   site: EnhancedSite;
@@ -111,12 +118,12 @@ export function ManagedSite({ site, canManage }: ManagedSiteProps) {
             <Detail label={t("siteManagement.details.tilt")}>
               {site.tiltDeg === null
                 ? t("siteManagement.details.notSet")
-                : `${formatDecimal(site.tiltDeg, locale, 0)}°`}
+                : `${formatNumber(site.tiltDeg, locale, 0)}°`}
             </Detail>
             <Detail label={t("siteManagement.details.azimuth")}>
               {site.azimuthDeg === null
                 ? t("siteManagement.details.notSet")
-                : `${formatDecimal(site.azimuthDeg, locale, 0)}°`}
+                : `${formatNumber(site.azimuthDeg, locale, 0)}°`}
             </Detail>
             <Detail label={t("siteManagement.details.acLimit")}>
               {site.acLimitKw === null

@@ -5,10 +5,9 @@ import { type ReactNode, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { YieldEstimateResponse } from "../../../schema/api/solar";
-import { localeFor } from "../../lib/format";
+import { formatKwh, formatNumber, localeFor } from "../../lib/format";
 import { type YieldEstimateInput, yieldEstimateQueryOptions } from "../../lib/queries/solar";
 import { Spinner } from "../ui/spinner";
-import { formatDecimal, formatKwh } from "./units";
 
 interface YieldEstimateProps {
   /** Null until the site has a location and a capacity above 0. */
@@ -56,15 +55,15 @@ export function YieldEstimate({ input, estimate }: YieldEstimateProps) {
       [t("createSite.estimate.monthly"), formatKwh(data.monthlyAverage, locale)],
       [
         t("createSite.estimate.peakSunHours"),
-        t("createSite.estimate.hoursPerDay", { value: formatDecimal(data.peakSunHours, locale, 1) }),
+        t("createSite.estimate.hoursPerDay", { value: formatNumber(data.peakSunHours, locale, 1) }),
       ],
       [
         t("createSite.estimate.irradiance"),
-        t("createSite.estimate.irradianceValue", { value: formatDecimal(data.solarIrradiance, locale, 2) }),
+        t("createSite.estimate.irradianceValue", { value: formatNumber(data.solarIrradiance, locale, 2) }),
       ],
       [
         t("createSite.estimate.specific"),
-        t("createSite.estimate.specificValue", { value: formatDecimal(data.specificYield, locale, 0) }),
+        t("createSite.estimate.specificValue", { value: formatNumber(data.specificYield, locale, 0) }),
       ],
     ];
     body = (

@@ -1,9 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { WEATHER_ATTRIBUTION } from "../../../schema/api/weather";
-import { formatDateTime, localeFor } from "../../lib/format";
+import {
+  formatCelsius,
+  formatDateTime,
+  formatIrradiance,
+  formatPercent,
+  formatSpeedKmh,
+  formatUvIndex,
+  localeFor,
+} from "../../lib/format";
 import { currentWeatherQueryOptions } from "../../lib/queries/weather";
-import { formatNumber, formatPercent } from "../analytics/units";
 import { ErrorState } from "../ui/error-state";
 import { Spinner } from "../ui/spinner";
 import { useUserTimeZone } from "../use-user-time-zone";
@@ -22,18 +29,15 @@ export function CurrentWeather({ latitude, longitude }: { latitude: number; long
   return (
     <WeatherFacts
       cloudCover={w.cloudCover}
-      temperature={`${formatNumber(w.temperature, locale, 1)} °C`}
+      temperature={formatCelsius(w.temperature, locale)}
       facts={[
-        {
-          label: t("insights.weather.irradiance"),
-          value: `${formatNumber(w.solarIrradiance, locale, 0)} W/m²`,
-        },
+        { label: t("insights.weather.irradiance"), value: formatIrradiance(w.solarIrradiance, locale) },
         { label: t("insights.weather.cloudCover"), value: formatPercent(w.cloudCover, locale, 0) },
-        { label: t("insights.weather.wind"), value: `${formatNumber(w.windSpeed, locale, 1)} km/h` },
+        { label: t("insights.weather.wind"), value: formatSpeedKmh(w.windSpeed, locale) },
         { label: t("insights.weather.humidity"), value: formatPercent(w.humidity, locale, 0) },
         {
           label: t("insights.weather.uv"),
-          value: `${formatNumber(w.uvIndex, locale, 1)} · ${t(`insights.weather.uvLabels.${uvLabel(w.uvIndex)}`)}`,
+          value: `${formatUvIndex(w.uvIndex, locale)} · ${t(`insights.weather.uvLabels.${uvLabel(w.uvIndex)}`)}`,
         },
       ]}
       footer={

@@ -1,4 +1,6 @@
-/** SPEC section 4: the weather label from cloud cover (%). */
+/** SPEC section 4's weather wording, and the dashboard's reading of it for generation. */
+
+/** SPEC section 4: below 30 % cloud cover Clear Sky, below 70 % Partly Cloudy, otherwise Cloudy. */
 export type ConditionsLabel = "clearSky" | "partlyCloudy" | "cloudy";
 export function conditionsLabel(cloudCover: number): ConditionsLabel {
   if (cloudCover < 30) return "clearSky";
@@ -17,4 +19,12 @@ export function uvLabel(uvIndex: number): UvLabel {
   if (uvIndex >= 8) return "high";
   if (uvIndex >= 6) return "moderate";
   return "low";
+}
+
+/** How the sky at the site bears on generation: no sun at all, then by SPEC's cloud bands. */
+export type WeatherImpact = "optimal" | "reduced" | "heavy" | "night";
+export function weatherImpact(weather: { cloudCover: number; solarIrradiance: number }): WeatherImpact {
+  if (weather.solarIrradiance <= 0) return "night";
+  const conditions = conditionsLabel(weather.cloudCover);
+  return conditions === "clearSky" ? "optimal" : conditions === "partlyCloudy" ? "reduced" : "heavy";
 }

@@ -2,17 +2,23 @@ import { useQuery } from "@tanstack/react-query";
 import { AreaChart, LineChart } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import type { WeatherHistory } from "../../../schema/api/weather-history";
-import { formatCapacityKw, formatEnergyWh, localeFor } from "../../lib/format";
+import {
+  formatCapacityKw,
+  formatEnergyWh,
+  formatIrradiance,
+  formatKw,
+  formatNumber,
+  formatRatio,
+  localeFor,
+} from "../../lib/format";
 import { weatherHistoryQueryOptions } from "../../lib/queries/weather";
-import { formatKw, formatNumber, formatRatio } from "../analytics/units";
 import { ErrorState } from "../ui/error-state";
+import { FactList } from "../ui/fact-list";
 import { Spinner } from "../ui/spinner";
 import { coversWholeDay, type HourRow, historyRows, hourLabels } from "./history-series";
 
 /** Both charts share the hour axis; equal axis widths keep their hours one above the other. */
 const Y_AXIS_WIDTH = 80;
-
-const wattsPerM2 = (value: number, locale: string) => `${formatNumber(value, locale, 0)} W/m²`;
 
 /** GET /api/sites/:id/weather-history: the day's power against irradiance, hour by hour, with totals. */
 export function SiteDayHistory({ siteId, day }: { siteId: string; day: string }) {
@@ -92,7 +98,7 @@ function DayHistory({ history }: { history: WeatherHistory }) {
           index="hour"
           categories={[irradiance]}
           colors={["sky"]}
-          valueFormatter={(value) => wattsPerM2(value, locale)}
+          valueFormatter={(value) => formatIrradiance(value, locale)}
           yAxisWidth={Y_AXIS_WIDTH}
           showAnimation={false}
           connectNulls={false}
@@ -134,14 +140,7 @@ function Totals({ history }: { history: WeatherHistory }) {
         });
   return (
     <div>
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-tremor-default sm:grid-cols-4">
-        {facts.map((fact) => (
-          <div key={fact.label}>
-            <dt className="text-tremor-label text-tremor-content">{fact.label}</dt>
-            <dd className="font-medium text-tremor-content-strong">{fact.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList facts={facts} className="sm:grid-cols-4" />
       <p className="mt-2 text-tremor-label text-tremor-content">
         {span}{" "}
         {history.capacityW === null

@@ -1,6 +1,7 @@
 import { RiCloudyLine, RiSunCloudyLine, RiSunLine } from "@remixicon/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { FactList } from "../ui/fact-list";
 import { conditionsLabel, showsCloudIcon } from "./labels";
 
 export interface WeatherFact {
@@ -36,14 +37,7 @@ export function WeatherFacts({ cloudCover, temperature, facts, footer }: Weather
           </p>
         </div>
       </div>
-      <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-2 text-tremor-default">
-        {facts.map((fact) => (
-          <div key={fact.label}>
-            <dt className="text-tremor-label text-tremor-content">{fact.label}</dt>
-            <dd className="font-medium text-tremor-content-strong">{fact.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList facts={facts} className="mt-4" />
       {footer ? <div className="mt-4 text-tremor-label text-tremor-content">{footer}</div> : null}
     </div>
   );

@@ -10,7 +10,6 @@ import { GenerationChart } from "../../components/dashboard/generation-chart";
 import { ProviderSummary } from "../../components/dashboard/provider-summary";
 import { SummaryCards } from "../../components/dashboard/summary-cards";
 import { SystemPerformanceTable } from "../../components/dashboard/system-performance-table";
-import { DEFAULT_WEATHER_LOCATION } from "../../components/dashboard/weather-labels";
 import { WeatherPanel } from "../../components/dashboard/weather-panel";
 import { PlaceholderLinks } from "../../components/placeholder-links";
 import { ButtonLink } from "../../components/ui/button-link";
@@ -24,6 +23,9 @@ import { useFleetSeries } from "../../lib/queries/fleet-series";
 import { isFallbackMetric, metricsQueryOptions, useMetricsUnavailableSince } from "../../lib/queries/metrics";
 import { sitesQueryOptions } from "../../lib/queries/sites";
 import { currentWeatherQueryOptions } from "../../lib/queries/weather";
+
+/** SPEC's fixed coordinates, used only when the organisation has no sites. */
+const DEFAULT_WEATHER_LOCATION = { latitude: 40.7128, longitude: -74.006 } as const;
 
 interface WeatherLocation {
   latitude: number;
