@@ -25,6 +25,8 @@ export const fleetSeriesSchema = z.object({
   timezone: z.string(),
   /** When the figures were computed, ISO (UTC). */
   generatedAt: z.string(),
+  /** The viewer's local day the chart covers, as UTC instants (23 or 25 hours on DST days). */
+  day: z.object({ start: z.string(), end: z.string() }),
   /** Today's hours in the viewer's zone, oldest first; the current hour holds its readings so far. */
   generation: z.array(providerHourSchema),
   /**

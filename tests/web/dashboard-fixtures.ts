@@ -134,6 +134,7 @@ export function makeFleetSeries(overrides: Partial<FleetSeries> = {}): FleetSeri
   return {
     timezone: "UTC",
     generatedAt: new Date().toISOString(),
+    day: { start: "2026-06-10T00:00:00.000Z", end: "2026-06-11T00:00:00.000Z" },
     generation: [],
     today: { energyWh: 0, yesterdaySameTimeWh: 0, changePct: null, systemCount: 0 },
     performance: { todayPr: null, medianPr7d: null, changePct: null, dayCount: 0 },

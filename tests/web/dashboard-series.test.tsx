@@ -14,34 +14,55 @@ describe("plant-local days", () => {
 });
 
 describe("the generation chart's rows", () => {
-  const hours = [
+  const generation = [
     { time: "2026-06-10T06:00:00.000Z", values: { fronius: 300, solis: 1200 } },
     { time: "2026-06-10T07:00:00.000Z", values: { solis: 2500 } },
   ];
+  /** The viewer's day in UTC, read at 08:20. */
+  const utcDay = {
+    generation,
+    generatedAt: "2026-06-10T08:20:00.000Z",
+    day: { start: "2026-06-10T00:00:00.000Z", end: "2026-06-11T00:00:00.000Z" },
+  };
 
-  it("stacks the providers present in the summary's order, a silent provider at 0 W", () => {
-    const { providers, rows } = generationChartData(hours, "en-GB", "UTC");
+  it("covers the viewer's whole day: past hours stack silent providers at 0 W, later hours are empty", () => {
+    const { providers, rows } = generationChartData(utcDay, "en-GB", "UTC");
     expect(providers).toEqual(["solis", "fronius"]);
-    expect(rows).toEqual([
-      { time: "06:00", Solis: 1200, Fronius: 300 },
-      { time: "07:00", Solis: 2500, Fronius: 0 },
-    ]);
+    expect(rows).toHaveLength(24);
+    expect(rows[0]).toEqual({ time: "00:00", Solis: 0, Fronius: 0 });
+    expect(rows[6]).toEqual({ time: "06:00", Solis: 1200, Fronius: 300 });
+    expect(rows[7]).toEqual({ time: "07:00", Solis: 2500, Fronius: 0 });
+    // 08:00 has begun (no rollup yet); 09:00 has not.
+    expect(rows[8]).toEqual({ time: "08:00", Solis: 0, Fronius: 0 });
+    expect(rows[9]).toEqual({ time: "09:00" });
+    expect(rows[23]).toEqual({ time: "23:00" });
   });
 
-  it("labels each hour in the viewer's zone", () => {
-    expect(generationChartData(hours, "en-GB", "Europe/Amsterdam").rows.map((row) => row.time)).toEqual([
-      "08:00",
-      "09:00",
-    ]);
-    // Kolkata is UTC+05:30: the UTC hours fall on the half hour there.
-    expect(generationChartData(hours, "en-GB", "Asia/Kolkata").rows.map((row) => row.time)).toEqual([
-      "11:30",
-      "12:30",
-    ]);
+  it("labels each hour in the viewer's zone, with 23 hours on a spring-forward day", () => {
+    // Amsterdam's 29 March 2026 starts at 23:00 UTC the day before and lasts 23 hours.
+    const springDay = {
+      generation: [{ time: "2026-03-29T06:00:00.000Z", values: { solis: 900 } }],
+      generatedAt: "2026-03-29T12:00:00.000Z",
+      day: { start: "2026-03-28T23:00:00.000Z", end: "2026-03-29T22:00:00.000Z" },
+    };
+    const rows = generationChartData(springDay, "en-GB", "Europe/Amsterdam").rows;
+    expect(rows).toHaveLength(23);
+    expect(rows.slice(0, 4).map((row) => row.time)).toEqual(["00:00", "01:00", "03:00", "04:00"]);
+    expect(rows.find((row) => row.time === "08:00")).toEqual({ time: "08:00", Solis: 900 });
+    // Kolkata is UTC+05:30: its midnight is 18:30 UTC, so the stored UTC hours fall on the half hour.
+    const kolkata = generationChartData(
+      { ...utcDay, day: { start: "2026-06-09T18:30:00.000Z", end: "2026-06-10T18:30:00.000Z" } },
+      "en-GB",
+      "Asia/Kolkata",
+    ).rows;
+    expect(kolkata[0]?.time).toBe("00:30");
+    expect(kolkata.find((row) => row.time === "11:30")).toEqual({ time: "11:30", Solis: 1200, Fronius: 300 });
   });
 
-  it("has no rows or providers before the first hour of the day", () => {
-    expect(generationChartData([], "en-GB", "UTC")).toEqual({ providers: [], rows: [] });
+  it("has no providers before the first hour with data", () => {
+    const { providers, rows } = generationChartData({ ...utcDay, generation: [] }, "en-GB", "UTC");
+    expect(providers).toEqual([]);
+    expect(rows[0]).toEqual({ time: "00:00" });
   });
 });
 

@@ -68,6 +68,10 @@ async function computeFleetSeries(org: OrgContext, query: FleetSeriesQuery): Pro
   return {
     timezone: query.tz,
     generatedAt: new Date(now).toISOString(),
+    day: {
+      start: new Date(viewerToday.startMs).toISOString(),
+      end: new Date(viewerToday.endMs).toISOString(),
+    },
     generation: providerHours(hourRows),
     today: {
       energyWh: Math.round(sameTime.today_wh),

@@ -126,6 +126,7 @@ describe("GET /api/dashboard/series", () => {
 
     const amsterdam = await seriesAt(owner, "2026-06-10T14:20:00Z", "Europe/Amsterdam");
     expect(amsterdam.timezone).toBe("Europe/Amsterdam");
+    expect(amsterdam.day).toEqual({ start: "2026-06-09T22:00:00.000Z", end: "2026-06-10T22:00:00.000Z" });
     expect(amsterdam.generation).toEqual([
       { time: "2026-06-09T22:00:00.000Z", values: { solis: 100 } },
       { time: "2026-06-10T10:00:00.000Z", values: { solis: 1500, fronius: 700 } },

@@ -25,7 +25,9 @@ interface GenerationChartProps {
 export function GenerationChart({ query, locale, timeZone }: GenerationChartProps) {
   const { t } = useTranslation();
   const series = query.data;
-  const { providers, rows } = generationChartData(series?.generation ?? [], locale, timeZone);
+  const { providers, rows } = series
+    ? generationChartData(series, locale, timeZone)
+    : { providers: [], rows: [] };
 
   return (
     <Card className="flex flex-col">
@@ -43,7 +45,7 @@ export function GenerationChart({ query, locale, timeZone }: GenerationChartProp
             />
           </div>
         )
-      ) : rows.length > 0 ? (
+      ) : providers.length > 0 ? (
         <AreaChart
           className="mt-4 h-72"
           data={rows}
@@ -54,7 +56,7 @@ export function GenerationChart({ query, locale, timeZone }: GenerationChartProp
           stack
           yAxisWidth={88}
           showAnimation={false}
-          connectNulls
+          connectNulls={false}
         />
       ) : (
         <div className="flex h-72 items-center justify-center text-tremor-default text-tremor-content">
