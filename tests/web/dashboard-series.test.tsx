@@ -88,6 +88,13 @@ describe("fleet totals", () => {
       }),
     ]);
     expect(totals).toMatchObject({ systemCount: 2, powerW: 1000, todayWh: 8000, meanEfficiency: 15 });
+    // A system without a capacity has no efficiency: it neither counts as 0 % nor shows one.
+    const withUnrated = fleetTotals([
+      makeMetric({ systemId: "rated", efficiency: 40 }),
+      makeMetric({ systemId: "unrated", capacity: 0, efficiency: 0 }),
+    ]);
+    expect(withUnrated.meanEfficiency).toBe(40);
+    expect(fleetTotals([makeMetric({ capacity: 0, efficiency: 0 })]).meanEfficiency).toBeNull();
     expect(totals.performanceRatio).toBeCloseTo(0.5);
     expect(providerTotals([makeMetric(), makeMetric({ systemId: "x", siteId: "site-1" })])[0]).toMatchObject({
       provider: "solis",

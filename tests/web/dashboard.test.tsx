@@ -5,6 +5,7 @@ import type { DashboardMetric } from "../../schema/api/metrics";
 import { defaultPreferences, type Preferences } from "../../schema/api/preferences";
 import type { Site } from "../../schema/api/sites";
 import type { CurrentWeather } from "../../schema/api/weather";
+import { formatPercent } from "../../web/lib/format";
 import {
   makeAlert,
   makeFleetSeries,
@@ -130,6 +131,24 @@ describe("dashboard", () => {
     expect(within(liveRow).getByText("12.0 kWh")).toBeInTheDocument();
     expect(within(liveRow).getByText("1/1 online")).toBeInTheDocument();
     expect(within(liveRow).getByText("PR 90%")).toBeInTheDocument();
+  });
+
+  it("shows no efficiency for a system without a capacity, and leaves it out of the mean", async () => {
+    const unrated = makeMetric({
+      systemId: "solax-1",
+      provider: "solax",
+      stationName: "SolaX SVSANDBOX3",
+      capacity: 0,
+      efficiency: 0,
+    });
+    renderDashboard({ metrics: [sma, unrated], sites: [makeFleetSite()] });
+    const table = await systemTable();
+    const row = within(table)
+      .getByRole("rowheader", { name: /SolaX SVSANDBOX3/ })
+      .closest("tr") as HTMLElement;
+    expect(row.lastElementChild?.textContent).toMatch(/^—/);
+    const efficiency = screen.getByText("Performance Efficiency").closest("div.flex-col") as HTMLElement;
+    expect(within(efficiency).getByText(formatPercent(sma.efficiency, "en-GB"))).toBeInTheDocument();
   });
 
   it("sorts the table by a column and reverses on a second click", async () => {

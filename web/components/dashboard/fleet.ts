@@ -24,6 +24,14 @@ export interface FleetTotals {
   dataTimeMs: number | null;
 }
 
+/** A system without a known capacity (SolaX's token API gives none) has no efficiency, not 0 %. */
+export const hasCapacity = (metric: Pick<DashboardMetric, "capacity">) => metric.capacity > 0;
+
+function meanEfficiency(metrics: readonly DashboardMetric[]): number | null {
+  const rated = metrics.filter(hasCapacity);
+  return rated.length === 0 ? null : rated.reduce((sum, metric) => sum + metric.efficiency, 0) / rated.length;
+}
+
 export function fleetTotals(metrics: readonly DashboardMetric[]): FleetTotals {
   const included = metrics.filter(countsInTotals);
   let actualWh = 0;
@@ -42,10 +50,7 @@ export function fleetTotals(metrics: readonly DashboardMetric[]): FleetTotals {
     todayWh: included.reduce((sum, metric) => sum + metric.todayGenerationWh, 0),
     powerW: included.reduce((sum, metric) => sum + livePowerW(metric), 0),
     capacityKw: included.reduce((sum, metric) => sum + metric.capacity, 0),
-    meanEfficiency:
-      included.length === 0
-        ? null
-        : included.reduce((sum, metric) => sum + metric.efficiency, 0) / included.length,
+    meanEfficiency: meanEfficiency(included),
     performanceRatio: expectedWh > 0 ? actualWh / expectedWh : null,
     dataTimeMs,
   };

@@ -12,7 +12,14 @@ import {
   formatTime,
 } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
-import { inverterCounts, type SortDirection, type SystemSortKey, sortSystems, systemName } from "./fleet";
+import {
+  hasCapacity,
+  inverterCounts,
+  type SortDirection,
+  type SystemSortKey,
+  sortSystems,
+  systemName,
+} from "./fleet";
 import { SystemStatusBadge } from "./system-status-badge";
 
 interface Column {
@@ -148,7 +155,7 @@ export function SystemPerformanceTable({
                   </td>
                   <td className="whitespace-nowrap px-3 py-3 text-right">
                     <span className="text-tremor-content-strong">
-                      {formatPercent(metric.efficiency, locale)}
+                      {formatPercent(hasCapacity(metric) ? metric.efficiency : null, locale)}
                     </span>
                     <span className="block text-tremor-label text-tremor-content">
                       {t("fleet.cards.pr", { value: formatRatio(metric.performanceRatio, locale) })}
