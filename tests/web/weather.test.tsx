@@ -7,6 +7,7 @@ import { localDate, shiftDate } from "../../web/components/weather/day";
 import { hourLabels } from "../../web/components/weather/history-series";
 import { conditionsLabel, showsCloudIcon, uvLabel, weatherImpact } from "../../web/components/weather/labels";
 import { makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
+import { makeSite as siteFixture } from "./sites-fixtures";
 
 const HOUR = 3_600_000;
 
@@ -63,38 +64,21 @@ describe("the chosen day", () => {
   });
 });
 
-function makeSite(overrides: Partial<Site> = {}): Site {
-  return {
-    id: "site-1",
-    name: "Warehouse Roof",
-    address: "Keizersgracht 123, Amsterdam",
+/** The shared site fixture, as the weather screens were written against it (UTC, one system). */
+const makeSite = (overrides: Partial<Site> = {}): Site =>
+  siteFixture({
     location: "Keizersgracht 123, Amsterdam",
-    latitude: 52.3752,
-    longitude: 4.8862,
-    city: "Amsterdam",
     state: null,
     country: "NL",
     timezone: "UTC",
-    provider: "solis",
-    providers: ["solis"],
     capacity: 10,
-    capacitySource: "systems",
-    acLimitKw: null,
-    tiltDeg: null,
-    azimuthDeg: null,
     estimatedYield: null,
-    status: "online",
     currentPower: 4000,
     todayGeneration: 20_000,
-    lastUpdate: "2026-06-01T10:15:00.000Z",
-    isActive: true,
     systemCount: 1,
     onlineSystemCount: 1,
-    createdAt: "2026-05-01T08:00:00.000Z",
-    updatedAt: "2026-05-01T08:00:00.000Z",
     ...overrides,
-  };
-}
+  });
 
 const weather: CurrentWeather = {
   latitude: 52.3752,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { locationKeySql } from "../data/system-place";
 import type { Env } from "../env";
 import { createDb, runBatch } from "../lib/db";
 import { ProviderHttp } from "../providers/http";
@@ -11,6 +12,9 @@ const LOCATIONS_PER_RUN = 50;
 const hourlySchema = z.object({
   hourly: z.object({ time: z.array(z.string()), shortwave_radiation: z.array(z.number().nullable()) }),
 });
+
+/** A site's irradiance location in SQL (alias s); locationKey below is the same rounding in JS. */
+const siteKey = locationKeySql("s.latitude", "s.longitude");
 
 export const locationKey = (latitude: number, longitude: number) =>
   `${latitude.toFixed(2)},${longitude.toFixed(2)}`;
@@ -32,8 +36,8 @@ export async function refreshIrradiance({
   const db = createDb(env.DB);
   const due = await db.$client
     .prepare(
-      `SELECT printf('%.2f,%.2f', s.latitude, s.longitude) AS key, round(s.latitude, 2) AS lat, round(s.longitude, 2) AS lng
-       FROM sites s LEFT JOIN irradiance_fetches f ON f.location_key = printf('%.2f,%.2f', s.latitude, s.longitude)
+      `SELECT ${siteKey} AS key, round(s.latitude, 2) AS lat, round(s.longitude, 2) AS lng
+       FROM sites s LEFT JOIN irradiance_fetches f ON f.location_key = ${siteKey}
        WHERE s.is_active = 1 AND (f.fetched_at IS NULL OR f.fetched_at < ?)
        GROUP BY key ORDER BY min(coalesce(f.fetched_at, 0)) LIMIT ?`,
     )

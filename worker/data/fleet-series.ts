@@ -1,19 +1,17 @@
 import type { Db } from "../lib/db";
+import { SYSTEM_LATITUDE, SYSTEM_LOCATION_KEY, SYSTEM_WITH_SITE, SYSTEM_ZONE } from "./system-place";
 
 /*
  * Fleet-wide reads for the dashboard's series: each query aggregates over all of an
  * organisation's systems at once, so the number of queries does not grow with the fleet.
- * A system's zone and irradiance location are read as data/metrics.ts reads them (the
- * site's, else the system's own), so the days and expectations match the metrics.
+ * A system's zone and irradiance location come from system-place.ts, as in data/metrics.ts,
+ * so the days and expectations match the metrics.
  */
-const FROM_COUNTED_SYSTEMS = `FROM monitoring_systems ms LEFT JOIN sites s ON s.id = ms.site_id`;
+const FROM_COUNTED_SYSTEMS = `FROM ${SYSTEM_WITH_SITE}`;
 /** SPEC section 9: meteronline systems stay out of fleet totals. */
 const COUNTED_SYSTEMS = `ms.org_id = ? AND ms.provider <> 'meteronline'`;
-const ZONE = `coalesce(s.timezone, ms.timezone, 'UTC')`;
-const LOCATION_KEY = `CASE WHEN coalesce(s.latitude, ms.latitude) IS NULL THEN NULL
-  ELSE printf('%.2f,%.2f', coalesce(s.latitude, ms.latitude), coalesce(s.longitude, ms.longitude)) END`;
 /** Only systems with a capacity and a location can have an irradiance-based expectation. */
-const HAS_EXPECTATION = `ms.capacity_w > 0 AND coalesce(s.latitude, ms.latitude) IS NOT NULL`;
+const HAS_EXPECTATION = `ms.capacity_w > 0 AND ${SYSTEM_LATITUDE} IS NOT NULL`;
 const HOUR_MS = 3_600_000;
 
 export interface FleetGroupRow {
@@ -26,7 +24,7 @@ export interface FleetGroupRow {
 export async function listFleetGroups(db: Db, orgId: string) {
   const rows = await db.$client
     .prepare(
-      `SELECT ${ZONE} AS zone, ${LOCATION_KEY} AS location_key, count(*) AS systems
+      `SELECT ${SYSTEM_ZONE} AS zone, ${SYSTEM_LOCATION_KEY} AS location_key, count(*) AS systems
        ${FROM_COUNTED_SYSTEMS} WHERE ${COUNTED_SYSTEMS} GROUP BY 1, 2`,
     )
     .bind(orgId)
@@ -82,7 +80,7 @@ export async function sumSameTimeEnergy(db: Db, orgId: string, windows: SameTime
        ),
        compared AS MATERIALIZED (
          SELECT ms.id, w.y_start, w.y_end, w.t_start, w.t_end
-         ${FROM_COUNTED_SYSTEMS} JOIN w ON w.zone = ${ZONE}
+         ${FROM_COUNTED_SYSTEMS} JOIN w ON w.zone = ${SYSTEM_ZONE}
          WHERE ${COUNTED_SYSTEMS} AND EXISTS (
            SELECT 1 FROM system_energy_hourly y WHERE y.system_id = ms.id
              AND y.hour_start > w.y_start - ${HOUR_MS} AND y.hour_start < w.y_end AND y.avg_power_w IS NOT NULL)
@@ -126,7 +124,7 @@ export async function sumDailyEnergyByGroup(db: Db, orgId: string, days: { zone:
          SELECT json_extract(value, '$.zone') AS zone, json_extract(value, '$.date') AS date FROM json_each(?)
        ),
        sys AS MATERIALIZED (
-         SELECT ms.id, ms.capacity_w, ${ZONE} AS zone, ${LOCATION_KEY} AS location_key
+         SELECT ms.id, ms.capacity_w, ${SYSTEM_ZONE} AS zone, ${SYSTEM_LOCATION_KEY} AS location_key
          ${FROM_COUNTED_SYSTEMS} WHERE ${COUNTED_SYSTEMS} AND ${HAS_EXPECTATION}
        )
        SELECT sys.zone, sys.location_key, d.date, sum(e.energy_wh) AS energy_wh, sum(sys.capacity_w) AS capacity_w
@@ -163,11 +161,11 @@ export async function sumTodayEnergyByGroup(
            json_extract(value, '$.endMs') AS end_ms
          FROM json_each(?)
        )
-       SELECT d.zone, ${LOCATION_KEY} AS location_key, sum(ms.capacity_w) AS capacity_w,
+       SELECT d.zone, ${SYSTEM_LOCATION_KEY} AS location_key, sum(ms.capacity_w) AS capacity_w,
          sum(CASE WHEN ms.data_time >= d.start_ms AND ms.data_time < d.end_ms
            THEN coalesce(ms.energy_today_wh, 0) ELSE 0 END) AS energy_wh
        ${FROM_COUNTED_SYSTEMS}
-       JOIN d ON d.zone = ${ZONE}
+       JOIN d ON d.zone = ${SYSTEM_ZONE}
        WHERE ${COUNTED_SYSTEMS} AND ${HAS_EXPECTATION}
        GROUP BY 1, 2`,
     )

@@ -1,4 +1,11 @@
 import type { Db } from "../lib/db";
+import {
+  SYSTEM_LATITUDE,
+  SYSTEM_LOCATION_KEY,
+  SYSTEM_LONGITUDE,
+  SYSTEM_WITH_SITE,
+  SYSTEM_ZONE,
+} from "./system-place";
 
 export interface SystemMetricRow {
   id: string;
@@ -27,11 +34,9 @@ function systemMetricRowsStatement(db: Db, orgId: string, systemId?: string) {
       `SELECT ms.id, ms.name, ms.provider, ms.provider_system_id, ms.capacity_w, ms.state, ms.power_w,
          ms.energy_today_wh, ms.data_time, s.id AS site_id, s.name AS site_name, s.capacity_kw AS site_capacity_kw,
          coalesce(s.location, s.address, ms.address) AS address,
-         coalesce(s.latitude, ms.latitude) AS latitude, coalesce(s.longitude, ms.longitude) AS longitude,
-         coalesce(s.timezone, ms.timezone, 'UTC') AS timezone,
-         CASE WHEN coalesce(s.latitude, ms.latitude) IS NULL THEN NULL
-           ELSE printf('%.2f,%.2f', coalesce(s.latitude, ms.latitude), coalesce(s.longitude, ms.longitude)) END AS location_key
-       FROM monitoring_systems ms LEFT JOIN sites s ON s.id = ms.site_id
+         ${SYSTEM_LATITUDE} AS latitude, ${SYSTEM_LONGITUDE} AS longitude,
+         ${SYSTEM_ZONE} AS timezone, ${SYSTEM_LOCATION_KEY} AS location_key
+       FROM ${SYSTEM_WITH_SITE}
        WHERE ms.org_id = ? ${systemId ? "AND (ms.id = ? OR ms.site_id = ?)" : ""}
        ORDER BY coalesce(s.name, ms.name), ms.name`,
     )

@@ -1,6 +1,7 @@
 import type { ProviderId } from "../../schema/api/providers";
 import type { Db } from "../lib/db";
 import type { NormalisedAlarm, NormalisedSystem } from "../providers/types";
+import { SYSTEM_WITH_SITE, SYSTEM_ZONE } from "./system-place";
 
 /**
  * Bulk writes of one sync. Each statement reads its rows from one JSON parameter through
@@ -292,8 +293,8 @@ export function snapshotStatements(
 export async function listSystemRefs(db: Db, orgId: string, provider: ProviderId) {
   const rows = await db.$client
     .prepare(
-      `SELECT ms.id, ms.provider_system_id, ms.site_id, coalesce(s.timezone, ms.timezone, 'UTC') AS timezone
-       FROM monitoring_systems ms LEFT JOIN sites s ON s.id = ms.site_id
+      `SELECT ms.id, ms.provider_system_id, ms.site_id, ${SYSTEM_ZONE} AS timezone
+       FROM ${SYSTEM_WITH_SITE}
        WHERE ms.org_id = ? AND ms.provider = ?`,
     )
     .bind(orgId, provider)

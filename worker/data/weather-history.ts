@@ -1,4 +1,5 @@
 import type { Db } from "../lib/db";
+import { locationKeySql } from "./system-place";
 
 export interface HourWindow {
   orgId: string;
@@ -42,7 +43,7 @@ export async function siteHourlyIrradiance(db: Db, window: HourWindow) {
   const rows = await db.$client
     .prepare(
       `SELECT hour_start, ghi_wm2 FROM irradiance_hourly
-       WHERE location_key = (SELECT printf('%.2f,%.2f', latitude, longitude) FROM sites WHERE id = ? AND org_id = ?)
+       WHERE location_key = (SELECT ${locationKeySql("latitude", "longitude")} FROM sites WHERE id = ? AND org_id = ?)
          AND hour_start >= ? AND hour_start < ?`,
     )
     .bind(window.siteId, window.orgId, window.startMs, window.endMs)
