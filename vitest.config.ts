@@ -23,6 +23,14 @@ async function sandboxOutbound(request: MiniflareRequest) {
 }
 const SANDBOX = "http://sandbox.test";
 
+/** The fleet store's drizzle-kit migrations import .sql files as text (wrangler's `[[rules]]` do the same). */
+const sqlAsText = () => ({
+  name: "sql-as-text",
+  transform(code: string, id: string) {
+    return id.endsWith(".sql") ? { code: `export default ${JSON.stringify(code)};`, map: null } : undefined;
+  },
+});
+
 /** The worker under test inside workerd, with the D1 migrations and the sandbox as the outside world. */
 const workerdPlugin = () =>
   cloudflareTest(async () => ({
@@ -52,7 +60,7 @@ export default defineConfig({
   test: {
     projects: [
       {
-        plugins: [workerdPlugin()],
+        plugins: [workerdPlugin(), sqlAsText()],
         test: {
           name: "worker",
           include: ["tests/worker/**/*.test.ts"],
@@ -61,7 +69,7 @@ export default defineConfig({
       },
       {
         // `npm run bench` only: performance reports, never part of `npm test`.
-        plugins: [workerdPlugin()],
+        plugins: [workerdPlugin(), sqlAsText()],
         test: {
           name: "bench",
           include: ["tests/bench/**/*.bench.ts"],

@@ -203,12 +203,8 @@ export const monitoringSystems = sqliteTable(
     longitude: real("longitude"),
     timezone: text("timezone"),
     capacityW: real("capacity_w"),
+    /** The vendor's state; live values and readings are in the organisation's fleet store. */
     state: text("state").$type<SystemState>().notNull(),
-    powerW: real("power_w"),
-    energyTodayWh: real("energy_today_wh"),
-    energyTotalWh: real("energy_total_wh"),
-    /** Vendor data time of the current values. */
-    dataTime: timestampMs("data_time"),
     createdAt: timestampMs("created_at").notNull(),
     updatedAt: timestampMs("updated_at").notNull(),
     /** The site this system is attached to; null while it is available. Set only by the sites service. */
@@ -236,11 +232,6 @@ export const inverters = sqliteTable(
     model: text("model"),
     ratedPowerW: real("rated_power_w"),
     state: text("state").$type<SystemState>().notNull(),
-    powerW: real("power_w"),
-    energyTodayWh: real("energy_today_wh"),
-    energyTotalWh: real("energy_total_wh"),
-    temperatureC: real("temperature_c"),
-    dataTime: timestampMs("data_time"),
     updatedAt: timestampMs("updated_at").notNull(),
   },
   (t) => [
@@ -248,37 +239,6 @@ export const inverters = sqliteTable(
     // Serves the dashboard's one read of every inverter of an organisation.
     index("inverters_org_idx").on(t.orgId),
   ],
-);
-
-/** Live readings per system at the vendor's data time: the time series (5-minute resolution). */
-export const systemReadings = sqliteTable(
-  "system_readings",
-  {
-    systemId: text("system_id")
-      .notNull()
-      .references(() => monitoringSystems.id, { onDelete: "cascade" }),
-    time: timestampMs("time").notNull(),
-    powerW: real("power_w"),
-    energyTodayWh: real("energy_today_wh"),
-    state: text("state").$type<SystemState>().notNull(),
-  },
-  // The key makes a repeated sync of the same data time a no-op; it also serves range reads.
-  (t) => [primaryKey({ columns: [t.systemId, t.time] })],
-);
-
-export const inverterReadings = sqliteTable(
-  "inverter_readings",
-  {
-    inverterId: text("inverter_id")
-      .notNull()
-      .references(() => inverters.id, { onDelete: "cascade" }),
-    time: timestampMs("time").notNull(),
-    powerW: real("power_w"),
-    energyTodayWh: real("energy_today_wh"),
-    temperatureC: real("temperature_c"),
-    state: text("state").$type<SystemState>().notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.inverterId, t.time] })],
 );
 
 export const alerts = sqliteTable(
@@ -432,39 +392,8 @@ export type PortfolioRow = typeof portfolios.$inferSelect;
 export type PortfolioSiteRow = typeof portfolioSites.$inferSelect;
 
 // ---------------------------------------------------------------------------------------------
-// Rollups of the readings time series and the irradiance that gives expected energy.
-
-/** Energy per system and plant-local day (the site's IANA zone, so DST days are 23 or 25 h). */
-export const systemEnergyDaily = sqliteTable(
-  "system_energy_daily",
-  {
-    systemId: text("system_id")
-      .notNull()
-      .references(() => monitoringSystems.id, { onDelete: "cascade" }),
-    /** YYYY-MM-DD in the system's zone. */
-    date: text("date").notNull(),
-    energyWh: real("energy_wh").notNull(),
-    peakPowerW: real("peak_power_w"),
-    updatedAt: timestampMs("updated_at").notNull(),
-  },
-  // Serves a system's days in a range (analytics 7d/30d/1y).
-  (t) => [primaryKey({ columns: [t.systemId, t.date] })],
-);
-
-/** Mean power per system and UTC hour, from the raw readings (kept after they are pruned). */
-export const systemEnergyHourly = sqliteTable(
-  "system_energy_hourly",
-  {
-    systemId: text("system_id")
-      .notNull()
-      .references(() => monitoringSystems.id, { onDelete: "cascade" }),
-    hourStart: timestampMs("hour_start").notNull(),
-    avgPowerW: real("avg_power_w"),
-    samples: integer("samples").notNull(),
-  },
-  // Serves a system's hours in a range (analytics 30d power curve).
-  (t) => [primaryKey({ columns: [t.systemId, t.hourStart] })],
-);
+// Irradiance by location, which gives every organisation's expected energy. Readings, rollups and
+// live values are each organisation's, in its fleet store (schema/fleet-tables.ts).
 
 /** Hourly mean global horizontal irradiance per rounded location ("52.37,4.90"), W/m². */
 export const irradianceHourly = sqliteTable(
@@ -491,8 +420,9 @@ export const irradianceFetches = sqliteTable("irradiance_fetches", {
 
 /**
  * A counter per scope ("org:<id>", and "irradiance" for the shared irradiance table), bumped by
- * triggers (migration 0005) on every write to a table the dashboard metrics read. A cached fleet
- * snapshot is current while its scope's counters are unchanged — whichever code path wrote.
+ * triggers (migration 0005) on every write to an organisation's systems, inverters and sites, and
+ * to irradiance. A fleet store's mirror of the metadata, and its read models, are current while
+ * the counters are unchanged — whichever code path wrote.
  */
 export const dataVersions = sqliteTable("data_versions", {
   scope: text("scope").primaryKey(),

@@ -1,11 +1,14 @@
 import type { ProviderUrlEnv } from "./providers/urls";
-import type { LiveHub } from "./realtime/live-hub";
+import type { FleetStore } from "./fleet/store";
 
 /** Bindings and secrets the worker runs with (wrangler.toml, .dev.vars, `wrangler secret`). */
 export interface Env extends ProviderUrlEnv {
   DB: D1Database;
   ASSETS: Fetcher;
-  LIVE_HUB: DurableObjectNamespace<LiveHub>;
+  /** One fleet store per organisation: its readings, rollups, live values, read models and sockets. */
+  FLEET_STORE: DurableObjectNamespace<FleetStore>;
+  /** Days raw 5-minute points are kept in the fleet stores (35 by default); rollups are kept. */
+  RAW_RETENTION_DAYS?: string;
   /** HS256 signing key for session tokens: any string of 32 or more characters. */
   JWT_SECRET: string;
   /** 32 random bytes, base64: encrypts provider credentials. */

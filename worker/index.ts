@@ -3,7 +3,7 @@ import { runScheduled } from "./cron";
 import type { Env, SyncMessage } from "./env";
 import { consumeSyncBatch } from "./sync/queue-consumer";
 
-export { LiveHub } from "./realtime/live-hub";
+export { FleetStore } from "./fleet/store";
 
 export default {
   fetch: app.fetch,

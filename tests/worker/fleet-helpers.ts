@@ -1,7 +1,9 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { sandboxAccounts } from "../../sandbox/accounts";
 import type { AvailableSystem, CreateSiteInput, EnhancedSite } from "../../schema/api/sites";
+import type { FleetStore } from "../../worker/fleet/store";
 import { call, expectStatus, type TestUser } from "./helpers";
 
 /** Saves a sandbox account's credentials: the save runs a real sync through the sandbox (3 systems). */
@@ -57,7 +59,47 @@ export async function attach(actor: TestUser, siteId: string, systemId: string) 
   );
 }
 
-/** Sets a system's live values directly, to test what sites derive from them. */
+/** An organisation's fleet store (the Durable Object holding its readings, rollups and live values). */
+export const storeOf = (orgId: string) => env.FLEET_STORE.get(env.FLEET_STORE.idFromName(orgId));
+
+async function orgOfSystem(systemId: string): Promise<string> {
+  const row = await env.DB.prepare("SELECT org_id FROM monitoring_systems WHERE id = ?")
+    .bind(systemId)
+    .first<{ org_id: string }>();
+  if (!row) throw new Error(`No system ${systemId} in D1`);
+  return row.org_id;
+}
+
+/**
+ * Runs SQL inside an organisation's fleet store once its directory mirrors D1, and answers the
+ * rows; the store's read models are rebuilt after it.
+ */
+export async function storeSql<T = Record<string, SqlStorageValue>>(
+  orgId: string,
+  query: string,
+  ...params: SqlStorageValue[]
+): Promise<T[]> {
+  const stub = storeOf(orgId);
+  await stub.ensureDirectory(orgId);
+  return runInDurableObject(stub, (instance: FleetStore, state) => {
+    const rows = state.storage.sql.exec(query, ...params).toArray() as T[];
+    instance.noteDirectWrite();
+    return rows;
+  });
+}
+
+/** Runs SQL in the store of the organisation a D1 system belongs to. */
+export async function systemStoreSql<T = Record<string, SqlStorageValue>>(
+  systemId: string,
+  query: string,
+  ...params: SqlStorageValue[]
+): Promise<T[]> {
+  return storeSql<T>(await orgOfSystem(systemId), query, ...params);
+}
+
+const storedState = (state: "online" | "offline" | "alarm") => (state === "online" ? 1 : state === "alarm" ? 3 : 2);
+
+/** Sets a system's live values in its organisation's fleet store, to test what sites derive from them. */
 export async function setSystemLive(
   systemId: string,
   values: {
@@ -67,11 +109,48 @@ export async function setSystemLive(
     dataTime: number | null;
   },
 ) {
-  await env.DB.prepare(
-    "UPDATE monitoring_systems SET state = ?, power_w = ?, energy_today_wh = ?, data_time = ? WHERE id = ?",
-  )
-    .bind(values.state, values.powerW, values.energyTodayWh, values.dataTime, systemId)
-    .run();
+  await env.DB.prepare("UPDATE monitoring_systems SET state = ? WHERE id = ?").bind(values.state, systemId).run();
+  await systemStoreSql(
+    systemId,
+    "UPDATE systems SET state = ?, power_w = ?, energy_today_wh = ?, data_time = ? WHERE system_id = ?",
+    storedState(values.state),
+    values.powerW,
+    values.energyTodayWh,
+    values.dataTime,
+    systemId,
+  );
+}
+
+/** Hourly rollups of a system in its fleet store: [UTC hour start (ms), mean power W]. */
+export async function seedHourlyRollups(systemId: string, hours: [number, number | null][]) {
+  for (const [hourStart, powerW] of hours) {
+    await systemStoreSql(
+      systemId,
+      "INSERT OR REPLACE INTO system_hourly (sys, hour, avg_power_w, samples) SELECT sys, ?, ?, 12 FROM systems WHERE system_id = ?",
+      hourStart / 3_600_000,
+      powerW,
+      systemId,
+    );
+  }
+}
+
+/** Daily rollups of a system in its fleet store: [local date, energy Wh]. */
+export async function seedDailyRollups(systemId: string, days: [string, number][]) {
+  for (const [date, energyWh] of days) {
+    await systemStoreSql(
+      systemId,
+      "INSERT OR REPLACE INTO system_daily (sys, date, energy_wh, peak_power_w) SELECT sys, ?, ?, NULL FROM systems WHERE system_id = ?",
+      date,
+      energyWh,
+      systemId,
+    );
+  }
+}
+
+/** A system's live values as its fleet store holds them (D1 keeps none). */
+export async function liveOf(orgId: string, systemId: string) {
+  const [values] = await storeOf(orgId).liveValues(orgId, [systemId]);
+  return values;
 }
 
 const FLEET_TABLES = [

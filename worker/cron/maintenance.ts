@@ -1,13 +1,14 @@
 import { deleteExpiredInvites } from "../data/invites";
 import { deleteLoginFailuresBefore } from "../data/login-failures";
-import { pruneRawReadings } from "../data/rollups";
 import type { Env } from "../env";
-import { createDb, runBatch } from "../lib/db";
+import { moveLegacyFleetData } from "../fleet/legacy-move";
+import { createDb } from "../lib/db";
 import { LOGIN_WINDOW_MS } from "../services/auth";
 
 /**
- * Removes throttle records outside the login window, invites that can no longer be used, and raw
- * readings past their retention (their hours and days are already rolled up).
+ * Removes throttle records outside the login window and invites that can no longer be used, and
+ * moves fleet data an upgrade left in D1 into the organisations' fleet stores. Raw readings past
+ * their retention are removed by each fleet store's own alarm.
  */
 export async function runMaintenance({ env, now }: { env: Env; now: number }) {
   const db = createDb(env.DB);
@@ -15,10 +16,10 @@ export async function runMaintenance({ env, now }: { env: Env; now: number }) {
     deleteLoginFailuresBefore(db, now - LOGIN_WINDOW_MS),
     deleteExpiredInvites(db, now),
   ]);
-  const pruned = await runBatch(db, pruneRawReadings(db, now));
+  const legacy = await moveLegacyFleetData(env);
   return {
     loginFailuresRemoved: failures.meta.changes,
     invitesRemoved: invites.meta.changes,
-    readingsRemoved: pruned.reduce((n, r) => n + (r.meta.changes ?? 0), 0),
+    legacyRowsMoved: legacy.moved,
   };
 }

@@ -36,9 +36,6 @@ const systemColumns = {
   longitude: monitoringSystems.longitude,
   capacityW: monitoringSystems.capacityW,
   state: monitoringSystems.state,
-  powerW: monitoringSystems.powerW,
-  energyTodayWh: monitoringSystems.energyTodayWh,
-  dataTime: monitoringSystems.dataTime,
   // Qualified by hand: drizzle drops table prefixes in single-table selects.
   inverterCount: sql<number>`(SELECT count(*) FROM inverters i WHERE i.system_id = monitoring_systems.id)`,
 };
@@ -68,7 +65,8 @@ export const listAvailableSystems = (db: Db, orgId: string) =>
     .where(and(eq(monitoringSystems.orgId, orgId), isNull(monitoringSystems.siteId)))
     .orderBy(...orderSystems);
 
-export type SystemView = Awaited<ReturnType<typeof listAvailableSystems>>[number];
+/** A system as D1 holds it; its live values are in the organisation's fleet store. */
+export type SystemRecord = Awaited<ReturnType<typeof listAvailableSystems>>[number];
 
 export const findSystem = (db: Db, orgId: string, systemId: string) =>
   db.query.monitoringSystems.findFirst({

@@ -9,30 +9,17 @@ export interface HourWindow {
   endMs: number;
 }
 
-/** How many systems the site has and their summed DC capacity (null when none reports one). */
+/** The site's systems' ids and their summed DC capacity (null when none reports one). */
 export async function siteSystemsCapacity(db: Db, orgId: string, siteId: string) {
-  const row = await db.$client
-    .prepare(
-      "SELECT count(*) AS systems, sum(capacity_w) AS capacity_w FROM monitoring_systems WHERE org_id = ? AND site_id = ?",
-    )
-    .bind(orgId, siteId)
-    .first<{ systems: number; capacity_w: number | null }>();
-  return { systems: row?.systems ?? 0, capacityW: row?.capacity_w ?? null };
-}
-
-/** Mean power per UTC hour summed over the site's systems: one row per hour any of them reported. */
-export async function siteHourlyPower(db: Db, window: HourWindow) {
   const rows = await db.$client
-    .prepare(
-      `SELECT h.hour_start, sum(h.avg_power_w) AS power_w
-       FROM monitoring_systems ms
-       JOIN system_energy_hourly h ON h.system_id = ms.id AND h.hour_start >= ? AND h.hour_start < ?
-       WHERE ms.org_id = ? AND ms.site_id = ?
-       GROUP BY h.hour_start`,
-    )
-    .bind(window.startMs, window.endMs, window.orgId, window.siteId)
-    .all<{ hour_start: number; power_w: number | null }>();
-  return rows.results;
+    .prepare("SELECT id, capacity_w FROM monitoring_systems WHERE org_id = ? AND site_id = ?")
+    .bind(orgId, siteId)
+    .all<{ id: string; capacity_w: number | null }>();
+  const capacities = rows.results.map((r) => r.capacity_w).filter((c): c is number => c !== null);
+  return {
+    systemIds: rows.results.map((r) => r.id),
+    capacityW: capacities.length === 0 ? null : capacities.reduce((sum, c) => sum + c, 0),
+  };
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { ProviderId } from "../../schema/api/providers";
 import type { SystemState } from "../../schema/domain";
 import type { LiveMessage, LiveSystemUpdate } from "../../schema/live";
-import type { Env } from "../env";
 import type { NormalisedSystem, ProviderSnapshot } from "../providers/types";
 
 const liveState = (state: SystemState): 1 | 2 | 3 => (state === "online" ? 1 : state === "alarm" ? 3 : 2);
@@ -9,9 +8,7 @@ const kWh = (wh: number | null) => (wh === null ? null : Math.round(wh) / 1000);
 
 export interface StoredSystemRef {
   id: string;
-  providerSystemId: string;
   siteId: string | null;
-  timezone: string;
 }
 
 export function toLiveUpdate(
@@ -59,27 +56,15 @@ export function toLiveUpdate(
 }
 
 /**
- * Sends each synced system's new values to the organisation's sockets: `solis_realtime_update`
- * for solis (SPEC's message), `realtime_update` for every other provider.
+ * A synced system's live message: `solis_realtime_update` for solis (SPEC's message),
+ * `realtime_update` for every other provider. The fleet store publishes it once the page is stored.
  */
-export async function publishSnapshot(
-  env: Env,
-  orgId: string,
+export function liveMessageOf(
   provider: ProviderId,
+  system: NormalisedSystem,
+  stored: StoredSystemRef,
   snapshot: ProviderSnapshot,
-  stored: StoredSystemRef[],
-): Promise<number> {
-  const byProviderId = new Map(stored.map((s) => [s.providerSystemId, s]));
-  const messages: LiveMessage[] = [];
-  for (const system of snapshot.systems) {
-    const ref = byProviderId.get(system.providerSystemId);
-    if (!ref || system.dataTime === null) continue;
-    const data = toLiveUpdate(provider, system, ref, snapshot);
-    messages.push(
-      provider === "solis" ? { type: "solis_realtime_update", data } : { type: "realtime_update", data },
-    );
-  }
-  if (messages.length === 0) return 0;
-  const hub = env.LIVE_HUB.get(env.LIVE_HUB.idFromName(orgId));
-  return hub.publishMany(messages);
+): LiveMessage {
+  const data = toLiveUpdate(provider, system, stored, snapshot);
+  return provider === "solis" ? { type: "solis_realtime_update", data } : { type: "realtime_update", data };
 }

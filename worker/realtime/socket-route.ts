@@ -5,6 +5,7 @@ import { ApiError, notAuthenticated } from "../lib/errors";
 import { jwtSecret } from "../lib/secrets";
 import { verifySessionToken } from "../lib/tokens";
 import { loadCurrentUser } from "../services/auth";
+import { fleetStoreFor } from "../services/fleet-store";
 
 /**
  * `/ws`: the token travels as a WebSocket subprotocol (`sunfleet, <token>`) rather than in the
@@ -21,7 +22,7 @@ export const socketRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const user = userId ? await loadCurrentUser(serviceContext(c), userId) : null;
   if (!user) throw notAuthenticated();
   if (!user.orgId) throw new ApiError(403, "Complete your organisation setup first");
-  const hub = c.env.LIVE_HUB.get(c.env.LIVE_HUB.idFromName(user.orgId));
+  const hub = fleetStoreFor(c.env, user.orgId);
   const headers = new Headers(c.req.raw.headers);
   headers.set("X-Sunfleet-User", user.id);
   headers.set("X-Sunfleet-Org", user.orgId);

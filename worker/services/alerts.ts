@@ -12,6 +12,7 @@ import { notFound } from "../lib/errors";
 import { auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
+import { fleetStoreOf } from "./fleet-store";
 
 const toAlert = (row: AlertRowWithNames): Alert => ({
   id: row.id,
@@ -66,8 +67,9 @@ export async function updateAlert(ctx: UserContext, alertId: string, resolved: b
   ]);
   const summary = await getAlertSummary(org);
   try {
-    const hub = org.env.LIVE_HUB.get(org.env.LIVE_HUB.idFromName(org.user.orgId));
-    await hub.publish({ type: "alerts_changed", data: { openCount: summary.open } });
+    await fleetStoreOf(org).publish(org.user.orgId, [
+      { type: "alerts_changed", data: { openCount: summary.open } },
+    ]);
   } catch {
     // The change is stored; live clients catch up on their next refresh.
   }

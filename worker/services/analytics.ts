@@ -1,119 +1,19 @@
-import type { AnalyticsQuery, AnalyticsRange, AnalyticsRecord } from "../../schema/api/analytics";
-import type { DashboardMetric } from "../../schema/api/metrics";
-import { dailyEnergy, hourlyPower, powerReadings } from "../data/analytics";
-import { readMetricRows } from "../data/metrics";
-import { expectedEnergyWh, performanceRatio } from "../lib/energy/expected";
-import { lastLocalDays } from "../lib/energy/local-day";
+import type { AnalyticsQuery, AnalyticsRecord } from "../../schema/api/analytics";
 import { notFound } from "../lib/errors";
 import { authorizeOrgAction } from "./authorization";
-import type { OrgContext, UserContext } from "./context";
-import { fleetSnapshot } from "./fleet-snapshot";
-import { irradiationKey, metricsFromRows, readIrradiation } from "./metrics";
-
-const RANGE_DAYS = { "24h": 2, "7d": 7, "30d": 30, "1y": 365 } as const;
-const RANGE_MS = {
-  "24h": 86_400_000,
-  "7d": 7 * 86_400_000,
-  "30d": 30 * 86_400_000,
-  "1y": 365 * 86_400_000,
-} as const;
-
-function toRecord(m: DashboardMetric): AnalyticsRecord {
-  return {
-    provider: m.provider,
-    stationName: m.stationName,
-    systemName: m.stationName,
-    siteName: m.siteName,
-    systemId: m.systemId,
-    siteId: m.siteId,
-    id: m.systemId,
-    providerId: m.providerId,
-    currentPowerW: m.currentPowerW,
-    todayGenerationWh: m.todayGenerationWh,
-    capacity: m.capacity,
-    efficiency: m.efficiency,
-    performanceRatio: m.performanceRatio,
-    state: m.state,
-    status: m.status,
-    inverterCount: m.inverters.length,
-    inverterStates: m.inverters.map((inv) => ({
-      sn: inv.sn,
-      state: inv.state,
-      pac: inv.pac,
-      etodayKWh: inv.energyWh / 1000,
-      inverterTemperature: inv.temperatureC,
-    })),
-    location: m.location,
-    timezone: m.timezone,
-    lastUpdated: m.dataTime,
-    error: null,
-  };
-}
+import type { UserContext } from "./context";
+import { fleetStoreOf } from "./fleet-store";
 
 /**
- * SPEC's analytics records. For one system the record carries real series over the range:
- * power, and energy per plant-local day next to the energy expected from measured irradiance.
+ * SPEC's analytics records, answered by the organisation's fleet store. For one system the record
+ * carries real series over the range: power, and energy per plant-local day next to the energy
+ * expected from measured irradiance.
  */
 export async function analytics(ctx: UserContext, query: AnalyticsQuery): Promise<AnalyticsRecord[]> {
   const org = authorizeOrgAction(ctx, "org:read");
-  if (query.system === "all") return (await fleetSnapshot(org)).metrics.map((m) => toRecord(m.metric));
-  return [await systemAnalytics(org, query.system, query.range)];
-}
-
-/**
- * One system (or a site's first system) with its series, in two round trips: the system and its
- * inverters, then its readings, days and irradiance together.
- */
-async function systemAnalytics(
-  org: OrgContext,
-  systemId: string,
-  range: AnalyticsRange,
-): Promise<AnalyticsRecord> {
-  const now = org.now;
-  const rows = await readMetricRows(org.db, org.user.orgId, systemId);
-  const row = rows.systems.find((r) => r.id === systemId || r.site_id === systemId);
-  if (!row) throw notFound("System");
-  const from = now - RANGE_MS[range];
-  const days = lastLocalDays(now, row.timezone, RANGE_DAYS[range]);
-  const first = days[0]?.date ?? "";
-  const last = days[days.length - 1]?.date ?? "";
-  const key = row.location_key;
-  const [rawPower, energyRows, irradiation] = await Promise.all([
-    range === "24h" || range === "7d"
-      ? powerReadings(org.db, row.id, from, now)
-      : range === "30d"
-        ? hourlyPower(org.db, row.id, from, now)
-        : [],
-    dailyEnergy(org.db, row.id, first, last),
-    // The days end with today (so far), so they also give the metric's today expectation.
-    readIrradiation(
-      org.db,
-      key ? days.map((d) => ({ key, start: d.startMs, end: Math.min(d.endMs, now) })) : [],
-    ),
-  ]);
-  const metric = metricsFromRows(
-    { systems: [row], inverters: rows.inverters.filter((inv) => inv.system_id === row.id) },
-    irradiation,
-    now,
-  )[0]?.metric;
-  if (!metric) throw notFound("System");
-  const energyByDate = new Map(energyRows.map((r) => [r.date, r]));
-  const capacityW = metric.capacity * 1000;
-  const energy = days.map((day) => {
-    const energyWh = energyByDate.get(day.date)?.energy_wh ?? null;
-    const whPerM2 = key ? irradiation.get(irradiationKey(key, day.startMs)) : undefined;
-    const expectedWh = whPerM2 === undefined ? null : expectedEnergyWh(capacityW, [whPerM2]);
-    return {
-      date: day.date,
-      energyWh,
-      expectedWh,
-      performanceRatio:
-        energyWh === null || expectedWh === null ? null : performanceRatio(energyWh, expectedWh),
-    };
-  });
-  const power =
-    range === "1y"
-      ? energyRows.map((r) => ({ time: `${r.date}T12:00:00.000Z`, powerW: r.peak_power_w }))
-      : rawPower.map((r) => ({ time: new Date(r.time).toISOString(), powerW: r.power_w }));
-  return { ...toRecord(metric), series: { range, power, energy } };
+  const store = fleetStoreOf(org);
+  if (query.system === "all") return store.analyticsRecords(org.user.orgId, org.now);
+  const record = await store.systemAnalytics(org.user.orgId, query.system, query.range, org.now);
+  if (!record) throw notFound("System");
+  return [record];
 }

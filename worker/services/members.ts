@@ -36,6 +36,7 @@ import { newId, randomToken, sha256Hex } from "../lib/ids";
 import { auditEntry, auditEntryIf } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
+import { fleetStoreOf } from "./fleet-store";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -218,8 +219,7 @@ export async function removeMember(ctx: UserContext, memberId: string): Promise<
 }
 
 async function disconnectUserSockets(ctx: OrgContext, userId: string): Promise<void> {
-  const hub = ctx.env.LIVE_HUB.get(ctx.env.LIVE_HUB.idFromName(ctx.user.orgId));
-  await hub.disconnectUser(userId);
+  await fleetStoreOf(ctx).disconnectUser(ctx.user.orgId, userId);
 }
 
 export async function listInvites(ctx: UserContext): Promise<Invite[]> {

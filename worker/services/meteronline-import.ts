@@ -1,7 +1,5 @@
 import type { MeteronlineImportBody, MeteronlineImportResult } from "../../schema/api/meteronline";
 import { findConnection, updateConnection } from "../data/connections";
-import { listSystemRefs, readingStatements, upsertSystemStatements } from "../data/monitoring";
-import { rollupStatements } from "../data/rollups";
 import { runBatch } from "../lib/db";
 import { badRequest } from "../lib/errors";
 import { type ImportedReading, parseMeteronlineCsv } from "../providers/meteronline/csv-import";
@@ -9,6 +7,7 @@ import type { NormalisedSystem } from "../providers/types";
 import { auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
+import { storeSystemsPage } from "./fleet-pages";
 import { isKnownTimezone } from "./timezones";
 
 /** The newest reading of each system becomes its current values. */
@@ -67,6 +66,19 @@ export async function importMeteronlineCsv(
   };
   const systems = latestPerSystem(parsed.readings);
   const newestDataAt = Math.max(...systems.map((s) => s.dataTime ?? 0), connection?.newestDataAt ?? 0);
+  // The readings go to the organisation's fleet store with the systems' metadata; the import is
+  // recorded once they are stored.
+  await storeSystemsPage(org, scope, {
+    systems,
+    alarms: null,
+    history: parsed.readings.map((r) => ({
+      providerSystemId: r.providerSystemId,
+      time: r.time,
+      powerW: r.powerW,
+      energyTodayWh: r.energyTodayWh,
+    })),
+    publish: false,
+  });
   await runBatch(org.db, [
     ...(connection
       ? [
@@ -78,12 +90,6 @@ export async function importMeteronlineCsv(
           }),
         ]
       : []),
-    ...upsertSystemStatements(org.db, scope, systems),
-    ...readingStatements(
-      org.db,
-      scope,
-      parsed.readings.map((r) => ({ ...r, state: "online" })),
-    ),
     auditEntry(org, {
       orgId: org.user.orgId,
       actorId: org.user.id,
@@ -94,24 +100,6 @@ export async function importMeteronlineCsv(
       details: { rows: parsed.rowsRead, readings: parsed.readings.length, systems: systems.length },
     }),
   ]);
-  const refs = new Map(
-    (await listSystemRefs(org.db, org.user.orgId, "meteronline")).map((r) => [r.providerSystemId, r]),
-  );
-  const points = parsed.readings.flatMap((r) => {
-    const ref = refs.get(r.providerSystemId);
-    return ref
-      ? [
-          {
-            systemId: ref.id,
-            timezone: ref.timezone,
-            time: r.time,
-            powerW: r.powerW,
-            energyTodayWh: r.energyTodayWh,
-          },
-        ]
-      : [];
-  });
-  await runBatch(org.db, rollupStatements(org.db, org.user.orgId, "meteronline", points, org.now));
   const skipped = parsed.errors.length;
   return {
     message: `Imported ${parsed.readings.length} readings for ${systems.length} systems${skipped ? `; ${skipped} rows could not be read` : ""}`,

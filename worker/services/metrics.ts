@@ -5,14 +5,12 @@ import {
   type InverterMetricRow,
   type IrradianceWindow,
   type MetricRows,
-  readMetricRows,
   type SystemMetricRow,
   sumIrradiance,
 } from "../data/metrics";
 import type { Db } from "../lib/db";
 import { expectedEnergyWh, performanceRatio } from "../lib/energy/expected";
 import { localDayOf } from "../lib/energy/local-day";
-import type { OrgContext } from "./context";
 
 /** No data for this long while the sun is up means the system is stale, not producing 0 W. */
 export const STALE_AFTER_MS = 30 * 60_000;
@@ -151,11 +149,4 @@ export function metricsFromRows(rows: MetricRows, irradiation: IrradiationByDay,
       location: { address: row.address, latitude: row.latitude, longitude: row.longitude },
     };
   }
-}
-
-/** The whole fleet's metrics, read in three round trips whatever the fleet's size. */
-export async function computeFleetMetrics(org: OrgContext): Promise<FleetMetric[]> {
-  const rows = await readMetricRows(org.db, org.user.orgId);
-  const irradiation = await readIrradiation(org.db, todayIrradianceWindows(rows.systems, org.now));
-  return metricsFromRows(rows, irradiation, org.now);
 }

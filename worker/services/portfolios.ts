@@ -27,7 +27,7 @@ import { newId } from "../lib/ids";
 import { auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
-import { fleetSnapshot } from "./fleet-snapshot";
+import { fleetStoreOf } from "./fleet-store";
 import { listSites, loadSiteViews, type SiteLive } from "./sites";
 
 /** Names are unique per organisation whatever their case. */
@@ -40,15 +40,8 @@ const duplicateName = (name: string) =>
 type EnergyVsExpected = Map<string, { actualWh: number; expectedWh: number }>;
 
 async function energyVsExpectedBySite(org: OrgContext): Promise<EnergyVsExpected> {
-  const bySite: EnergyVsExpected = new Map();
-  for (const { metric } of (await fleetSnapshot(org)).metrics) {
-    if (metric.siteId === null || metric.expectedTodayWh === null) continue;
-    const totals = bySite.get(metric.siteId) ?? { actualWh: 0, expectedWh: 0 };
-    totals.actualWh += metric.todayGenerationWh;
-    totals.expectedWh += metric.expectedTodayWh;
-    bySite.set(metric.siteId, totals);
-  }
-  return bySite;
+  const bySite = await fleetStoreOf(org).energyVsExpectedBySite(org.user.orgId, org.now);
+  return new Map(Object.entries(bySite));
 }
 
 function toPortfolio(

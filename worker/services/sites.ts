@@ -30,7 +30,7 @@ import {
   listSystemsOfSites,
   releaseSiteSystems,
   type SiteUpdate,
-  type SystemView,
+  type SystemRecord,
   systemAttachedTo,
   updateSite as updateSiteQuery,
 } from "../data/sites";
@@ -40,6 +40,35 @@ import { newId } from "../lib/ids";
 import { auditEntry, auditEntryIf } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
+import { fleetStoreOf } from "./fleet-store";
+
+/** A system with its live values from the organisation's fleet store. */
+export interface SystemView extends SystemRecord {
+  powerW: number | null;
+  energyTodayWh: number | null;
+  dataTime: number | null;
+}
+
+/** D1's systems joined with their live values, read from the fleet store in one call. */
+async function withLive(org: OrgContext, records: Promise<SystemRecord[]>): Promise<SystemView[]> {
+  const systems = await records;
+  if (systems.length === 0) return [];
+  const live = new Map(
+    (await fleetStoreOf(org).liveValues(
+      org.user.orgId,
+      systems.map((s) => s.id),
+    )).map((v) => [v.systemId, v]),
+  );
+  return systems.map((s) => {
+    const values = live.get(s.id);
+    return {
+      ...s,
+      powerW: values?.powerW ?? null,
+      energyTodayWh: values?.energyTodayWh ?? null,
+      dataTime: values?.dataTime ?? null,
+    };
+  });
+}
 
 /** In daylight, a system whose newest data is older than this counts as offline. */
 export const STALE_AFTER_MS = 30 * 60_000;
@@ -196,10 +225,13 @@ function groupBySite(systems: SystemView[]): Map<string, SystemView[]> {
 /** Site rows with their systems and live totals: what the site and portfolio views are built from. */
 export async function loadSiteViews(org: OrgContext, rows: SiteRow[]) {
   if (rows.length === 0) return [];
-  const systems = await listSystemsOfSites(
-    org.db,
-    org.user.orgId,
-    rows.map((r) => r.id),
+  const systems = await withLive(
+    org,
+    listSystemsOfSites(
+      org.db,
+      org.user.orgId,
+      rows.map((r) => r.id),
+    ),
   );
   const bySite = groupBySite(systems);
   return rows.map((row) => {
@@ -215,7 +247,7 @@ async function requireSite(org: OrgContext, siteId: string): Promise<SiteRow> {
 }
 
 async function enhancedSite(org: OrgContext, site: SiteRow): Promise<EnhancedSite> {
-  const systems = await listSystemsOfSites(org.db, org.user.orgId, [site.id]);
+  const systems = await withLive(org, listSystemsOfSites(org.db, org.user.orgId, [site.id]));
   return toEnhancedSite(site, systems, org.now);
 }
 
@@ -229,7 +261,7 @@ export async function listSites(ctx: UserContext): Promise<Site[]> {
   const org = authorizeOrgAction(ctx, "org:read");
   const [rows, systems] = await Promise.all([
     listSitesQuery(org.db, org.user.orgId),
-    listAttachedSystems(org.db, org.user.orgId),
+    withLive(org, listAttachedSystems(org.db, org.user.orgId)),
   ]);
   const bySite = groupBySite(systems);
   return rows.map((row) => {
@@ -242,7 +274,7 @@ export async function listEnhancedSites(ctx: UserContext): Promise<EnhancedSite[
   const org = authorizeOrgAction(ctx, "org:read");
   const [rows, systems] = await Promise.all([
     listSitesQuery(org.db, org.user.orgId),
-    listAttachedSystems(org.db, org.user.orgId),
+    withLive(org, listAttachedSystems(org.db, org.user.orgId)),
   ]);
   const bySite = groupBySite(systems);
   return rows.map((row) => toEnhancedSite(row, bySite.get(row.id) ?? [], org.now));
@@ -255,7 +287,7 @@ export async function getSite(ctx: UserContext, siteId: string): Promise<Enhance
 
 export async function listAvailableSystems(ctx: UserContext): Promise<AvailableSystem[]> {
   const org = authorizeOrgAction(ctx, "org:read");
-  return (await listAvailableSystemsQuery(org.db, org.user.orgId)).map(toAvailableSystem);
+  return (await withLive(org, listAvailableSystemsQuery(org.db, org.user.orgId))).map(toAvailableSystem);
 }
 
 /** A manual capacity of 0 means none: the site's capacity follows its systems. */
@@ -349,7 +381,7 @@ export async function updateSite(
 export async function deleteSite(ctx: UserContext, siteId: string): Promise<SiteDeleted> {
   const org = authorizeOrgAction(ctx, "sites:manage");
   const site = await requireSite(org, siteId);
-  const systems = await listSystemsOfSites(org.db, org.user.orgId, [site.id]);
+  const systems = await withLive(org, listSystemsOfSites(org.db, org.user.orgId, [site.id]));
   // Released and unlinked explicitly: the column added to monitoring_systems by ALTER TABLE
   // carries no ON DELETE action in SQLite.
   await org.db.batch([

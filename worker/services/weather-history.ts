@@ -1,20 +1,21 @@
 import { WEATHER_ATTRIBUTION } from "../../schema/api/weather";
 import type { WeatherHistory, WeatherHistoryHour } from "../../schema/api/weather-history";
 import { findSite } from "../data/sites";
-import { siteHourlyIrradiance, siteHourlyPower, siteSystemsCapacity } from "../data/weather-history";
+import { siteHourlyIrradiance, siteSystemsCapacity } from "../data/weather-history";
 import { expectedEnergyWh, expectedPowerW, performanceRatio } from "../lib/energy/expected";
 import { HOUR_MS, hourStartsOf, localDay } from "../lib/energy/local-day";
 import { notFound } from "../lib/errors";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
+import { fleetStoreOf } from "./fleet-store";
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 const present = (values: (number | null)[]) => values.filter((value): value is number => value !== null);
 
 /**
- * A site's generation against irradiance, hour by hour, over one day on the site's clock. Four
- * queries whatever the number of hours or systems: the site, then its capacity, hourly power
- * and hourly irradiance together.
+ * A site's generation against irradiance, hour by hour, over one day on the site's clock, whatever
+ * the number of hours or systems: the site, then its systems and hourly irradiance from D1
+ * together, then the systems' summed hourly power from the organisation's fleet store.
  */
 export async function siteWeatherHistory(
   ctx: UserContext,
@@ -27,11 +28,14 @@ export async function siteWeatherHistory(
   const day = localDay(date, site.timezone);
   const hourStarts = hourStartsOf(day);
   const window = { orgId: org.user.orgId, siteId, startMs: day.startMs, endMs: day.endMs };
-  const [systems, power, irradiance] = await Promise.all([
+  const [systems, irradiance] = await Promise.all([
     siteSystemsCapacity(org.db, org.user.orgId, siteId),
-    siteHourlyPower(org.db, window),
     siteHourlyIrradiance(org.db, window),
   ]);
+  const power =
+    systems.systemIds.length === 0
+      ? []
+      : await fleetStoreOf(org).summedHourlyPower(org.user.orgId, systems.systemIds, day.startMs, day.endMs);
   // The capacity the site's card shows: a manual figure wins over the systems' sum.
   const capacityW = site.capacityKw !== null ? site.capacityKw * 1000 : systems.capacityW || null;
   const powerByHour = new Map(power.map((row) => [row.hour_start, row.power_w]));
@@ -70,7 +74,7 @@ export async function siteWeatherHistory(
     timezone: site.timezone,
     date: day.date,
     capacityW,
-    systemCount: systems.systems,
+    systemCount: systems.systemIds.length,
     hours,
     totals: {
       through: lastFinished === undefined ? null : new Date(lastFinished.start + HOUR_MS).toISOString(),

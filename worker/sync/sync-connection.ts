@@ -7,8 +7,6 @@ import {
   updateConnection,
   updateSyncRun,
 } from "../data/connections";
-import { listSystemRefs, snapshotStatements } from "../data/monitoring";
-import { rollupStatements } from "../data/rollups";
 import type { Env } from "../env";
 import { decryptJson, encryptJson, importCredentialsKey } from "../lib/credentials-crypto";
 import { type Db, runBatch } from "../lib/db";
@@ -18,7 +16,7 @@ import { ProviderHttp } from "../providers/http";
 import { callIntervalMs, findApiAdapter } from "../providers/registry";
 import type { ProviderSession, ProviderSnapshot } from "../providers/types";
 import { providerUrls } from "../providers/urls";
-import { publishSnapshot } from "../realtime/publish";
+import { storeSystemsPage } from "../services/fleet-pages";
 import { backoffMs, describeFailure, SYNC_INTERVAL_MS, SYNC_LEASE_MS } from "./schedule";
 
 export interface SyncDeps {
@@ -123,6 +121,9 @@ export async function syncConnection(
     const readingsCount = snapshot.systems.filter((s) => s.dataTime !== null).length;
     const sessionBlob = session.changed() ? await writeSession(key, connection.orgId, session.value()) : null;
     const scope = { orgId: connection.orgId, provider: connection.provider, connectionId, now: finishedAt };
+    // Metadata and alarms to D1, points to the organisation's fleet store (which publishes them);
+    // the run is marked a success only once both hold the page.
+    await storeSystemsPage(deps, scope, { systems: snapshot.systems, alarms: snapshot.alarms, publish: true });
     await runBatch(db, [
       updateConnection(db, connectionId, {
         status: "active",
@@ -143,11 +144,7 @@ export async function syncConnection(
         readingsCount,
         providerCalls: http?.calls ?? 0,
       }),
-      ...snapshotStatements(db, scope, snapshot.systems, snapshot.alarms),
     ]);
-    const refs = await listSystemRefs(db, connection.orgId, connection.provider);
-    await rollUp(deps, connection, snapshot, refs, finishedAt);
-    await publishSafely(deps, connection, snapshot, refs);
     return {
       status: "success",
       runId,
@@ -165,51 +162,6 @@ export async function syncConnection(
       http?.calls ?? 0,
       error,
       adapter?.displayName ?? connection.provider,
-    );
-  }
-}
-
-/** Hourly and daily rollups of the readings this sync stored. */
-async function rollUp(
-  deps: SyncDeps,
-  connection: ProviderConnectionRow,
-  snapshot: ProviderSnapshot,
-  refs: Awaited<ReturnType<typeof listSystemRefs>>,
-  now: number,
-) {
-  const byProviderId = new Map(refs.map((r) => [r.providerSystemId, r]));
-  const points = snapshot.systems.flatMap((s) => {
-    const ref = byProviderId.get(s.providerSystemId);
-    if (!ref || s.dataTime === null) return [];
-    return [
-      {
-        systemId: ref.id,
-        timezone: ref.timezone,
-        time: s.dataTime,
-        powerW: s.powerW,
-        energyTodayWh: s.energyTodayWh,
-      },
-    ];
-  });
-  await runBatch(deps.db, rollupStatements(deps.db, connection.orgId, connection.provider, points, now));
-}
-
-/** Live fan-out is best effort: a sync whose data is stored has succeeded even if nobody hears of it. */
-async function publishSafely(
-  deps: SyncDeps,
-  connection: ProviderConnectionRow,
-  snapshot: ProviderSnapshot,
-  refs: Awaited<ReturnType<typeof listSystemRefs>>,
-) {
-  try {
-    await publishSnapshot(deps.env, connection.orgId, connection.provider, snapshot, refs);
-  } catch (error) {
-    console.error(
-      JSON.stringify({
-        msg: "live publish failed",
-        connectionId: connection.id,
-        error: error instanceof Error ? error.message : String(error),
-      }),
     );
   }
 }

@@ -14,6 +14,7 @@ import {
   registerOwner,
   type TestUser,
 } from "../helpers";
+import { seedDailyRollups, seedHourlyRollups, setSystemLive, systemStoreSql } from "../fleet-helpers";
 
 const HOUR = 3_600_000;
 const at = (iso: string) => Date.parse(iso);
@@ -28,13 +29,13 @@ interface SystemSeed {
   dataTime?: number | null;
 }
 
-/** A monitoring system written straight into D1, without a site (its own zone and coordinates count). */
+/** A monitoring system written straight into D1 (its live values into its fleet store), without a site (its own zone and coordinates count). */
 async function seedSystem(orgId: string, seed: SystemSeed = {}): Promise<string> {
   const id = crypto.randomUUID();
   await env.DB.prepare(
     `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, latitude, longitude,
-       timezone, capacity_w, state, energy_today_wh, data_time, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'online', ?, ?, ?, ?)`,
+       timezone, capacity_w, state, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'online', ?, ?)`,
   )
     .bind(
       id,
@@ -46,36 +47,30 @@ async function seedSystem(orgId: string, seed: SystemSeed = {}): Promise<string>
       seed.longitude ?? null,
       seed.timezone ?? "UTC",
       seed.capacityW === undefined ? 10_000 : seed.capacityW,
-      seed.energyTodayWh ?? null,
-      seed.dataTime ?? null,
       Date.now(),
       Date.now(),
     )
     .run();
+  if (seed.energyTodayWh != null || seed.dataTime != null) {
+    await setSystemLive(id, {
+      state: "online",
+      powerW: null,
+      energyTodayWh: seed.energyTodayWh ?? null,
+      dataTime: seed.dataTime ?? null,
+    });
+  }
   return id;
 }
 
 /** Hourly rollup rows: [UTC hour start, mean power W]. */
-async function seedHours(systemId: string, hours: [string, number][]) {
-  await env.DB.batch(
-    hours.map(([hour, powerW]) =>
-      env.DB.prepare(
-        "INSERT INTO system_energy_hourly (system_id, hour_start, avg_power_w, samples) VALUES (?, ?, ?, 12)",
-      ).bind(systemId, at(hour), powerW),
-    ),
+const seedHours = (systemId: string, hours: [string, number][]) =>
+  seedHourlyRollups(
+    systemId,
+    hours.map(([hour, powerW]) => [at(hour), powerW]),
   );
-}
 
 /** Daily rollup rows: [local date, energy Wh]. */
-async function seedDays(systemId: string, days: [string, number][]) {
-  await env.DB.batch(
-    days.map(([date, energyWh]) =>
-      env.DB.prepare(
-        "INSERT INTO system_energy_daily (system_id, date, energy_wh, peak_power_w, updated_at) VALUES (?, ?, ?, NULL, ?)",
-      ).bind(systemId, date, energyWh, Date.now()),
-    ),
-  );
-}
+const seedDays = seedDailyRollups;
 
 async function seedIrradiance(locationKey: string, hours: [string, number][]) {
   await env.DB.batch(
@@ -283,9 +278,11 @@ describe("GET /api/dashboard/series", () => {
     // Today: 0.85 × expected actual over two systems' expectation.
     expect(series.performance).toEqual({ todayPr: 0.425, medianPr7d: 0.75, changePct: -43.3, dayCount: 7 });
 
-    await env.DB.prepare("DELETE FROM system_energy_daily WHERE system_id = ? AND date = '2026-06-06'")
-      .bind(reporting)
-      .run();
+    await systemStoreSql(
+      reporting,
+      "DELETE FROM system_daily WHERE date = '2026-06-06' AND sys = (SELECT sys FROM systems WHERE system_id = ?)",
+      reporting,
+    );
     const missingDay = (await seriesAt(owner, now)).performance;
     // 0.5, 0.6, 0.7, 0.75, 0.9, 0.95: the mean of the middle two.
     expect(missingDay.dayCount).toBe(6);

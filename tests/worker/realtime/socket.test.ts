@@ -2,7 +2,7 @@ import { runInDurableObject, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LIVE_CLOSE_ACCESS_REVOKED, type LiveMessage, liveMessageSchema } from "../../../schema/live";
-import type { LiveHub } from "../../../worker/realtime/live-hub";
+import type { FleetStore } from "../../../worker/fleet/store";
 import {
   BASE,
   call,
@@ -66,10 +66,10 @@ async function connect(user: TestUser): Promise<OpenSocket> {
   return { ws, messages, next, closed };
 }
 
-const hubOf = (orgId: string) => env.LIVE_HUB.get(env.LIVE_HUB.idFromName(orgId));
+const hubOf = (orgId: string) => env.FLEET_STORE.get(env.FLEET_STORE.idFromName(orgId));
 
 const connectedUsers = (orgId: string) =>
-  runInDurableObject(hubOf(orgId), (hub: LiveHub) => hub.connectedUsers());
+  runInDurableObject(hubOf(orgId), (hub: FleetStore) => hub.connectedUsers(orgId));
 
 /** Fails instead of hanging when an expected event never comes. */
 const within = <T>(promise: Promise<T>, ms = 2000) =>

@@ -1,0 +1,141 @@
+import type { ProviderId } from "../../schema/api/providers";
+import type { DirectoryEntry } from "../fleet/types";
+import type { Db } from "../lib/db";
+import {
+  SYSTEM_LATITUDE,
+  SYSTEM_LOCATION_KEY,
+  SYSTEM_LONGITUDE,
+  SYSTEM_WITH_SITE,
+  SYSTEM_ZONE,
+} from "./system-place";
+
+/*
+ * The metadata a fleet store mirrors from D1 (worker/fleet/store.ts): systems with their site,
+ * place and zone, and their inverters. D1 owns it; the store re-reads it when D1's change
+ * counter for the organisation moved past what it mirrors.
+ */
+
+interface DirectoryRow {
+  id: string;
+  provider: ProviderId;
+  provider_system_id: string;
+  name: string;
+  capacity_w: number | null;
+  site_id: string | null;
+  site_name: string | null;
+  site_capacity_kw: number | null;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  timezone: string;
+  location_key: string | null;
+}
+
+interface InverterDirectoryRow {
+  id: string;
+  system_id: string;
+  provider_inverter_id: string;
+  serial: string | null;
+}
+
+const SYSTEM_COLUMNS = `ms.id, ms.provider, ms.provider_system_id, ms.name, ms.capacity_w, s.id AS site_id,
+  s.name AS site_name, s.capacity_kw AS site_capacity_kw, coalesce(s.location, s.address, ms.address) AS address,
+  ${SYSTEM_LATITUDE} AS latitude, ${SYSTEM_LONGITUDE} AS longitude, ${SYSTEM_ZONE} AS timezone,
+  ${SYSTEM_LOCATION_KEY} AS location_key`;
+
+/** Every system of the organisation. */
+export function allSystemsStatement(db: Db, orgId: string) {
+  return db.$client.prepare(`SELECT ${SYSTEM_COLUMNS} FROM ${SYSTEM_WITH_SITE} WHERE ms.org_id = ?`).bind(orgId);
+}
+
+export function allInvertersStatement(db: Db, orgId: string) {
+  return db.$client
+    .prepare("SELECT id, system_id, provider_inverter_id, serial FROM inverters WHERE org_id = ? ORDER BY serial")
+    .bind(orgId);
+}
+
+/** A provider's systems with the given vendor ids (one sync page), for the same batch as its writes. */
+export function pageSystemsStatement(db: Db, orgId: string, provider: ProviderId, providerSystemIds: string[]) {
+  return db.$client
+    .prepare(
+      `SELECT ${SYSTEM_COLUMNS} FROM ${SYSTEM_WITH_SITE}
+       WHERE ms.org_id = ? AND ms.provider = ? AND ms.provider_system_id IN (SELECT value FROM json_each(?))`,
+    )
+    .bind(orgId, provider, JSON.stringify(providerSystemIds));
+}
+
+export function pageInvertersStatement(
+  db: Db,
+  orgId: string,
+  provider: ProviderId,
+  providerSystemIds: string[],
+) {
+  return db.$client
+    .prepare(
+      `SELECT i.id, i.system_id, i.provider_inverter_id, i.serial FROM inverters i JOIN monitoring_systems ms ON ms.id = i.system_id
+       WHERE ms.org_id = ? AND ms.provider = ? AND ms.provider_system_id IN (SELECT value FROM json_each(?))
+       ORDER BY i.serial`,
+    )
+    .bind(orgId, provider, JSON.stringify(providerSystemIds));
+}
+
+/** D1's change counter of the organisation's systems, inverters and sites (triggers of migration 0005). */
+export function orgVersionStatement(db: Db, orgId: string) {
+  return db.$client
+    .prepare("SELECT coalesce((SELECT version FROM data_versions WHERE scope = ?), 0) AS version")
+    .bind(`org:${orgId}`);
+}
+
+/** The organisation's counter and the shared irradiance counter, in one query. */
+export async function readVersions(db: Db, orgId: string) {
+  const row = await db.$client
+    .prepare(
+      `SELECT coalesce((SELECT version FROM data_versions WHERE scope = ?), 0) AS org,
+         coalesce((SELECT version FROM data_versions WHERE scope = 'irradiance'), 0) AS irradiance`,
+    )
+    .bind(`org:${orgId}`)
+    .first<{ org: number; irradiance: number }>();
+  return { org: row?.org ?? 0, irradiance: row?.irradiance ?? 0 };
+}
+
+/** Directory entries from the rows of the statements above. */
+export function toDirectory(
+  systems: unknown[] | undefined,
+  inverters: unknown[] | undefined,
+): DirectoryEntry[] {
+  const invertersBySystem = new Map<string, DirectoryEntry["inverters"]>();
+  for (const row of (inverters ?? []) as InverterDirectoryRow[]) {
+    const list = invertersBySystem.get(row.system_id) ?? [];
+    list.push({ inverterId: row.id, providerInverterId: row.provider_inverter_id, serial: row.serial });
+    invertersBySystem.set(row.system_id, list);
+  }
+  return ((systems ?? []) as DirectoryRow[]).map((r) => ({
+    systemId: r.id,
+    provider: r.provider,
+    providerSystemId: r.provider_system_id,
+    name: r.name,
+    capacityW: r.capacity_w,
+    siteId: r.site_id,
+    siteName: r.site_name,
+    siteCapacityKw: r.site_capacity_kw,
+    address: r.address,
+    latitude: r.latitude,
+    longitude: r.longitude,
+    timezone: r.timezone,
+    locationKey: r.location_key,
+    inverters: invertersBySystem.get(r.id) ?? [],
+  }));
+}
+
+/** The organisation's whole directory and the counter it reflects, in one consistent D1 batch. */
+export async function readFullDirectory(db: Db, orgId: string) {
+  const [version, systems, inverters] = await db.$client.batch<unknown>([
+    orgVersionStatement(db, orgId),
+    allSystemsStatement(db, orgId),
+    allInvertersStatement(db, orgId),
+  ]);
+  return {
+    version: (version?.results?.[0] as { version: number } | undefined)?.version ?? 0,
+    directory: toDirectory(systems?.results, inverters?.results),
+  };
+}

@@ -1,0 +1,55 @@
+import { sql } from "drizzle-orm";
+import type { FleetDb } from "../db";
+import type { DirectoryEntry } from "../types";
+
+/*
+ * The store's copy of D1's metadata. Systems and inverters get their small integer key here on
+ * first sight; a re-read of the whole directory also removes what D1 no longer has (their
+ * readings are then removed by the retention alarm, bounded per run).
+ */
+
+export function applyDirectory(db: FleetDb, entries: DirectoryEntry[]): void {
+  if (entries.length === 0) return;
+  const systems = JSON.stringify(entries.map(({ inverters: _inverters, ...system }) => system));
+  db.run(sql`
+    INSERT INTO systems (system_id, provider, provider_system_id, name, capacity_w, site_id, site_name,
+      site_capacity_kw, address, latitude, longitude, timezone, location_key)
+    SELECT j.value ->> 'systemId', j.value ->> 'provider', j.value ->> 'providerSystemId', j.value ->> 'name',
+      j.value ->> 'capacityW', j.value ->> 'siteId', j.value ->> 'siteName', j.value ->> 'siteCapacityKw',
+      j.value ->> 'address', j.value ->> 'latitude', j.value ->> 'longitude', j.value ->> 'timezone',
+      j.value ->> 'locationKey'
+    FROM json_each(${systems}) AS j WHERE true
+    ON CONFLICT (system_id) DO UPDATE SET provider = excluded.provider,
+      provider_system_id = excluded.provider_system_id, name = excluded.name, capacity_w = excluded.capacity_w,
+      site_id = excluded.site_id, site_name = excluded.site_name, site_capacity_kw = excluded.site_capacity_kw,
+      address = excluded.address, latitude = excluded.latitude, longitude = excluded.longitude,
+      timezone = excluded.timezone, location_key = excluded.location_key`);
+  const inverters = entries.flatMap((e) =>
+    e.inverters.map((inv) => ({ systemId: e.systemId, inverterId: inv.inverterId, serial: inv.serial })),
+  );
+  if (inverters.length === 0) return;
+  db.run(sql`
+    INSERT INTO inverters (inverter_id, sys, serial)
+    SELECT j.value ->> 'inverterId', s.sys, j.value ->> 'serial'
+    FROM json_each(${JSON.stringify(inverters)}) AS j JOIN systems s ON s.system_id = j.value ->> 'systemId'
+    WHERE true
+    ON CONFLICT (inverter_id) DO UPDATE SET sys = excluded.sys, serial = excluded.serial`);
+}
+
+/** Makes the directory exactly D1's: applies every entry and drops systems and inverters D1 no longer has. */
+export function replaceDirectory(db: FleetDb, entries: DirectoryEntry[]): void {
+  applyDirectory(db, entries);
+  const systemIds = JSON.stringify(entries.map((e) => e.systemId));
+  const inverterIds = JSON.stringify(entries.flatMap((e) => e.inverters.map((i) => i.inverterId)));
+  db.run(sql`DELETE FROM systems WHERE system_id NOT IN (SELECT value FROM json_each(${systemIds}))`);
+  db.run(sql`DELETE FROM inverters WHERE inverter_id NOT IN (SELECT value FROM json_each(${inverterIds}))`);
+}
+
+export function readMeta(db: FleetDb, key: string): string | null {
+  return db.get<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${key}`)?.value ?? null;
+}
+
+export function writeMeta(db: FleetDb, key: string, value: string): void {
+  db.run(sql`INSERT INTO meta (key, value) VALUES (${key}, ${value})
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+}

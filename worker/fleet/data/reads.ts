@@ -1,0 +1,92 @@
+import { sql } from "drizzle-orm";
+import type { InverterMetricRow, MetricRows, SystemMetricRow } from "../../data/metrics";
+import type { FleetDb } from "../db";
+import { fromStoredState, stateNameSql } from "../state";
+import type { LiveValues } from "../types";
+
+const HOUR_MS = 3_600_000;
+
+const SYSTEM_METRIC_COLUMNS = sql.raw(`s.system_id AS id, s.name, s.provider, s.provider_system_id, s.capacity_w,
+  ${stateNameSql("s.state")} AS state, s.power_w, s.energy_today_wh, s.data_time, s.site_id, s.site_name,
+  s.site_capacity_kw, s.address, s.latitude, s.longitude, s.timezone, s.location_key`);
+
+/** Every system with its inverters (or one system, or the systems of the site with that id). */
+export function readMetricRows(db: FleetDb, systemOrSiteId?: string): MetricRows {
+  const where = systemOrSiteId
+    ? sql`WHERE s.system_id = ${systemOrSiteId} OR s.site_id = ${systemOrSiteId}`
+    : sql``;
+  const systems = db.all<SystemMetricRow>(
+    sql`SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s ${where} ORDER BY coalesce(s.site_name, s.name), s.name`,
+  );
+  const inverters = db.all<InverterMetricRow>(sql`
+    SELECT s.system_id, i.serial, ${sql.raw(stateNameSql("i.state"))} AS state, i.power_w, i.energy_today_wh,
+      i.temperature_c
+    FROM inverters i JOIN systems s ON s.sys = i.sys ${where} ORDER BY i.serial`);
+  return { systems, inverters };
+}
+
+/** Raw points of one system in [from, to] (epoch ms). */
+export function powerReadings(db: FleetDb, systemId: string, fromMs: number, toMs: number) {
+  return db.all<{ time: number; power_w: number | null }>(sql`
+    SELECT r.t * 1000 AS time, r.power_w FROM systems s JOIN system_readings r ON r.sys = s.sys
+    WHERE s.system_id = ${systemId} AND r.t >= ${Math.ceil(fromMs / 1000)} AND r.t <= ${Math.floor(toMs / 1000)}
+    ORDER BY r.t`);
+}
+
+/** Hourly mean power of one system for hours starting in [from, to]. */
+export function hourlyPower(db: FleetDb, systemId: string, fromMs: number, toMs: number) {
+  return db.all<{ time: number; power_w: number | null }>(sql`
+    SELECT h.hour * ${HOUR_MS} AS time, h.avg_power_w AS power_w FROM systems s JOIN system_hourly h ON h.sys = s.sys
+    WHERE s.system_id = ${systemId} AND h.hour >= ${Math.ceil(fromMs / HOUR_MS)} AND h.hour <= ${Math.floor(toMs / HOUR_MS)}
+    ORDER BY h.hour`);
+}
+
+export function dailyEnergy(db: FleetDb, systemId: string, fromDate: string, toDate: string) {
+  return db.all<{ date: string; energy_wh: number; peak_power_w: number | null }>(sql`
+    SELECT d.date, d.energy_wh, d.peak_power_w FROM systems s JOIN system_daily d ON d.sys = s.sys
+    WHERE s.system_id = ${systemId} AND d.date >= ${fromDate} AND d.date <= ${toDate} ORDER BY d.date`);
+}
+
+/** Mean power per UTC hour summed over the given systems, for hours starting in [start, end). */
+export function summedHourlyPower(db: FleetDb, systemIds: string[], startMs: number, endMs: number) {
+  return db.all<{ hour_start: number; power_w: number | null }>(sql`
+    SELECT h.hour * ${HOUR_MS} AS hour_start, sum(h.avg_power_w) AS power_w
+    FROM systems s JOIN system_hourly h ON h.sys = s.sys
+      AND h.hour >= ${Math.ceil(startMs / HOUR_MS)} AND h.hour < ${Math.ceil(endMs / HOUR_MS)}
+    WHERE s.system_id IN (SELECT value FROM json_each(${JSON.stringify(systemIds)}))
+    GROUP BY h.hour`);
+}
+
+export function liveValues(db: FleetDb, systemIds: string[]): LiveValues[] {
+  return db
+    .all<{
+      system_id: string;
+      state: number | null;
+      power_w: number | null;
+      energy_today_wh: number | null;
+      data_time: number | null;
+    }>(sql`
+      SELECT system_id, state, power_w, energy_today_wh, data_time FROM systems
+      WHERE system_id IN (SELECT value FROM json_each(${JSON.stringify(systemIds)}))`)
+    .map((r) => ({
+      systemId: r.system_id,
+      state: fromStoredState(r.state),
+      powerW: r.power_w,
+      energyTodayWh: r.energy_today_wh,
+      dataTime: r.data_time,
+    }));
+}
+
+/** Row counts per table: what the store holds (the benchmark's per-row costs). */
+export function tableRowCounts(db: FleetDb) {
+  const count = (table: string) =>
+    db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`)?.n ?? 0;
+  return {
+    systems: count("systems"),
+    inverters: count("inverters"),
+    systemReadings: count("system_readings"),
+    inverterReadings: count("inverter_readings"),
+    hourly: count("system_hourly"),
+    daily: count("system_daily"),
+  };
+}

@@ -1,0 +1,146 @@
+import { sql } from "drizzle-orm";
+import type { FleetDb } from "../db";
+
+/*
+ * Fleet-wide reads for the dashboard's series: each query aggregates over every system of the
+ * store at once, so the number of queries does not grow with the fleet. Hour ranges are turned
+ * into bounds on the stored hour number, so every read walks the (sys, hour) key.
+ */
+const HOUR_MS = 3_600_000;
+/** Meteronline systems (CSV imports) stay out of fleet totals. */
+const COUNTED = sql.raw("s.provider <> 'meteronline'");
+/** Only systems with a capacity and a location can have an irradiance-based expectation. */
+const HAS_EXPECTATION = sql.raw("s.capacity_w > 0 AND s.location_key IS NOT NULL");
+
+export interface FleetGroupRow {
+  zone: string;
+  location_key: string | null;
+  systems: number;
+}
+
+/** The counted systems grouped by zone and irradiance location: the windows the other reads need. */
+export function listFleetGroups(db: FleetDb) {
+  return db.all<FleetGroupRow>(sql`
+    SELECT s.timezone AS zone, s.location_key, count(*) AS systems FROM systems s WHERE ${COUNTED} GROUP BY 1, 2`);
+}
+
+export interface ProviderHourRow {
+  hour_start: number;
+  provider: string;
+  power_w: number;
+}
+
+/** Hourly mean power summed per provider over the counted systems, for hours starting in [from, to]. */
+export function sumHourlyPowerByProvider(db: FleetDb, fromMs: number, toMs: number) {
+  return db.all<ProviderHourRow>(sql`
+    SELECT h.hour * ${HOUR_MS} AS hour_start, s.provider, sum(h.avg_power_w) AS power_w
+    FROM systems s JOIN system_hourly h ON h.sys = s.sys
+      AND h.hour >= ${Math.ceil(fromMs / HOUR_MS)} AND h.hour <= ${Math.floor(toMs / HOUR_MS)}
+    WHERE ${COUNTED} AND h.avg_power_w IS NOT NULL
+    GROUP BY h.hour, s.provider ORDER BY h.hour, s.provider`);
+}
+
+/** Per zone: today so far, and yesterday from its start to the same wall-clock time. */
+export interface SameTimeWindow {
+  zone: string;
+  yesterdayStart: number;
+  sameTimeYesterday: number;
+  todayStart: number;
+  now: number;
+}
+
+/** The hour numbers whose hours overlap [start, end): first and last inclusive. */
+const overlappingHours = (startMs: number, endMs: number) => ({
+  first: Math.floor(startMs / HOUR_MS),
+  last: Math.ceil(endMs / HOUR_MS) - 1,
+});
+
+/**
+ * Energy (Wh) today so far and yesterday up to the same time, integrated from hourly mean power:
+ * each hour counts for the part of it inside the window, so partial hours are prorated. Only
+ * systems with an hour before the same time yesterday count, on both sides.
+ */
+export function sumSameTimeEnergy(db: FleetDb, windows: SameTimeWindow[]) {
+  const empty = { systems: 0, today_wh: 0, yesterday_wh: 0 };
+  if (windows.length === 0) return empty;
+  const bounds = windows.map((w) => {
+    const yesterday = overlappingHours(w.yesterdayStart, w.sameTimeYesterday);
+    const today = overlappingHours(w.todayStart, w.now);
+    return { ...w, yFirst: yesterday.first, yLast: yesterday.last, tFirst: today.first, tLast: today.last };
+  });
+  const row = db.get<{ systems: number; today_wh: number; yesterday_wh: number }>(sql`
+    WITH w AS (
+      SELECT value ->> 'zone' AS zone, value ->> 'yesterdayStart' AS y_start, value ->> 'sameTimeYesterday' AS y_end,
+        value ->> 'todayStart' AS t_start, value ->> 'now' AS t_end, value ->> 'yFirst' AS y_first,
+        value ->> 'yLast' AS y_last, value ->> 'tFirst' AS t_first, value ->> 'tLast' AS t_last
+      FROM json_each(${JSON.stringify(bounds)})
+    ),
+    compared AS MATERIALIZED (
+      SELECT s.sys, w.* FROM systems s JOIN w ON w.zone = s.timezone
+      WHERE ${COUNTED} AND EXISTS (
+        SELECT 1 FROM system_hourly y WHERE y.sys = s.sys AND y.hour >= w.y_first AND y.hour <= w.y_last
+          AND y.avg_power_w IS NOT NULL)
+    ),
+    hours AS (
+      SELECT c.*, h.hour * ${HOUR_MS} AS hour_start, h.avg_power_w FROM compared c JOIN system_hourly h
+        ON h.sys = c.sys AND h.hour >= c.y_first AND h.hour <= c.y_last WHERE h.avg_power_w IS NOT NULL
+      UNION ALL
+      SELECT c.*, h.hour * ${HOUR_MS} AS hour_start, h.avg_power_w FROM compared c JOIN system_hourly h
+        ON h.sys = c.sys AND h.hour >= c.t_first AND h.hour <= c.t_last WHERE h.avg_power_w IS NOT NULL
+    )
+    SELECT (SELECT count(*) FROM compared) AS systems,
+      coalesce(sum(avg_power_w * max(0, min(hour_start + ${HOUR_MS}, t_end) - max(hour_start, t_start))), 0)
+        / 3600000.0 AS today_wh,
+      coalesce(sum(avg_power_w * max(0, min(hour_start + ${HOUR_MS}, y_end) - max(hour_start, y_start))), 0)
+        / 3600000.0 AS yesterday_wh
+    FROM hours`);
+  return row ?? empty;
+}
+
+export interface GroupEnergyRow {
+  zone: string;
+  location_key: string;
+  /** YYYY-MM-DD in the zone. */
+  date: string;
+  energy_wh: number;
+  /** Capacity of the systems with a stored energy that day: what the expectation is for. */
+  capacity_w: number;
+}
+
+/**
+ * Stored daily energy per zone and location for the given local dates, over the systems that can
+ * have an expectation and have a stored day (a system without one is left out of that day).
+ */
+export function sumDailyEnergyByGroup(db: FleetDb, days: { zone: string; date: string }[]) {
+  if (days.length === 0) return [];
+  return db.all<GroupEnergyRow>(sql`
+    WITH d AS MATERIALIZED (SELECT value ->> 'zone' AS zone, value ->> 'date' AS date FROM json_each(${JSON.stringify(days)}))
+    SELECT s.timezone AS zone, s.location_key, d.date, sum(e.energy_wh) AS energy_wh, sum(s.capacity_w) AS capacity_w
+    FROM systems s JOIN d ON d.zone = s.timezone JOIN system_daily e ON e.sys = s.sys AND e.date = d.date
+    WHERE ${COUNTED} AND ${HAS_EXPECTATION}
+    GROUP BY 1, 2, 3`);
+}
+
+export interface GroupTodayRow {
+  zone: string;
+  location_key: string;
+  energy_wh: number;
+  capacity_w: number;
+}
+
+/**
+ * Today's energy per zone and location from the vendors' energy-today counters, counted only when
+ * the counter's data time is in today's local day (the rule the dashboard metrics use).
+ */
+export function sumTodayEnergyByGroup(db: FleetDb, days: { zone: string; startMs: number; endMs: number }[]) {
+  if (days.length === 0) return [];
+  return db.all<GroupTodayRow>(sql`
+    WITH d AS (SELECT value ->> 'zone' AS zone, value ->> 'startMs' AS start_ms, value ->> 'endMs' AS end_ms
+               FROM json_each(${JSON.stringify(days)}))
+    SELECT d.zone, s.location_key, sum(s.capacity_w) AS capacity_w,
+      sum(CASE WHEN s.data_time >= d.start_ms AND s.data_time < d.end_ms THEN coalesce(s.energy_today_wh, 0) ELSE 0 END)
+        AS energy_wh
+    FROM systems s JOIN d ON d.zone = s.timezone
+    WHERE ${COUNTED} AND ${HAS_EXPECTATION}
+    GROUP BY 1, 2`);
+}

@@ -1,0 +1,152 @@
+import { sql } from "drizzle-orm";
+import { localDayOf } from "../../lib/energy/local-day";
+import type { FleetDb } from "../db";
+import { toStoredState } from "../state";
+import type { SystemPoint } from "../types";
+
+const HOUR_S = 3600;
+const round = (value: number | null) => (value === null ? null : Math.round(value));
+
+/**
+ * Stores a page's points: every point as a reading (a time already stored is kept), the newest
+ * as the live values when it is newer than what is stored, and the rollups of exactly the
+ * system-hours and system-days the points fall in. Runs inside the caller's transaction.
+ */
+export function storePoints(db: FleetDb, points: SystemPoint[]) {
+  if (points.length === 0) return { hours: 0, days: 0 };
+  const readings = points.map((p) => ({
+    systemId: p.systemId,
+    t: Math.floor(p.time / 1000),
+    powerW: round(p.powerW),
+    energyTodayWh: round(p.energyTodayWh),
+    state: toStoredState(p.state),
+  }));
+  db.run(sql`
+    INSERT INTO system_readings (sys, t, power_w, energy_today_wh, state)
+    SELECT s.sys, j.value ->> 't', j.value ->> 'powerW', j.value ->> 'energyTodayWh', j.value ->> 'state'
+    FROM json_each(${JSON.stringify(readings)}) AS j JOIN systems s ON s.system_id = j.value ->> 'systemId'
+    WHERE true
+    ON CONFLICT (sys, t) DO NOTHING`);
+
+  const inverterReadings = points.flatMap((p) =>
+    p.inverters.map((inv) => ({
+      inverterId: inv.inverterId,
+      t: Math.floor(inv.time / 1000),
+      powerW: round(inv.powerW),
+      energyTodayWh: round(inv.energyTodayWh),
+      temperatureDc: inv.temperatureC === null ? null : Math.round(inv.temperatureC * 10),
+      state: toStoredState(inv.state),
+    })),
+  );
+  if (inverterReadings.length > 0) {
+    db.run(sql`
+      INSERT INTO inverter_readings (inv, t, power_w, energy_today_wh, temperature_dc, state)
+      SELECT i.inv, j.value ->> 't', j.value ->> 'powerW', j.value ->> 'energyTodayWh', j.value ->> 'temperatureDc',
+        j.value ->> 'state'
+      FROM json_each(${JSON.stringify(inverterReadings)}) AS j JOIN inverters i ON i.inverter_id = j.value ->> 'inverterId'
+      WHERE true
+      ON CONFLICT (inv, t) DO NOTHING`);
+  }
+  storeLive(db, points);
+  return rollUp(db, points);
+}
+
+/** The newest point of each system (and inverter) becomes its live values unless something newer is stored. */
+function storeLive(db: FleetDb, points: SystemPoint[]) {
+  const newest = new Map<string, SystemPoint>();
+  for (const p of points) {
+    const current = newest.get(p.systemId);
+    if (!current || p.time >= current.time) newest.set(p.systemId, p);
+  }
+  const systems = [...newest.values()].map((p) => ({
+    systemId: p.systemId,
+    time: p.time,
+    state: toStoredState(p.state),
+    powerW: round(p.powerW),
+    energyTodayWh: round(p.energyTodayWh),
+    energyTotalWh: round(p.energyTotalWh),
+  }));
+  db.run(sql`
+    UPDATE systems SET state = j.value ->> 'state', power_w = j.value ->> 'powerW',
+      energy_today_wh = j.value ->> 'energyTodayWh',
+      energy_total_wh = coalesce(j.value ->> 'energyTotalWh', systems.energy_total_wh),
+      data_time = j.value ->> 'time'
+    FROM json_each(${JSON.stringify(systems)}) AS j
+    WHERE systems.system_id = j.value ->> 'systemId'
+      AND (systems.data_time IS NULL OR systems.data_time <= j.value ->> 'time')`);
+  const inverters = [...newest.values()].flatMap((p) =>
+    p.inverters.map((inv) => ({
+      inverterId: inv.inverterId,
+      time: inv.time,
+      state: toStoredState(inv.state),
+      powerW: round(inv.powerW),
+      energyTodayWh: round(inv.energyTodayWh),
+      temperatureC: inv.temperatureC,
+    })),
+  );
+  if (inverters.length === 0) return;
+  db.run(sql`
+    UPDATE inverters SET state = j.value ->> 'state', power_w = j.value ->> 'powerW',
+      energy_today_wh = j.value ->> 'energyTodayWh', temperature_c = j.value ->> 'temperatureC',
+      data_time = j.value ->> 'time'
+    FROM json_each(${JSON.stringify(inverters)}) AS j
+    WHERE inverters.inverter_id = j.value ->> 'inverterId'
+      AND (inverters.data_time IS NULL OR inverters.data_time <= j.value ->> 'time')`);
+}
+
+/**
+ * Rollups of the hours and days the points touched, never of the whole history: each touched UTC
+ * hour is recomputed from its raw points (idempotent), and each plant-local day keeps the highest
+ * energy-today counter seen (vendors reset it at local midnight, so the maximum is the day's energy).
+ */
+function rollUp(db: FleetDb, points: SystemPoint[]) {
+  const hours = new Map<string, { systemId: string; hour: number }>();
+  for (const p of points) {
+    const hour = Math.floor(p.time / 1000 / HOUR_S);
+    hours.set(`${p.systemId}|${hour}`, { systemId: p.systemId, hour });
+  }
+  db.run(sql`
+    INSERT INTO system_hourly (sys, hour, avg_power_w, samples)
+    SELECT r.sys, k.hour, CAST(round(avg(r.power_w)) AS INTEGER), count(*)
+    FROM (SELECT s.sys, j.value ->> 'hour' AS hour
+          FROM json_each(${JSON.stringify([...hours.values()])}) AS j
+          JOIN systems s ON s.system_id = j.value ->> 'systemId') AS k
+    JOIN system_readings r ON r.sys = k.sys AND r.t >= k.hour * ${HOUR_S} AND r.t < (k.hour + 1) * ${HOUR_S}
+    WHERE true
+    GROUP BY r.sys, k.hour
+    ON CONFLICT (sys, hour) DO UPDATE SET avg_power_w = excluded.avg_power_w, samples = excluded.samples`);
+
+  const zones = new Map(
+    db
+      .all<{ system_id: string; timezone: string }>(
+        sql`SELECT system_id, timezone FROM systems WHERE system_id IN (SELECT value FROM json_each(${JSON.stringify([
+          ...new Set(points.map((p) => p.systemId)),
+        ])}))`,
+      )
+      .map((r) => [r.system_id, r.timezone]),
+  );
+  const days = new Map<string, { systemId: string; date: string; energyWh: number; powerW: number }>();
+  for (const p of points) {
+    const zone = zones.get(p.systemId);
+    if (p.energyTodayWh === null || zone === undefined) continue;
+    const date = localDayOf(p.time, zone).date;
+    const key = `${p.systemId}|${date}`;
+    const current = days.get(key);
+    days.set(key, {
+      systemId: p.systemId,
+      date,
+      energyWh: Math.round(Math.max(current?.energyWh ?? 0, p.energyTodayWh)),
+      powerW: Math.round(Math.max(current?.powerW ?? 0, p.powerW ?? 0)),
+    });
+  }
+  if (days.size > 0) {
+    db.run(sql`
+      INSERT INTO system_daily (sys, date, energy_wh, peak_power_w)
+      SELECT s.sys, j.value ->> 'date', j.value ->> 'energyWh', j.value ->> 'powerW'
+      FROM json_each(${JSON.stringify([...days.values()])}) AS j JOIN systems s ON s.system_id = j.value ->> 'systemId'
+      WHERE true
+      ON CONFLICT (sys, date) DO UPDATE SET energy_wh = max(energy_wh, excluded.energy_wh),
+        peak_power_w = max(coalesce(peak_power_w, 0), coalesce(excluded.peak_power_w, 0))`);
+  }
+  return { hours: hours.size, days: days.size };
+}

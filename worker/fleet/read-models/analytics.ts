@@ -1,0 +1,106 @@
+import type { AnalyticsRange, AnalyticsRecord } from "../../../schema/api/analytics";
+import type { DashboardMetric } from "../../../schema/api/metrics";
+import type { Db } from "../../lib/db";
+import { expectedEnergyWh, performanceRatio } from "../../lib/energy/expected";
+import { lastLocalDays } from "../../lib/energy/local-day";
+import { irradiationKey, metricsFromRows, readIrradiation } from "../../services/metrics";
+import type { FleetDb } from "../db";
+import { dailyEnergy, hourlyPower, powerReadings, readMetricRows } from "../data/reads";
+
+const RANGE_DAYS = { "24h": 2, "7d": 7, "30d": 30, "1y": 365 } as const;
+const RANGE_MS = {
+  "24h": 86_400_000,
+  "7d": 7 * 86_400_000,
+  "30d": 30 * 86_400_000,
+  "1y": 365 * 86_400_000,
+} as const;
+
+export function toRecord(m: DashboardMetric): AnalyticsRecord {
+  return {
+    provider: m.provider,
+    stationName: m.stationName,
+    systemName: m.stationName,
+    siteName: m.siteName,
+    systemId: m.systemId,
+    siteId: m.siteId,
+    id: m.systemId,
+    providerId: m.providerId,
+    currentPowerW: m.currentPowerW,
+    todayGenerationWh: m.todayGenerationWh,
+    capacity: m.capacity,
+    efficiency: m.efficiency,
+    performanceRatio: m.performanceRatio,
+    state: m.state,
+    status: m.status,
+    inverterCount: m.inverters.length,
+    inverterStates: m.inverters.map((inv) => ({
+      sn: inv.sn,
+      state: inv.state,
+      pac: inv.pac,
+      etodayKWh: inv.energyWh / 1000,
+      inverterTemperature: inv.temperatureC,
+    })),
+    location: m.location,
+    timezone: m.timezone,
+    lastUpdated: m.dataTime,
+    error: null,
+  };
+}
+
+/**
+ * One system (or a site's first system) with its series: the store's rows by key, then the
+ * irradiance of its days from D1 in one query.
+ */
+export async function buildSystemAnalytics(
+  store: FleetDb,
+  d1: Db,
+  systemId: string,
+  range: AnalyticsRange,
+  now: number,
+): Promise<AnalyticsRecord | null> {
+  const rows = readMetricRows(store, systemId);
+  const row = rows.systems.find((r) => r.id === systemId || r.site_id === systemId);
+  if (!row) return null;
+  const from = now - RANGE_MS[range];
+  const days = lastLocalDays(now, row.timezone, RANGE_DAYS[range]);
+  const first = days[0]?.date ?? "";
+  const last = days[days.length - 1]?.date ?? "";
+  const key = row.location_key;
+  const rawPower =
+    range === "24h" || range === "7d"
+      ? powerReadings(store, row.id, from, now)
+      : range === "30d"
+        ? hourlyPower(store, row.id, from, now)
+        : [];
+  const energyRows = dailyEnergy(store, row.id, first, last);
+  // The days end with today (so far), so they also give the metric's today expectation.
+  const irradiation = await readIrradiation(
+    d1,
+    key ? days.map((d) => ({ key, start: d.startMs, end: Math.min(d.endMs, now) })) : [],
+  );
+  const metric = metricsFromRows(
+    { systems: [row], inverters: rows.inverters.filter((inv) => inv.system_id === row.id) },
+    irradiation,
+    now,
+  )[0]?.metric;
+  if (!metric) return null;
+  const energyByDate = new Map(energyRows.map((r) => [r.date, r]));
+  const capacityW = metric.capacity * 1000;
+  const energy = days.map((day) => {
+    const energyWh = energyByDate.get(day.date)?.energy_wh ?? null;
+    const whPerM2 = key ? irradiation.get(irradiationKey(key, day.startMs)) : undefined;
+    const expectedWh = whPerM2 === undefined ? null : expectedEnergyWh(capacityW, [whPerM2]);
+    return {
+      date: day.date,
+      energyWh,
+      expectedWh,
+      performanceRatio:
+        energyWh === null || expectedWh === null ? null : performanceRatio(energyWh, expectedWh),
+    };
+  });
+  const power =
+    range === "1y"
+      ? energyRows.map((r) => ({ time: `${r.date}T12:00:00.000Z`, powerW: r.peak_power_w }))
+      : rawPower.map((r) => ({ time: new Date(r.time).toISOString(), powerW: r.power_w }));
+  return { ...toRecord(metric), series: { range, power, energy } };
+}

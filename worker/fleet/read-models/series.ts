@@ -1,0 +1,179 @@
+import type { FleetSeries, ProviderHour } from "../../../schema/api/fleet-series";
+import type { ProviderId } from "../../../schema/api/providers";
+import { type IrradianceWindow, sumIrradiance } from "../../data/metrics";
+import type { Db } from "../../lib/db";
+import { expectedEnergyWh, performanceRatio } from "../../lib/energy/expected";
+import { type LocalDay, lastLocalDays, localDayOf, sameTimeDayBefore } from "../../lib/energy/local-day";
+import type { FleetDb } from "../db";
+import {
+  type FleetGroupRow,
+  listFleetGroups,
+  type ProviderHourRow,
+  sumDailyEnergyByGroup,
+  sumHourlyPowerByProvider,
+  sumSameTimeEnergy,
+  sumTodayEnergyByGroup,
+} from "../data/series";
+
+/** Today's PR is compared with the median of this many complete local days before today. */
+export const PR_BASELINE_DAYS = 7;
+
+/**
+ * The dashboard's fleet series: today's generation by provider, today against the same time
+ * yesterday, and today's performance ratio against its 7-day median. A fixed number of queries
+ * whatever the fleet's size: the zone/location groups and the hourly chart first, then the
+ * same-time energy, the stored daily energy and today's counters from the store, and the
+ * irradiance of every group and day at once from D1.
+ */
+export async function buildFleetSeries(store: FleetDb, d1: Db, tz: string, now: number): Promise<FleetSeries> {
+  // Rollup hours are UTC hours: in a zone with a half-hour offset the first is 00:30 local.
+  const viewerToday = localDayOf(now, tz);
+  const groups = listFleetGroups(store);
+  const hourRows = sumHourlyPowerByProvider(store, viewerToday.startMs, now);
+  // Each system zone's previous days and today, oldest first: every day is counted in its own zone.
+  const daysByZone = new Map(
+    groups.map((group) => [group.zone, lastLocalDays(now, group.zone, PR_BASELINE_DAYS + 1)]),
+  );
+  const sameTime = sumSameTimeEnergy(
+      store,
+      [...daysByZone].map(([zone, days]) => ({
+        zone,
+        yesterdayStart: dayAt(days, -2).startMs,
+        sameTimeYesterday: sameTimeDayBefore(now, zone),
+        todayStart: dayAt(days, -1).startMs,
+        now,
+      })),
+  );
+  const performance = await fleetPerformance(store, d1, groups, daysByZone, now);
+  return {
+    timezone: tz,
+    generatedAt: new Date(now).toISOString(),
+    day: {
+      start: new Date(viewerToday.startMs).toISOString(),
+      end: new Date(viewerToday.endMs).toISOString(),
+    },
+    generation: providerHours(hourRows),
+    today: {
+      energyWh: Math.round(sameTime.today_wh),
+      yesterdaySameTimeWh: Math.round(sameTime.yesterday_wh),
+      changePct: percentChange(sameTime.today_wh, sameTime.yesterday_wh),
+      systemCount: sameTime.systems,
+    },
+    performance,
+  };
+}
+
+function dayAt(days: LocalDay[], index: number): LocalDay {
+  const day = days.at(index);
+  if (!day) throw new Error("lastLocalDays answered fewer days than asked");
+  return day;
+}
+
+function providerHours(rows: ProviderHourRow[]): ProviderHour[] {
+  const byHour = new Map<number, ProviderHour["values"]>();
+  for (const row of rows) {
+    const values = byHour.get(row.hour_start) ?? {};
+    values[row.provider as ProviderId] = Math.round(row.power_w);
+    byHour.set(row.hour_start, values);
+  }
+  return [...byHour].map(([hourStart, values]) => ({ time: new Date(hourStart).toISOString(), values }));
+}
+
+interface EnergyTotals {
+  actualWh: number;
+  expectedWh: number;
+}
+
+/**
+ * Fleet PR per day: actual over expected energy summed over the systems with an expectation.
+ * Systems sharing a zone and location share the day's irradiance, and the expectation is linear
+ * in capacity, so each group's systems are taken together (expectedEnergyWh of their capacity).
+ */
+async function fleetPerformance(
+  store: FleetDb,
+  d1: Db,
+  groups: FleetGroupRow[],
+  daysByZone: Map<string, LocalDay[]>,
+  now: number,
+): Promise<FleetSeries["performance"]> {
+  const zones = [...new Set(groups.filter((group) => group.location_key !== null).map((g) => g.zone))];
+  const windows = new Map<string, IrradianceWindow>();
+  for (const group of groups) {
+    if (group.location_key === null) continue;
+    for (const day of daysByZone.get(group.zone) ?? []) {
+      // One window per location and day start, as metrics.ts builds them: a repeat would be summed twice.
+      windows.set(`${group.location_key}|${day.startMs}`, {
+        key: group.location_key,
+        start: day.startMs,
+        end: Math.min(day.endMs, now),
+      });
+    }
+  }
+  const pastDays = (zone: string) => (daysByZone.get(zone) ?? []).slice(0, PR_BASELINE_DAYS);
+  const dailyRows = sumDailyEnergyByGroup(
+    store,
+    zones.flatMap((zone) => pastDays(zone).map((day) => ({ zone, date: day.date }))),
+  );
+  const todayRows = sumTodayEnergyByGroup(
+    store,
+    zones.map((zone) => ({ zone, ...dayAt(daysByZone.get(zone) ?? [], -1) })),
+  );
+  const irradiance = await sumIrradiance(d1, [...windows.values()]);
+  const whPerM2 = new Map(irradiance.map((row) => [`${row.key}|${row.start}`, row.wh_m2]));
+  const expectedWh = (locationKey: string, day: LocalDay, capacityW: number) => {
+    const irradiation = whPerM2.get(`${locationKey}|${day.startMs}`);
+    return irradiation === undefined ? 0 : expectedEnergyWh(capacityW, [irradiation]);
+  };
+
+  // Index i: the i-th day before today in every zone (each zone's own calendar date).
+  const past: EnergyTotals[] = Array.from({ length: PR_BASELINE_DAYS }, () => ({
+    actualWh: 0,
+    expectedWh: 0,
+  }));
+  for (const row of dailyRows) {
+    const days = pastDays(row.zone);
+    const index = days.findIndex((day) => day.date === row.date);
+    const day = days[index];
+    const totals = past[index];
+    if (!day || !totals) continue;
+    addExpected(totals, row.energy_wh, expectedWh(row.location_key, day, row.capacity_w));
+  }
+  const today: EnergyTotals = { actualWh: 0, expectedWh: 0 };
+  for (const row of todayRows) {
+    const day = dayAt(daysByZone.get(row.zone) ?? [], -1);
+    addExpected(today, row.energy_wh, expectedWh(row.location_key, day, row.capacity_w));
+  }
+
+  const dailyPrs = past
+    .map((totals) => performanceRatio(totals.actualWh, totals.expectedWh))
+    .filter((pr): pr is number => pr !== null);
+  const todayPr = performanceRatio(today.actualWh, today.expectedWh);
+  const medianPr7d = median(dailyPrs);
+  return {
+    todayPr,
+    medianPr7d,
+    changePct: todayPr === null || medianPr7d === null ? null : percentChange(todayPr, medianPr7d),
+    dayCount: dailyPrs.length,
+  };
+}
+
+/** A group counts only when something was expected of it (no irradiance or night: nothing to compare). */
+function addExpected(totals: EnergyTotals, actualWh: number, expectedWh: number): void {
+  if (expectedWh <= 0) return;
+  totals.actualWh += actualWh;
+  totals.expectedWh += expectedWh;
+}
+
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const upper = sorted[middle] ?? 0;
+  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
+}
+
+/** Percent change with one decimal; null against a base of 0 (no honest percentage exists). */
+function percentChange(current: number, base: number): number | null {
+  if (!(base > 0)) return null;
+  return Math.round(((current - base) / base) * 1000) / 10;
+}

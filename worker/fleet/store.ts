@@ -1,0 +1,333 @@
+import { DurableObject } from "cloudflare:workers";
+import type { AnalyticsRange, AnalyticsRecord } from "../../schema/api/analytics";
+import type { FleetSeries } from "../../schema/api/fleet-series";
+import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, type LiveMessage } from "../../schema/live";
+import { readFullDirectory, readVersions } from "../data/fleet-directory";
+import type { Env } from "../env";
+import { createDb } from "../lib/db";
+import { createFleetDb, type FleetDb, migrateFleetDb } from "./db";
+import { applyDirectory, readMeta, replaceDirectory, writeMeta } from "./data/directory";
+import { importLegacyRows } from "./data/legacy";
+import { liveValues, summedHourlyPower, tableRowCounts } from "./data/reads";
+import { pruneReadings, type RetentionRun } from "./data/retention";
+import { storePoints } from "./data/writes";
+import { buildSystemAnalytics, toRecord } from "./read-models/analytics";
+import {
+  buildFleetMetrics,
+  energyVsExpectedBySite,
+  type FleetMetricsSnapshot,
+  fallbackTotals,
+} from "./read-models/metrics";
+import { buildFleetSeries } from "./read-models/series";
+import type { FleetPage, LegacyRows, LiveValues, StoredPage } from "./types";
+
+interface SocketAttachment {
+  userId: string;
+}
+
+/** A read model is reused while nothing it read changed, and for at most this long (stale flags, today's window). */
+export const READ_MODEL_MAX_AGE_MS = 60_000;
+/** Raw 5-minute points are kept this many days unless RAW_RETENTION_DAYS says otherwise. */
+export const DEFAULT_RAW_RETENTION_DAYS = 35;
+/** Rows one retention run removes at most; a larger backlog continues in the next run. */
+export const RETENTION_ROWS_PER_RUN = 50_000;
+const DAY_MS = 86_400_000;
+/** A run that hit its budget continues this soon; a finished pass comes back the next day. */
+const RETENTION_CONTINUE_MS = 1_000;
+
+const META_ORG = "org";
+const META_DIRECTORY_VERSION = "directory_version";
+const META_RETENTION_CURSOR = "retention_cursor";
+
+interface CacheEntry {
+  key: string;
+  builtAt: number;
+  value: unknown;
+}
+
+/**
+ * One instance per organisation, addressed by the organisation id D1 resolved for the caller
+ * (worker/services/fleet-store.ts). It holds the organisation's fleet data in its SQLite storage
+ * — readings, rollups, live values, and a mirror of D1's system metadata — answers the read
+ * models from it, and holds the organisation's hibernating sockets, so the object that stores a
+ * page publishes its live update itself.
+ *
+ * Every method takes the organisation id and refuses one that is not the object's own: an object
+ * never answers for another organisation, whatever a caller passes.
+ */
+export class FleetStore extends DurableObject<Env> {
+  private readonly db: FleetDb;
+  /** Bumped by every write here; read models built before a write are rebuilt. */
+  private writes = 0;
+  private readonly cache = new Map<string, CacheEntry>();
+  private refreshing: Promise<void> | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.db = createFleetDb(ctx.storage);
+    void ctx.blockConcurrencyWhile(() => migrateFleetDb(this.db));
+  }
+
+  // -- ownership --------------------------------------------------------------------------------
+
+  private claim(orgId: string): void {
+    const owner = readMeta(this.db, META_ORG);
+    if (owner === null) writeMeta(this.db, META_ORG, orgId);
+    else if (owner !== orgId) throw new Error("This fleet store belongs to another organisation");
+  }
+
+  // -- writes -----------------------------------------------------------------------------------
+
+  /** Stores one page (directory, points, rollups) in one transaction, then publishes its messages. */
+  async storePage(orgId: string, page: FleetPage): Promise<StoredPage> {
+    this.claim(orgId);
+    const stored = this.ctx.storage.transactionSync(() => {
+      applyDirectory(this.db, page.directory);
+      // The page carries its own D1 changes: the mirror stays current if nothing else moved D1 meanwhile.
+      if (page.versions && this.mirroredVersion() === page.versions.before) {
+        writeMeta(this.db, META_DIRECTORY_VERSION, String(page.versions.after));
+      }
+      return storePoints(this.db, page.points);
+    });
+    this.writes++;
+    await this.scheduleRetention();
+    const delivered = page.messages.length > 0 ? this.publishMany(page.messages) : 0;
+    return { points: page.points.length, hoursRolledUp: stored.hours, daysRolledUp: stored.days, delivered };
+  }
+
+  /** Rows of the D1 tables this store replaced (the one-time move of worker/fleet/legacy-move.ts). */
+  async importLegacy(orgId: string, rows: LegacyRows): Promise<void> {
+    this.claim(orgId);
+    await this.directoryCurrent(orgId);
+    this.ctx.storage.transactionSync(() => importLegacyRows(this.db, rows));
+    this.writes++;
+    await this.scheduleRetention();
+  }
+
+  /** Brings the mirror of D1's metadata up to date now (it is otherwise refreshed on the next read). */
+  async ensureDirectory(orgId: string): Promise<void> {
+    this.claim(orgId);
+    await this.directoryCurrent(orgId);
+  }
+
+  /** Writes made with the storage API directly (tools, tests) call this so read models are rebuilt. */
+  noteDirectWrite(): void {
+    this.writes++;
+  }
+
+  // -- reads ------------------------------------------------------------------------------------
+
+  /** The dashboard metrics answer, serialised. */
+  async metricsJson(orgId: string, now: number): Promise<string> {
+    return (await this.metricsSnapshot(orgId, now)).json;
+  }
+
+  async fallbackTotals(orgId: string, now: number) {
+    return fallbackTotals((await this.metricsSnapshot(orgId, now)).metrics);
+  }
+
+  async energyVsExpectedBySite(orgId: string, now: number) {
+    return energyVsExpectedBySite((await this.metricsSnapshot(orgId, now)).metrics);
+  }
+
+  async analyticsRecords(orgId: string, now: number): Promise<AnalyticsRecord[]> {
+    return (await this.metricsSnapshot(orgId, now)).metrics.map((m) => toRecord(m.metric));
+  }
+
+  async systemAnalytics(
+    orgId: string,
+    systemOrSiteId: string,
+    range: AnalyticsRange,
+    now: number,
+  ): Promise<AnalyticsRecord | null> {
+    this.claim(orgId);
+    await this.directoryCurrent(orgId);
+    return buildSystemAnalytics(this.db, createDb(this.env.DB), systemOrSiteId, range, now);
+  }
+
+  async fleetSeries(orgId: string, tz: string, now: number): Promise<FleetSeries> {
+    return this.cached(orgId, `series|${tz}`, now, () =>
+      buildFleetSeries(this.db, createDb(this.env.DB), tz, now),
+    );
+  }
+
+  /** Mean power per UTC hour summed over the given systems (a site's), hours starting in [start, end). */
+  async summedHourlyPower(orgId: string, systemIds: string[], startMs: number, endMs: number) {
+    this.claim(orgId);
+    return summedHourlyPower(this.db, systemIds, startMs, endMs);
+  }
+
+  async liveValues(orgId: string, systemIds: string[]): Promise<LiveValues[]> {
+    this.claim(orgId);
+    return liveValues(this.db, systemIds);
+  }
+
+  /** What the store holds: rows per table and the bytes of its SQLite database. */
+  async storageStats(orgId: string) {
+    this.claim(orgId);
+    return { rows: tableRowCounts(this.db), databaseBytes: this.ctx.storage.sql.databaseSize };
+  }
+
+  private metricsSnapshot(orgId: string, now: number): Promise<FleetMetricsSnapshot> {
+    return this.cached(orgId, "metrics", now, () => buildFleetMetrics(this.db, createDb(this.env.DB), now));
+  }
+
+  /**
+   * A read model reused while nothing it read has changed: no write here, D1's metadata counter
+   * for the organisation and the shared irradiance counter unchanged, and younger than the max age.
+   */
+  private async cached<T>(orgId: string, name: string, now: number, build: () => Promise<T>): Promise<T> {
+    this.claim(orgId);
+    const versions = await this.directoryCurrent(orgId);
+    const key = `${this.writes}|${versions.org}|${versions.irradiance}`;
+    const entry = this.cache.get(name);
+    if (entry && entry.key === key && now >= entry.builtAt && now - entry.builtAt < READ_MODEL_MAX_AGE_MS) {
+      return entry.value as T;
+    }
+    const value = await build();
+    this.cache.set(name, { key, builtAt: now, value });
+    return value;
+  }
+
+  // -- the directory mirrored from D1 ------------------------------------------------------------
+
+  private mirroredVersion(): number | null {
+    const value = readMeta(this.db, META_DIRECTORY_VERSION);
+    return value === null ? null : Number(value);
+  }
+
+  /** Re-reads D1's metadata when D1's counter moved past what the store mirrors; answers the counters. */
+  private async directoryCurrent(orgId: string) {
+    const d1 = createDb(this.env.DB);
+    const versions = await readVersions(d1, orgId);
+    if (versions.org !== this.mirroredVersion()) {
+      this.refreshing ??= this.refreshDirectory(orgId).finally(() => {
+        this.refreshing = null;
+      });
+      await this.refreshing;
+    }
+    return versions;
+  }
+
+  private async refreshDirectory(orgId: string): Promise<void> {
+    const { version, directory } = await readFullDirectory(createDb(this.env.DB), orgId);
+    const mirrored = this.mirroredVersion();
+    // A page stored while D1 was being read may already reflect a newer state than this read.
+    if (mirrored !== null && mirrored > version) return;
+    this.ctx.storage.transactionSync(() => {
+      replaceDirectory(this.db, directory);
+      writeMeta(this.db, META_DIRECTORY_VERSION, String(version));
+    });
+    this.writes++;
+  }
+
+  // -- retention ----------------------------------------------------------------------------------
+
+  private rawRetentionMs(): number {
+    const days = Number(this.env.RAW_RETENTION_DAYS ?? DEFAULT_RAW_RETENTION_DAYS);
+    return (Number.isFinite(days) && days > 0 ? days : DEFAULT_RAW_RETENTION_DAYS) * DAY_MS;
+  }
+
+  private async scheduleRetention(): Promise<void> {
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
+  }
+
+  /** One bounded retention run; continues shortly while a backlog remains, else comes back tomorrow. */
+  override async alarm(): Promise<void> {
+    const stored = readMeta(this.db, META_RETENTION_CURSOR);
+    const run = this.runRetention(Date.now(), stored ? (JSON.parse(stored) as RetentionRun["cursor"]) : null);
+    await this.ctx.storage.setAlarm(Date.now() + (run.cursor ? RETENTION_CONTINUE_MS : DAY_MS));
+  }
+
+  /** A retention run at `now` from a cursor; the cursor for the next run is stored. */
+  runRetention(now: number, cursor: RetentionRun["cursor"]): RetentionRun {
+    const run = this.ctx.storage.transactionSync(() => {
+      const result = pruneReadings(
+        this.db,
+        { beforeMs: now - this.rawRetentionMs(), maxRows: RETENTION_ROWS_PER_RUN },
+        cursor,
+      );
+      writeMeta(this.db, META_RETENTION_CURSOR, JSON.stringify(result.cursor));
+      return result;
+    });
+    if (run.removed > 0) this.writes++;
+    return run;
+  }
+
+  // -- live sockets -------------------------------------------------------------------------------
+
+  /** Accepts an already-authenticated socket; the worker has checked the user and their org. */
+  override async fetch(request: Request): Promise<Response> {
+    const userId = request.headers.get("X-Sunfleet-User");
+    const orgId = request.headers.get("X-Sunfleet-Org");
+    if (!userId || !orgId) return new Response("Missing user", { status: 400 });
+    this.claim(orgId);
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    this.ctx.acceptWebSocket(server, [userId]);
+    server.serializeAttachment({ userId } satisfies SocketAttachment);
+    server.send(
+      JSON.stringify({
+        type: "connected",
+        data: { orgId, serverTime: new Date().toISOString() },
+      } satisfies LiveMessage),
+    );
+    return new Response(null, {
+      status: 101,
+      webSocket: client,
+      headers: { "Sec-WebSocket-Protocol": LIVE_SUBPROTOCOL },
+    });
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (message === "ping") {
+      ws.send(
+        JSON.stringify({ type: "pong", data: { serverTime: new Date().toISOString() } } satisfies LiveMessage),
+      );
+    }
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    try {
+      ws.close(code, reason);
+    } catch {
+      // Already closed by the peer.
+    }
+  }
+
+  /** Sends messages in order to every socket of the organisation, each serialised once; answers deliveries. */
+  private publishMany(messages: LiveMessage[]): number {
+    const sockets = this.ctx.getWebSockets();
+    let delivered = 0;
+    for (const message of messages) {
+      const payload = JSON.stringify(message);
+      for (const ws of sockets) {
+        try {
+          ws.send(payload);
+          delivered++;
+        } catch {
+          // A socket closing mid-broadcast is not an error for the others.
+        }
+      }
+    }
+    return delivered;
+  }
+
+  /** Publishes messages that come with no page (alert changes, fan-out benchmarks). */
+  async publish(orgId: string, messages: LiveMessage[]): Promise<number> {
+    this.claim(orgId);
+    return this.publishMany(messages);
+  }
+
+  /** Closes a user's sockets, e.g. when they are removed from the organisation. */
+  async disconnectUser(orgId: string, userId: string): Promise<number> {
+    this.claim(orgId);
+    const sockets = this.ctx.getWebSockets(userId);
+    for (const ws of sockets) ws.close(LIVE_CLOSE_ACCESS_REVOKED, "Access revoked");
+    return sockets.length;
+  }
+
+  async connectedUsers(orgId: string): Promise<string[]> {
+    this.claim(orgId);
+    return this.ctx.getWebSockets().map((ws) => (ws.deserializeAttachment() as SocketAttachment).userId);
+  }
+}

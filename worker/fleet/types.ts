@@ -1,0 +1,96 @@
+import type { ProviderId } from "../../schema/api/providers";
+import type { SystemState } from "../../schema/domain";
+import type { LiveMessage } from "../../schema/live";
+
+/**
+ * What crosses between the worker and an organisation's fleet store (worker/fleet/store.ts).
+ * Ids are D1's; the store maps them to its own small integer keys.
+ */
+
+/** A system's metadata as D1 holds it, with the place its local days and irradiance are counted at. */
+export interface DirectoryEntry {
+  systemId: string;
+  provider: ProviderId;
+  providerSystemId: string;
+  name: string;
+  capacityW: number | null;
+  siteId: string | null;
+  siteName: string | null;
+  siteCapacityKw: number | null;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  /** The site's zone, else the system's own, else UTC. */
+  timezone: string;
+  locationKey: string | null;
+  inverters: { inverterId: string; providerInverterId: string; serial: string | null }[];
+}
+
+export interface InverterPoint {
+  inverterId: string;
+  /** Vendor data time, epoch ms. */
+  time: number;
+  state: SystemState;
+  powerW: number | null;
+  energyTodayWh: number | null;
+  temperatureC: number | null;
+}
+
+/** One system's values at one vendor data time: a stored point, and the live values when newest. */
+export interface SystemPoint {
+  systemId: string;
+  time: number;
+  state: SystemState;
+  powerW: number | null;
+  energyTodayWh: number | null;
+  energyTotalWh: number | null;
+  inverters: InverterPoint[];
+}
+
+/** D1's organisation change counter just before and just after the writes that produced a page. */
+export interface DirectoryVersions {
+  before: number;
+  after: number;
+}
+
+/** One unit of stored work: a vendor page, an import, a backfill chunk. */
+export interface FleetPage {
+  /** Metadata of the page's systems, read from D1 after the page's D1 writes. */
+  directory: DirectoryEntry[];
+  versions?: DirectoryVersions;
+  points: SystemPoint[];
+  /** Published to the organisation's sockets once the page is stored. */
+  messages: LiveMessage[];
+}
+
+export interface StoredPage {
+  points: number;
+  hoursRolledUp: number;
+  daysRolledUp: number;
+  delivered: number;
+}
+
+/** Live values of one system, as the sites and portfolios read them. */
+export interface LiveValues {
+  systemId: string;
+  state: SystemState | null;
+  powerW: number | null;
+  energyTodayWh: number | null;
+  dataTime: number | null;
+}
+
+/** Rows of the D1 tables this store replaced, moved into it once (see worker/fleet/legacy-move.ts). */
+export interface LegacyRows {
+  systemReadings: { systemId: string; time: number; powerW: number | null; energyTodayWh: number | null; state: SystemState }[];
+  inverterReadings: {
+    inverterId: string;
+    time: number;
+    powerW: number | null;
+    energyTodayWh: number | null;
+    temperatureC: number | null;
+    state: SystemState;
+  }[];
+  hourly: { systemId: string; hourStart: number; avgPowerW: number | null; samples: number }[];
+  daily: { systemId: string; date: string; energyWh: number; peakPowerW: number | null }[];
+  live: SystemPoint[];
+}

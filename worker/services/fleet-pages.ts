@@ -1,0 +1,108 @@
+import {
+  orgVersionStatement,
+  pageInvertersStatement,
+  pageSystemsStatement,
+  toDirectory,
+} from "../data/fleet-directory";
+import { pageMetadataStatements, type SyncScope } from "../data/monitoring";
+import type { Env } from "../env";
+import type { DirectoryEntry, StoredPage, SystemPoint } from "../fleet/types";
+import { type Db, runBatch } from "../lib/db";
+import type { NormalisedAlarm, NormalisedSystem, ProviderSnapshot } from "../providers/types";
+import { liveMessageOf } from "../realtime/publish";
+import { fleetStoreFor } from "./fleet-store";
+
+/** A past point of a system (a CSV row, a vendor history answer), by the vendor's system id. */
+export interface HistoryPoint {
+  providerSystemId: string;
+  time: number;
+  powerW: number | null;
+  energyTodayWh: number | null;
+}
+
+export interface PageInput {
+  systems: NormalisedSystem[];
+  alarms: NormalisedAlarm[] | null;
+  /** Older points of the page's systems, stored beside their live values. */
+  history?: HistoryPoint[];
+  /** Whether the systems' new values go out to the organisation's sockets. */
+  publish: boolean;
+}
+
+/**
+ * Stores one page of systems: their metadata and alarms in one D1 batch (which also reads back
+ * the page's directory and D1's change counter around the writes), then their points in the
+ * organisation's fleet store, which rolls them up and publishes the live messages itself.
+ */
+export async function storeSystemsPage(
+  deps: { db: Db; env: Env },
+  scope: SyncScope,
+  input: PageInput,
+): Promise<StoredPage & { directory: DirectoryEntry[] }> {
+  const { db } = deps;
+  const ids = input.systems.map((s) => s.providerSystemId);
+  const results = await runBatch(db, [
+    orgVersionStatement(db, scope.orgId),
+    ...pageMetadataStatements(db, scope, input.systems, input.alarms),
+    orgVersionStatement(db, scope.orgId),
+    pageSystemsStatement(db, scope.orgId, scope.provider, ids),
+    pageInvertersStatement(db, scope.orgId, scope.provider, ids),
+  ]);
+  const versionOf = (index: number) =>
+    (results.at(index)?.results?.[0] as { version: number } | undefined)?.version ?? 0;
+  const directory = toDirectory(results.at(-2)?.results, results.at(-1)?.results);
+  const byVendorId = new Map(directory.map((entry) => [entry.providerSystemId, entry]));
+
+  const points: SystemPoint[] = [];
+  const snapshot: ProviderSnapshot = { systems: input.systems, alarms: input.alarms };
+  const messages = [];
+  for (const system of input.systems) {
+    const entry = byVendorId.get(system.providerSystemId);
+    if (!entry || system.dataTime === null) continue;
+    const inverterIds = new Map(entry.inverters.map((inv) => [inv.providerInverterId, inv.inverterId]));
+    points.push({
+      systemId: entry.systemId,
+      time: system.dataTime,
+      state: system.state,
+      powerW: system.powerW,
+      energyTodayWh: system.energyTodayWh,
+      energyTotalWh: system.energyTotalWh,
+      inverters: system.inverters.flatMap((inv) => {
+        const inverterId = inverterIds.get(inv.providerInverterId);
+        return inverterId === undefined || inv.dataTime === null
+          ? []
+          : [
+              {
+                inverterId,
+                time: inv.dataTime,
+                state: inv.state,
+                powerW: inv.powerW,
+                energyTodayWh: inv.energyTodayWh,
+                temperatureC: inv.temperatureC,
+              },
+            ];
+      }),
+    });
+    if (input.publish) messages.push(liveMessageOf(scope.provider, system, { id: entry.systemId, siteId: entry.siteId }, snapshot));
+  }
+  for (const point of input.history ?? []) {
+    const entry = byVendorId.get(point.providerSystemId);
+    if (!entry) continue;
+    points.push({
+      systemId: entry.systemId,
+      time: point.time,
+      state: "online",
+      powerW: point.powerW,
+      energyTodayWh: point.energyTodayWh,
+      energyTotalWh: null,
+      inverters: [],
+    });
+  }
+  const stored = await fleetStoreFor(deps.env, scope.orgId).storePage(scope.orgId, {
+    directory,
+    versions: { before: versionOf(0), after: versionOf(-3) },
+    points,
+    messages,
+  });
+  return { ...stored, directory };
+}
