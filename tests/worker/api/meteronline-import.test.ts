@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { addMember, call, expectStatus, registerOwner } from "../helpers";
+import { storeSql } from "../fleet-helpers";
 
 const csv = [
   "Datum;Installatie;Naam;Vermogen (kW);Opbrengst vandaag (kWh)",
@@ -40,11 +41,15 @@ describe("POST /api/providers/meteronline/import", () => {
     expect(result.errors[1]?.error).toMatch(/Power "abc" is not a number/);
     expect(result.errors[2]?.error).toMatch(/system column/);
 
-    const system = await env.DB.prepare(
-      "SELECT id, name, power_w, energy_today_wh, data_time FROM monitoring_systems WHERE org_id = ? AND provider_system_id = 'MO-1001'",
-    )
-      .bind(owner.orgId)
-      .first<{ id: string; name: string; power_w: number; energy_today_wh: number; data_time: number }>();
+    // Metadata in D1, live values and readings in the organisation's fleet store.
+    const [system] = await storeSql<{ id: string; name: string; power_w: number; energy_today_wh: number; data_time: number }>(
+      owner.orgId,
+      "SELECT system_id AS id, name, power_w, energy_today_wh, data_time FROM systems WHERE provider_system_id = 'MO-1001'",
+    );
+    const inD1 = await env.DB.prepare("SELECT name FROM monitoring_systems WHERE id = ? AND org_id = ?")
+      .bind(system?.id ?? "", owner.orgId)
+      .first<{ name: string }>();
+    expect(inD1?.name).toBe("Dakpark Noord");
     // 10:05 in Amsterdam (summer time) is 08:05 UTC; the newest row becomes the current value.
     expect(system).toMatchObject({
       name: "Dakpark Noord",
@@ -52,9 +57,11 @@ describe("POST /api/providers/meteronline/import", () => {
       energy_today_wh: 12700,
       data_time: Date.UTC(2024, 6, 1, 8, 5),
     });
-    const readings = await env.DB.prepare("SELECT count(*) AS n FROM system_readings WHERE system_id = ?")
-      .bind(system?.id)
-      .first<{ n: number }>();
+    const [readings] = await storeSql<{ n: number }>(
+      owner.orgId,
+      "SELECT count(*) AS n FROM system_readings r JOIN systems s ON s.sys = r.sys WHERE s.system_id = ?",
+      system?.id ?? "",
+    );
     expect(readings?.n).toBe(2);
   });
 
@@ -66,11 +73,7 @@ describe("POST /api/providers/meteronline/import", () => {
         200,
       );
     }
-    const readings = await env.DB.prepare(
-      "SELECT count(*) AS n FROM system_readings r JOIN monitoring_systems s ON s.id = r.system_id WHERE s.org_id = ?",
-    )
-      .bind(owner.orgId)
-      .first<{ n: number }>();
+    const [readings] = await storeSql<{ n: number }>(owner.orgId, "SELECT count(*) AS n FROM system_readings");
     expect(readings?.n).toBe(3);
   });
 

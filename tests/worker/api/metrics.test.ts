@@ -4,7 +4,7 @@ import type { AnalyticsRecord } from "../../../schema/api/analytics";
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import { refreshIrradiance } from "../../../worker/cron/irradiance";
 import { timezoneAt } from "../../../worker/lib/geo/timezone-at";
-import { attach, connectProvider, createSite } from "../fleet-helpers";
+import { attach, connectProvider, createSite, storeSql } from "../fleet-helpers";
 import { call, expectRejectsBadTokens, expectStatus, registerOwner } from "../helpers";
 
 const metricsOf = async (token: string) =>
@@ -16,13 +16,19 @@ describe("GET /api/dashboard/metrics", () => {
     await connectProvider(owner, "solis");
     const metrics = await metricsOf(owner.token);
     expect(metrics).toHaveLength(3);
-    const stored = await env.DB.prepare(
-      "SELECT id, power_w, capacity_w, energy_today_wh FROM monitoring_systems WHERE org_id = ?",
-    )
+    // Live values are in the organisation's fleet store; capacity is D1's metadata, mirrored there.
+    const stored = await storeSql<{ id: string; power_w: number; capacity_w: number; energy_today_wh: number }>(
+      owner.orgId,
+      "SELECT system_id AS id, power_w, capacity_w, energy_today_wh FROM systems",
+    );
+    const capacities = await env.DB.prepare("SELECT id, capacity_w FROM monitoring_systems WHERE org_id = ?")
       .bind(owner.orgId)
-      .all<{ id: string; power_w: number; capacity_w: number; energy_today_wh: number }>();
+      .all<{ id: string; capacity_w: number }>();
+    expect(capacities.results.map((r) => [r.id, r.capacity_w]).sort()).toEqual(
+      stored.map((r) => [r.id, r.capacity_w]).sort(),
+    );
     for (const m of metrics) {
-      const row = stored.results.find((r) => r.id === m.systemId);
+      const row = stored.find((r) => r.id === m.systemId);
       expect(row).toBeDefined();
       expect(m.currentPowerW).toBe(row?.power_w);
       expect(m.pac).toBe(m.currentPowerW);
@@ -71,11 +77,15 @@ describe("GET /api/dashboard/metrics", () => {
     const [first] = await metricsOf(owner.token);
     // Put the system at a place where the sun is up now, with data from an hour ago.
     const sunnyLongitude = (((12 - new Date().getUTCHours()) * 15 + 540) % 360) - 180;
-    await env.DB.prepare(
-      "UPDATE monitoring_systems SET data_time = ?, latitude = 0, longitude = ? WHERE id = ?",
-    )
-      .bind(Date.now() - 3_600_000, sunnyLongitude, first?.systemId)
+    await env.DB.prepare("UPDATE monitoring_systems SET latitude = 0, longitude = ? WHERE id = ?")
+      .bind(sunnyLongitude, first?.systemId ?? "")
       .run();
+    await storeSql(
+      owner.orgId,
+      "UPDATE systems SET data_time = ? WHERE system_id = ?",
+      Date.now() - 3_600_000,
+      first?.systemId ?? "",
+    );
     const again = (await metricsOf(owner.token)).find((m) => m.systemId === first?.systemId);
     expect(again).toMatchObject({ stale: true, status: "stale" });
   });

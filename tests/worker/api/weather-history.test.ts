@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { WeatherHistory } from "../../../schema/api/weather-history";
-import { createSite } from "../fleet-helpers";
+import { createSite, seedHourlyRollups } from "../fleet-helpers";
 import {
   call,
   expectError,
@@ -29,13 +29,9 @@ async function insertSystem(orgId: string, siteId: string | null, capacityW: num
   return id;
 }
 
-async function insertPower(systemId: string, hourStart: number, avgPowerW: number) {
-  await env.DB.prepare(
-    "INSERT INTO system_energy_hourly (system_id, hour_start, avg_power_w, samples) VALUES (?, ?, ?, 12)",
-  )
-    .bind(systemId, hourStart, avgPowerW)
-    .run();
-}
+/** An hourly rollup in the organisation's fleet store. */
+const insertPower = (systemId: string, hourStart: number, avgPowerW: number) =>
+  seedHourlyRollups(systemId, [[hourStart, avgPowerW]]);
 
 async function insertIrradiance(locationKey: string, hourStart: number, ghiWm2: number) {
   await env.DB.prepare("INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2) VALUES (?, ?, ?)")

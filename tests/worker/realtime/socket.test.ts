@@ -15,6 +15,7 @@ import {
   type TestUser,
   tableCounts,
 } from "../helpers";
+import { storeSql } from "../fleet-helpers";
 
 const upgrade = (protocols: string | null, headers: Record<string, string> = { Upgrade: "websocket" }) => {
   const all = new Headers(headers);
@@ -194,24 +195,21 @@ describe("live updates after a sync", () => {
       201,
     );
     const updates = [await within(mine.next()), await within(mine.next()), await within(mine.next())];
-    const systems = await env.DB.prepare(
-      "SELECT id, provider_system_id, power_w, energy_today_wh FROM monitoring_systems WHERE org_id = ?",
-    )
-      .bind(owner.orgId)
-      .all<{
-        id: string;
-        provider_system_id: string;
-        power_w: number | null;
-        energy_today_wh: number | null;
-      }>();
+    // What the store kept (whole watts and watt-hours) is what the sockets were told.
+    const systems = await storeSql<{
+      id: string;
+      provider_system_id: string;
+      power_w: number | null;
+      energy_today_wh: number | null;
+    }>(owner.orgId, "SELECT system_id AS id, provider_system_id, power_w, energy_today_wh FROM systems");
     for (const update of updates) {
       expect(update.type).toBe("solis_realtime_update");
       if (update.type !== "solis_realtime_update") continue;
-      const stored = systems.results.find((s) => s.id === update.data.systemId);
+      const stored = systems.find((s) => s.id === update.data.systemId);
       expect(stored, JSON.stringify(update.data)).toBeDefined();
       expect(update.data.stationId).toBe(stored?.provider_system_id);
-      expect(update.data.powerW).toBe(stored?.power_w);
-      expect(update.data.energyTodayWh).toBe(stored?.energy_today_wh);
+      expect(Math.round(update.data.powerW ?? Number.NaN)).toBe(stored?.power_w);
+      expect(Math.round(update.data.energyTodayWh ?? Number.NaN)).toBe(stored?.energy_today_wh);
       expect(update.data.inverterCount).toBeGreaterThan(0);
     }
     // The other organisation's socket heard nothing after its own "connected".

@@ -9,6 +9,7 @@ import { createDb } from "../../../worker/lib/db";
 import { SYNC_INTERVAL_MS } from "../../../worker/sync/schedule";
 import { syncConnection } from "../../../worker/sync/sync-connection";
 import { call, expectStatus, registerOwner, type TestUser } from "../helpers";
+import { storeSql } from "../fleet-helpers";
 
 const solis = sandboxAccounts.solis[0];
 const sandbox = createSandbox();
@@ -52,24 +53,31 @@ async function connectSolis(owner: TestUser, keySecret: string = solis.keySecret
   return row.id;
 }
 
-/** Everything a sync writes for an organisation, to compare before and after a failing sync. */
+/** Everything a sync writes for an organisation (D1 and its fleet store), to compare before and after a failing sync. */
 async function storedData(orgId: string) {
   const systems = await env.DB.prepare(
-    "SELECT provider_system_id, name, power_w, energy_today_wh, state, data_time FROM monitoring_systems WHERE org_id = ? ORDER BY provider_system_id",
+    "SELECT provider_system_id, name, state FROM monitoring_systems WHERE org_id = ? ORDER BY provider_system_id",
   )
     .bind(orgId)
     .all();
   const inverters = await env.DB.prepare(
-    "SELECT provider_inverter_id, power_w, energy_today_wh, data_time FROM inverters WHERE org_id = ? ORDER BY provider_inverter_id",
+    "SELECT provider_inverter_id, state FROM inverters WHERE org_id = ? ORDER BY provider_inverter_id",
   )
     .bind(orgId)
     .all();
-  const readings = await env.DB.prepare(
-    "SELECT count(*) AS n FROM system_readings r JOIN monitoring_systems s ON s.id = r.system_id WHERE s.org_id = ?",
-  )
-    .bind(orgId)
-    .first<{ n: number }>();
-  return { systems: systems.results, inverters: inverters.results, readings: readings?.n ?? 0 };
+  const live = await storeSql(
+    orgId,
+    "SELECT provider_system_id, power_w, energy_today_wh, state, data_time FROM systems ORDER BY provider_system_id",
+  );
+  const inverterLive = await storeSql(
+    orgId,
+    "SELECT inverter_id, power_w, energy_today_wh, temperature_c, data_time FROM inverters ORDER BY inverter_id",
+  );
+  const [readings] = await storeSql<{ n: number }>(
+    orgId,
+    "SELECT (SELECT count(*) FROM system_readings) + (SELECT count(*) FROM inverter_readings) AS n",
+  );
+  return { systems: systems.results, inverters: inverters.results, live, inverterLive, readings: readings?.n ?? 0 };
 }
 
 const connectionRow = (connectionId: string) =>

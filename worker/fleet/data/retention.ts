@@ -38,10 +38,14 @@ export function pruneReadings(db: FleetDb, budget: RetentionBudget, from: Retent
       if (!next) break;
       const room = budget.maxRows - removed;
       const cutoff = next.owned ? beforeS : Number.MAX_SAFE_INTEGER;
-      const result = db.run(sql`
-        DELETE FROM ${sql.raw(table)} WHERE ${sql.raw(key)} = ${next.id} AND t IN (
-          SELECT t FROM ${sql.raw(table)} WHERE ${sql.raw(key)} = ${next.id} AND t < ${cutoff} ORDER BY t LIMIT ${room})`);
-      removed += (result as unknown as { rowsWritten: number }).rowsWritten ?? 0;
+      const old = db.get<{ n: number }>(sql`
+        SELECT count(*) AS n FROM (SELECT 1 FROM ${sql.raw(table)} WHERE ${sql.raw(key)} = ${next.id} AND t < ${cutoff} LIMIT ${room})`);
+      if (old && old.n > 0) {
+        db.run(sql`
+          DELETE FROM ${sql.raw(table)} WHERE ${sql.raw(key)} = ${next.id} AND t IN (
+            SELECT t FROM ${sql.raw(table)} WHERE ${sql.raw(key)} = ${next.id} AND t < ${cutoff} ORDER BY t LIMIT ${room})`);
+        removed += old.n;
+      }
       if (removed >= budget.maxRows) return { removed, cursor: { table, key: next.id - 1 } };
       last = next.id;
     }

@@ -1,0 +1,210 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { DashboardMetric } from "../../../schema/api/metrics";
+import {
+  type FleetStore,
+  READ_MODEL_MAX_AGE_MS,
+  RETENTION_ROWS_PER_RUN,
+} from "../../../worker/fleet/store";
+import { storeOf, storeSql, sunnyLongitudeNow } from "../fleet-helpers";
+import { insertOrg, insertSystem, point, storePoints } from "./fleet-fixtures";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** The message a call was refused with (null when it answered). */
+async function refusal(call: () => Promise<unknown>): Promise<string | null> {
+  try {
+    await call();
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+const metricsAt = async (orgId: string, now: number) =>
+  JSON.parse(await storeOf(orgId).metricsJson(orgId, now)) as DashboardMetric[];
+
+describe("the fleet store of an organisation", () => {
+  it("answers only for its own organisation, whatever id a caller passes", async () => {
+    const orgA = await insertOrg("A");
+    const orgB = await insertOrg("B");
+    const system = await insertSystem(orgA, { inverters: 1 });
+    await storePoints(orgA, [point(system, Date.now() - 60_000, 2500, 9000)]);
+    const storeA = storeOf(orgA);
+    expect(await refusal(() => storeA.metricsJson(orgB, Date.now()))).toMatch(/another organisation/);
+    expect(await refusal(() => storeA.liveValues(orgB, [system.id]))).toMatch(/another organisation/);
+    expect(
+      await refusal(() => storeA.storePage(orgB, { directory: [], points: [], messages: [] })),
+    ).toMatch(/another organisation/);
+    // B's own store knows nothing of A's system, even when asked for it by id.
+    expect(await storeOf(orgB).liveValues(orgB, [system.id])).toEqual([]);
+    expect(await metricsAt(orgB, Date.now())).toEqual([]);
+    expect((await metricsAt(orgA, Date.now())).map((m) => m.systemId)).toEqual([system.id]);
+  });
+
+  it("keys rows by small integers and stores whole watts, seconds and tenths of a degree", async () => {
+    const orgId = await insertOrg();
+    const system = await insertSystem(orgId, { inverters: 2 });
+    const time = Date.UTC(2026, 5, 1, 10, 0, 7, 450);
+    await storePoints(orgId, [point(system, time, 3210.6, 12345.4)]);
+    const [reading] = await storeSql(orgId, "SELECT sys, t, power_w, energy_today_wh, state FROM system_readings");
+    expect(reading).toEqual({ sys: 1, t: Math.floor(time / 1000), power_w: 3211, energy_today_wh: 12345, state: 1 });
+    const inverters = await storeSql(orgId, "SELECT inv, power_w, temperature_dc FROM inverter_readings ORDER BY inv");
+    expect(inverters).toEqual([
+      { inv: 1, power_w: 1605, temperature_dc: 415 },
+      { inv: 2, power_w: 1605, temperature_dc: 415 },
+    ]);
+  });
+
+  it("stores a page twice without duplicating anything, and an older page never overwrites live values", async () => {
+    const orgId = await insertOrg();
+    const system = await insertSystem(orgId, { inverters: 1 });
+    const now = Date.now();
+    await storePoints(orgId, [point(system, now - 60_000, 4000, 20_000)]);
+    await storePoints(orgId, [point(system, now - 60_000, 4000, 20_000)]);
+    await storePoints(orgId, [point(system, now - 600_000, 1000, 15_000)]);
+    const [counts] = await storeSql(
+      orgId,
+      "SELECT (SELECT count(*) FROM system_readings) AS readings, (SELECT count(*) FROM inverter_readings) AS inverter_readings",
+    );
+    expect(counts).toEqual({ readings: 2, inverter_readings: 2 });
+    const [live] = await storeOf(orgId).liveValues(orgId, [system.id]);
+    expect(live).toMatchObject({ powerW: 4000, energyTodayWh: 20_000, dataTime: now - 60_000 });
+  });
+
+  it("rolls up only the hours and days a page touched, never the whole history", async () => {
+    const orgId = await insertOrg();
+    const system = await insertSystem(orgId);
+    const base = Date.UTC(2026, 5, 1, 8, 0);
+    await storePoints(orgId, [point(system, base, 1000, 1000), point(system, base + 5 * 60_000, 3000, 1200)]);
+    // An old hour's raw points changed behind the rollup's back: a later page must not recompute it.
+    await storeSql(orgId, "UPDATE system_readings SET power_w = 9999 WHERE t = ?", base / 1000);
+    const stored = await storePoints(orgId, [point(system, base + 3 * HOUR, 5000, 8000)]);
+    expect(stored).toMatchObject({ hoursRolledUp: 1, daysRolledUp: 1 });
+    const hours = await storeSql(orgId, "SELECT hour, avg_power_w, samples FROM system_hourly ORDER BY hour");
+    expect(hours).toEqual([
+      { hour: base / HOUR, avg_power_w: 2000, samples: 2 },
+      { hour: base / HOUR + 3, avg_power_w: 5000, samples: 1 },
+    ]);
+    const [day] = await storeSql(orgId, "SELECT date, energy_wh, peak_power_w FROM system_daily");
+    expect(day).toEqual({ date: "2026-06-01", energy_wh: 8000, peak_power_w: 5000 });
+  });
+
+  it("counts plant-local days in the plant's zone: the autumn DST day in Amsterdam has 25 hours", async () => {
+    const orgId = await insertOrg();
+    const system = await insertSystem(orgId, { timezone: "Europe/Amsterdam", latitude: 52.37, longitude: 4.9 });
+    // 2026-10-25 00:00 in Amsterdam is 22:00 UTC the day before; the day ends 25 hours later.
+    const start = Date.UTC(2026, 9, 24, 22, 0);
+    const points = [
+      point(system, start, 0, 100),
+      point(system, start + 24 * HOUR + 30 * 60_000, 0, 9000),
+      point(system, start + 25 * HOUR, 0, 50),
+    ];
+    await storePoints(orgId, points);
+    const days = await storeSql(orgId, "SELECT date, energy_wh FROM system_daily ORDER BY date");
+    expect(days).toEqual([
+      { date: "2026-10-25", energy_wh: 9000 },
+      { date: "2026-10-26", energy_wh: 50 },
+    ]);
+  });
+
+  it("mirrors D1's metadata: a rename and a deletion in D1 show in the next answer", async () => {
+    const orgId = await insertOrg();
+    const kept = await insertSystem(orgId);
+    const removed = await insertSystem(orgId, { inverters: 1 });
+    const now = Date.now();
+    await storePoints(orgId, [point(kept, now - 60_000, 100, 100), point(removed, now - 60_000, 200, 200)]);
+    expect(await metricsAt(orgId, now)).toHaveLength(2);
+
+    await env.DB.prepare("UPDATE monitoring_systems SET name = 'Renamed' WHERE id = ?").bind(kept.id).run();
+    await env.DB.prepare("DELETE FROM monitoring_systems WHERE id = ?").bind(removed.id).run();
+    const after = await metricsAt(orgId, now + 1);
+    expect(after.map((m) => [m.systemId, m.stationName])).toEqual([[kept.id, "Renamed"]]);
+    // The removed system's points wait for the retention alarm, which removes them whatever their age.
+    const [left] = await storeSql<{ n: number }>(orgId, "SELECT count(*) AS n FROM system_readings");
+    expect(left?.n).toBe(2);
+    const run = await runInDurableObject(storeOf(orgId), (store: FleetStore) => store.runRetention(now, null));
+    expect(run).toEqual({ removed: 2, cursor: null });
+    const rows = await storeSql(orgId, "SELECT sys FROM system_readings UNION ALL SELECT inv FROM inverter_readings");
+    expect(rows).toEqual([{ sys: 1 }]);
+  });
+
+  it("reuses a read model while nothing changed, rebuilds it after a stored page, and never keeps it past its max age", async () => {
+    const orgId = await insertOrg();
+    const system = await insertSystem(orgId, { latitude: 0, longitude: sunnyLongitudeNow() });
+    const now = Date.now();
+    await storePoints(orgId, [point(system, now - 29.5 * 60_000, 1500, 4000)]);
+    const fresh = await metricsAt(orgId, now);
+    expect(fresh[0]).toMatchObject({ currentPowerW: 1500, stale: false });
+
+    // A write that bypasses the store's write path is not seen while the model is current...
+    await runInDurableObject(storeOf(orgId), (_store: FleetStore, state) => {
+      state.storage.sql.exec("UPDATE systems SET power_w = 7 WHERE system_id = ?", system.id);
+    });
+    expect((await metricsAt(orgId, now + READ_MODEL_MAX_AGE_MS - 1))[0]?.currentPowerW).toBe(1500);
+    // ...and is once the model is older than its max age, when time-driven fields move too.
+    expect((await metricsAt(orgId, now + READ_MODEL_MAX_AGE_MS))[0]).toMatchObject({
+      currentPowerW: 7,
+      stale: true,
+      status: "stale",
+    });
+
+    await storePoints(orgId, [point(system, now, 2600, 4100)]);
+    expect((await metricsAt(orgId, now + READ_MODEL_MAX_AGE_MS + 1))[0]).toMatchObject({
+      currentPowerW: 2600,
+      stale: false,
+    });
+  });
+
+  it("removes raw points past the retention in bounded runs, keeping rollups", async () => {
+    const orgId = await insertOrg();
+    const now = Date.UTC(2026, 10, 20, 12, 0);
+    const old = now - 40 * DAY;
+    const systems = [await insertSystem(orgId), await insertSystem(orgId)];
+    await storePoints(orgId, [point(systems[0] as never, now - DAY, 10, 10)]);
+    // Seeded in SQL: more old points than one run may remove, spread over two systems.
+    const perSystem = Math.ceil((RETENTION_ROWS_PER_RUN * 1.5) / 2);
+    await runInDurableObject(storeOf(orgId), (_store: FleetStore, state) => {
+      for (const sys of [1, 2]) {
+        state.storage.sql.exec(
+          `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1)
+           INSERT INTO system_readings (sys, t, power_w, energy_today_wh, state) SELECT ?, ? + i, 1, 1, 1 FROM n`,
+          perSystem,
+          sys,
+          Math.floor(old / 1000),
+        );
+      }
+    });
+    const prune = (cursor: unknown) =>
+      runInDurableObject(storeOf(orgId), (store: FleetStore) =>
+        store.runRetention(now, cursor as Parameters<FleetStore["runRetention"]>[1]),
+      );
+    const first = await prune(null);
+    expect(first.removed).toBe(RETENTION_ROWS_PER_RUN);
+    expect(first.cursor).not.toBeNull();
+    const second = await prune(first.cursor);
+    expect(first.removed + second.removed).toBe(perSystem * 2);
+    expect(second.cursor).toBeNull();
+    const [left] = await storeSql<{ n: number }>(orgId, "SELECT count(*) AS n FROM system_readings");
+    // Only the recent point is left; its hour and day are still rolled up.
+    expect(left?.n).toBe(1);
+    const [rollups] = await storeSql(
+      orgId,
+      "SELECT (SELECT count(*) FROM system_hourly) AS hours, (SELECT count(*) FROM system_daily) AS days",
+    );
+    expect(rollups).toEqual({ hours: 1, days: 1 });
+  });
+
+  it("keeps raw points for RAW_RETENTION_DAYS (35 by default)", async () => {
+    const orgId = await insertOrg();
+    const system = await insertSystem(orgId);
+    const now = Date.now();
+    await storePoints(orgId, [point(system, now - 34 * DAY, 1, 1), point(system, now - 36 * DAY, 1, 1)]);
+    const run = await runInDurableObject(storeOf(orgId), (store: FleetStore) => store.runRetention(now, null));
+    expect(run.removed).toBe(1);
+    const [left] = await storeSql<{ t: number }>(orgId, "SELECT t FROM system_readings");
+    expect(left?.t).toBe(Math.floor((now - 34 * DAY) / 1000));
+    expect(env.RAW_RETENTION_DAYS).toBeUndefined();
+  });
+});
