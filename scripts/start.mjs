@@ -77,6 +77,7 @@ const dev = spawnWrangler([
   ...sandboxVars,
 ]);
 console.log(`Sunfleet is starting on http://127.0.0.1:${values.port}`);
+void runMaintenanceOnceReady(`http://127.0.0.1:${values.port}`);
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     dev.kill(signal);
@@ -87,3 +88,22 @@ dev.on("exit", (code) => {
   sandbox?.kill("SIGTERM");
   process.exit(code ?? 0);
 });
+
+/**
+ * Runs the five-minute jobs once the server answers, instead of at the first cron tick: among
+ * them, moving fleet data an earlier version kept in D1 into the organisations' fleet stores.
+ */
+async function runMaintenanceOnceReady(origin) {
+  for (let attempt = 0; attempt < 120; attempt++) {
+    try {
+      const health = await fetch(`${origin}/api/health`);
+      if (health.ok && (await health.text()).includes('"ok"')) {
+        await fetch(`${origin}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
+        return;
+      }
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}

@@ -1,5 +1,5 @@
-import type { ProviderUrlEnv } from "./providers/urls";
 import type { FleetStore } from "./fleet/store";
+import type { ProviderUrlEnv } from "./providers/urls";
 
 /** Bindings and secrets the worker runs with (wrangler.toml, .dev.vars, `wrangler secret`). */
 export interface Env extends ProviderUrlEnv {

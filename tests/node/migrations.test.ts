@@ -7,7 +7,11 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 const stores = [
   { name: "D1", folder: "migrations", config: "drizzle.config.ts" },
-  { name: "the fleet store (Durable Object)", folder: "worker/fleet/migrations", config: "drizzle.fleet.config.ts" },
+  {
+    name: "the fleet store (Durable Object)",
+    folder: "worker/fleet/migrations",
+    config: "drizzle.fleet.config.ts",
+  },
 ];
 
 describe.each(stores)("migrations of $name", ({ folder, config }) => {

@@ -97,7 +97,8 @@ export async function systemStoreSql<T = Record<string, SqlStorageValue>>(
   return storeSql<T>(await orgOfSystem(systemId), query, ...params);
 }
 
-const storedState = (state: "online" | "offline" | "alarm") => (state === "online" ? 1 : state === "alarm" ? 3 : 2);
+const storedState = (state: "online" | "offline" | "alarm") =>
+  state === "online" ? 1 : state === "alarm" ? 3 : 2;
 
 /** Sets a system's live values in its organisation's fleet store, to test what sites derive from them. */
 export async function setSystemLive(
@@ -109,7 +110,9 @@ export async function setSystemLive(
     dataTime: number | null;
   },
 ) {
-  await env.DB.prepare("UPDATE monitoring_systems SET state = ? WHERE id = ?").bind(values.state, systemId).run();
+  await env.DB.prepare("UPDATE monitoring_systems SET state = ? WHERE id = ?")
+    .bind(values.state, systemId)
+    .run();
   await systemStoreSql(
     systemId,
     "UPDATE systems SET state = ?, power_w = ?, energy_today_wh = ?, data_time = ? WHERE system_id = ?",

@@ -45,17 +45,26 @@ const SYSTEM_COLUMNS = `ms.id, ms.provider, ms.provider_system_id, ms.name, ms.c
 
 /** Every system of the organisation. */
 export function allSystemsStatement(db: Db, orgId: string) {
-  return db.$client.prepare(`SELECT ${SYSTEM_COLUMNS} FROM ${SYSTEM_WITH_SITE} WHERE ms.org_id = ?`).bind(orgId);
+  return db.$client
+    .prepare(`SELECT ${SYSTEM_COLUMNS} FROM ${SYSTEM_WITH_SITE} WHERE ms.org_id = ?`)
+    .bind(orgId);
 }
 
 export function allInvertersStatement(db: Db, orgId: string) {
   return db.$client
-    .prepare("SELECT id, system_id, provider_inverter_id, serial FROM inverters WHERE org_id = ? ORDER BY serial")
+    .prepare(
+      "SELECT id, system_id, provider_inverter_id, serial FROM inverters WHERE org_id = ? ORDER BY serial",
+    )
     .bind(orgId);
 }
 
 /** A provider's systems with the given vendor ids (one sync page), for the same batch as its writes. */
-export function pageSystemsStatement(db: Db, orgId: string, provider: ProviderId, providerSystemIds: string[]) {
+export function pageSystemsStatement(
+  db: Db,
+  orgId: string,
+  provider: ProviderId,
+  providerSystemIds: string[],
+) {
   return db.$client
     .prepare(
       `SELECT ${SYSTEM_COLUMNS} FROM ${SYSTEM_WITH_SITE}

@@ -14,7 +14,13 @@ import type { LegacyRows } from "./types";
 /** Rows read from D1 and handed to the stores at a time. */
 const CHUNK_ROWS = 2_000;
 
-const emptyRows = (): LegacyRows => ({ systemReadings: [], inverterReadings: [], hourly: [], daily: [], live: [] });
+const emptyRows = (): LegacyRows => ({
+  systemReadings: [],
+  inverterReadings: [],
+  hourly: [],
+  daily: [],
+  live: [],
+});
 
 function addRow(rows: LegacyRows, table: LegacyTable, r: LegacyRow): void {
   const num = (value: number | null | undefined) => value ?? null;
@@ -47,7 +53,12 @@ function addRow(rows: LegacyRows, table: LegacyTable, r: LegacyRow): void {
       });
       return;
     case "fleet_import_daily":
-      rows.daily.push({ systemId: r.system_id ?? "", date: r.date ?? "", energyWh: r.energy_wh ?? 0, peakPowerW: num(r.peak_power_w) });
+      rows.daily.push({
+        systemId: r.system_id ?? "",
+        date: r.date ?? "",
+        energyWh: r.energy_wh ?? 0,
+        peakPowerW: num(r.peak_power_w),
+      });
       return;
     case "fleet_import_live":
       rows.live.push({
@@ -80,7 +91,10 @@ function addRow(rows: LegacyRows, table: LegacyTable, r: LegacyRow): void {
  * only once its stores hold it. When every table is empty it is dropped. Answers what it moved
  * and whether anything is left.
  */
-export async function moveLegacyFleetData(env: Env, maxRows = 100_000): Promise<{ moved: number; done: boolean }> {
+export async function moveLegacyFleetData(
+  env: Env,
+  maxRows = 100_000,
+): Promise<{ moved: number; done: boolean }> {
   const db = createDb(env.DB);
   let moved = 0;
   for (const table of await existingLegacyTables(db)) {

@@ -5,12 +5,12 @@ import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, type LiveMessage } from ".
 import { readFullDirectory, readVersions } from "../data/fleet-directory";
 import type { Env } from "../env";
 import { createDb } from "../lib/db";
-import { createFleetDb, type FleetDb, migrateFleetDb } from "./db";
 import { applyDirectory, readMeta, replaceDirectory, writeMeta } from "./data/directory";
 import { importLegacyRows } from "./data/legacy";
 import { liveValues, summedHourlyPower, tableRowCounts } from "./data/reads";
 import { pruneReadings, type RetentionRun } from "./data/retention";
 import { storePoints } from "./data/writes";
+import { createFleetDb, type FleetDb, migrateFleetDb } from "./db";
 import { buildSystemAnalytics, toRecord } from "./read-models/analytics";
 import {
   buildFleetMetrics,
@@ -32,6 +32,7 @@ export const DEFAULT_RAW_RETENTION_DAYS = 35;
 /** Rows one retention run removes at most; a larger backlog continues in the next run. */
 export const RETENTION_ROWS_PER_RUN = 50_000;
 const DAY_MS = 86_400_000;
+const POINTS_PER_STATEMENT = 2_000;
 /** A run that hit its budget continues this soon; a finished pass comes back the next day. */
 const RETENTION_CONTINUE_MS = 1_000;
 
@@ -87,7 +88,14 @@ export class FleetStore extends DurableObject<Env> {
       if (page.versions && this.mirroredVersion() === page.versions.before) {
         writeMeta(this.db, META_DIRECTORY_VERSION, String(page.versions.after));
       }
-      return storePoints(this.db, page.points);
+      // In chunks, so each statement's JSON stays far below SQLite's 2 MB value limit (large imports).
+      const rolled = { hours: 0, days: 0 };
+      for (let i = 0; i < page.points.length; i += POINTS_PER_STATEMENT) {
+        const chunk = storePoints(this.db, page.points.slice(i, i + POINTS_PER_STATEMENT));
+        rolled.hours += chunk.hours;
+        rolled.days += chunk.days;
+      }
+      return rolled;
     });
     this.writes++;
     await this.scheduleRetention();
@@ -281,7 +289,10 @@ export class FleetStore extends DurableObject<Env> {
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     if (message === "ping") {
       ws.send(
-        JSON.stringify({ type: "pong", data: { serverTime: new Date().toISOString() } } satisfies LiveMessage),
+        JSON.stringify({
+          type: "pong",
+          data: { serverTime: new Date().toISOString() },
+        } satisfies LiveMessage),
       );
     }
   }

@@ -81,7 +81,13 @@ export interface LiveValues {
 
 /** Rows of the D1 tables this store replaced, moved into it once (see worker/fleet/legacy-move.ts). */
 export interface LegacyRows {
-  systemReadings: { systemId: string; time: number; powerW: number | null; energyTodayWh: number | null; state: SystemState }[];
+  systemReadings: {
+    systemId: string;
+    time: number;
+    powerW: number | null;
+    energyTodayWh: number | null;
+    state: SystemState;
+  }[];
   inverterReadings: {
     inverterId: string;
     time: number;

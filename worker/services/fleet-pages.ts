@@ -83,7 +83,10 @@ export async function storeSystemsPage(
             ];
       }),
     });
-    if (input.publish) messages.push(liveMessageOf(scope.provider, system, { id: entry.systemId, siteId: entry.siteId }, snapshot));
+    if (input.publish)
+      messages.push(
+        liveMessageOf(scope.provider, system, { id: entry.systemId, siteId: entry.siteId }, snapshot),
+      );
   }
   for (const point of input.history ?? []) {
     const entry = byVendorId.get(point.providerSystemId);

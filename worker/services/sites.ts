@@ -54,10 +54,12 @@ async function withLive(org: OrgContext, records: Promise<SystemRecord[]>): Prom
   const systems = await records;
   if (systems.length === 0) return [];
   const live = new Map(
-    (await fleetStoreOf(org).liveValues(
-      org.user.orgId,
-      systems.map((s) => s.id),
-    )).map((v) => [v.systemId, v]),
+    (
+      await fleetStoreOf(org).liveValues(
+        org.user.orgId,
+        systems.map((s) => s.id),
+      )
+    ).map((v) => [v.systemId, v]),
   );
   return systems.map((s) => {
     const values = live.get(s.id);

@@ -123,7 +123,11 @@ export async function syncConnection(
     const scope = { orgId: connection.orgId, provider: connection.provider, connectionId, now: finishedAt };
     // Metadata and alarms to D1, points to the organisation's fleet store (which publishes them);
     // the run is marked a success only once both hold the page.
-    await storeSystemsPage(deps, scope, { systems: snapshot.systems, alarms: snapshot.alarms, publish: true });
+    await storeSystemsPage(deps, scope, {
+      systems: snapshot.systems,
+      alarms: snapshot.alarms,
+      publish: true,
+    });
     await runBatch(db, [
       updateConnection(db, connectionId, {
         status: "active",

@@ -6,6 +6,7 @@ import { createDb } from "../../../worker/lib/db";
 import { DERATE } from "../../../worker/lib/energy/expected";
 import { loadCurrentUser } from "../../../worker/services/auth";
 import { fleetSeries } from "../../../worker/services/fleet-series";
+import { seedDailyRollups, seedHourlyRollups, setSystemLive, systemStoreSql } from "../fleet-helpers";
 import {
   call,
   expectError,
@@ -14,7 +15,6 @@ import {
   registerOwner,
   type TestUser,
 } from "../helpers";
-import { seedDailyRollups, seedHourlyRollups, setSystemLive, systemStoreSql } from "../fleet-helpers";
 
 const HOUR = 3_600_000;
 const at = (iso: string) => Date.parse(iso);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { addMember, call, expectStatus, registerOwner } from "../helpers";
 import { storeSql } from "../fleet-helpers";
+import { addMember, call, expectStatus, registerOwner } from "../helpers";
 
 const csv = [
   "Datum;Installatie;Naam;Vermogen (kW);Opbrengst vandaag (kWh)",
@@ -42,7 +42,13 @@ describe("POST /api/providers/meteronline/import", () => {
     expect(result.errors[2]?.error).toMatch(/system column/);
 
     // Metadata in D1, live values and readings in the organisation's fleet store.
-    const [system] = await storeSql<{ id: string; name: string; power_w: number; energy_today_wh: number; data_time: number }>(
+    const [system] = await storeSql<{
+      id: string;
+      name: string;
+      power_w: number;
+      energy_today_wh: number;
+      data_time: number;
+    }>(
       owner.orgId,
       "SELECT system_id AS id, name, power_w, energy_today_wh, data_time FROM systems WHERE provider_system_id = 'MO-1001'",
     );
@@ -73,7 +79,10 @@ describe("POST /api/providers/meteronline/import", () => {
         200,
       );
     }
-    const [readings] = await storeSql<{ n: number }>(owner.orgId, "SELECT count(*) AS n FROM system_readings");
+    const [readings] = await storeSql<{ n: number }>(
+      owner.orgId,
+      "SELECT count(*) AS n FROM system_readings",
+    );
     expect(readings?.n).toBe(3);
   });
 

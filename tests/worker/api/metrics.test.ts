@@ -17,10 +17,12 @@ describe("GET /api/dashboard/metrics", () => {
     const metrics = await metricsOf(owner.token);
     expect(metrics).toHaveLength(3);
     // Live values are in the organisation's fleet store; capacity is D1's metadata, mirrored there.
-    const stored = await storeSql<{ id: string; power_w: number; capacity_w: number; energy_today_wh: number }>(
-      owner.orgId,
-      "SELECT system_id AS id, power_w, capacity_w, energy_today_wh FROM systems",
-    );
+    const stored = await storeSql<{
+      id: string;
+      power_w: number;
+      capacity_w: number;
+      energy_today_wh: number;
+    }>(owner.orgId, "SELECT system_id AS id, power_w, capacity_w, energy_today_wh FROM systems");
     const capacities = await env.DB.prepare("SELECT id, capacity_w FROM monitoring_systems WHERE org_id = ?")
       .bind(owner.orgId)
       .all<{ id: string; capacity_w: number }>();

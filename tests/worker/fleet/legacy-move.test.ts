@@ -8,7 +8,9 @@ const HOUR = 3_600_000;
 
 const legacyTables = async () =>
   (
-    await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'fleet_import_%' ORDER BY name").all<{
+    await env.DB.prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'fleet_import_%' ORDER BY name",
+    ).all<{
       name: string;
     }>()
   ).results.map((r) => r.name);
@@ -72,11 +74,20 @@ describe("moving fleet data an upgrade left in D1 into the fleet stores", () => 
       const readings = await storeSql(orgId, "SELECT t, power_w FROM system_readings ORDER BY t");
       // The three readings; the live values are from the last one's time, so they add no point.
       expect(readings.map((r) => r.power_w)).toEqual([1000, 1100, 1200]);
-      const hours = await storeSql(orgId, "SELECT hour, avg_power_w, samples FROM system_hourly ORDER BY hour");
+      const hours = await storeSql(
+        orgId,
+        "SELECT hour, avg_power_w, samples FROM system_hourly ORDER BY hour",
+      );
       expect(hours[0]).toEqual({ hour: base / HOUR - 1, avg_power_w: 800, samples: 12 });
-      const [day] = await storeSql(orgId, "SELECT date, energy_wh FROM system_daily WHERE date = '2026-05-31'");
+      const [day] = await storeSql(
+        orgId,
+        "SELECT date, energy_wh FROM system_daily WHERE date = '2026-05-31'",
+      );
       expect(day).toEqual({ date: "2026-05-31", energy_wh: 31000 });
-      const inverterPoints = await storeSql(orgId, "SELECT power_w, temperature_dc FROM inverter_readings ORDER BY t");
+      const inverterPoints = await storeSql(
+        orgId,
+        "SELECT power_w, temperature_dc FROM inverter_readings ORDER BY t",
+      );
       expect(inverterPoints).toEqual([
         { power_w: 1000, temperature_dc: 382 },
         { power_w: 1200, temperature_dc: 400 },

@@ -2,11 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { DashboardMetric } from "../../../schema/api/metrics";
-import {
-  type FleetStore,
-  READ_MODEL_MAX_AGE_MS,
-  RETENTION_ROWS_PER_RUN,
-} from "../../../worker/fleet/store";
+import { type FleetStore, READ_MODEL_MAX_AGE_MS, RETENTION_ROWS_PER_RUN } from "../../../worker/fleet/store";
 import { storeOf, storeSql, sunnyLongitudeNow } from "../fleet-helpers";
 import { insertOrg, insertSystem, point, storePoints } from "./fleet-fixtures";
 
@@ -34,9 +30,9 @@ describe("the fleet store of an organisation", () => {
     const storeA = storeOf(orgA);
     expect(await refusal(() => storeA.metricsJson(orgB, Date.now()))).toMatch(/another organisation/);
     expect(await refusal(() => storeA.liveValues(orgB, [system.id]))).toMatch(/another organisation/);
-    expect(
-      await refusal(() => storeA.storePage(orgB, { directory: [], points: [], messages: [] })),
-    ).toMatch(/another organisation/);
+    expect(await refusal(() => storeA.storePage(orgB, { directory: [], points: [], messages: [] }))).toMatch(
+      /another organisation/,
+    );
     // B's own store knows nothing of A's system, even when asked for it by id.
     expect(await storeOf(orgB).liveValues(orgB, [system.id])).toEqual([]);
     expect(await metricsAt(orgB, Date.now())).toEqual([]);
@@ -48,9 +44,21 @@ describe("the fleet store of an organisation", () => {
     const system = await insertSystem(orgId, { inverters: 2 });
     const time = Date.UTC(2026, 5, 1, 10, 0, 7, 450);
     await storePoints(orgId, [point(system, time, 3210.6, 12345.4)]);
-    const [reading] = await storeSql(orgId, "SELECT sys, t, power_w, energy_today_wh, state FROM system_readings");
-    expect(reading).toEqual({ sys: 1, t: Math.floor(time / 1000), power_w: 3211, energy_today_wh: 12345, state: 1 });
-    const inverters = await storeSql(orgId, "SELECT inv, power_w, temperature_dc FROM inverter_readings ORDER BY inv");
+    const [reading] = await storeSql(
+      orgId,
+      "SELECT sys, t, power_w, energy_today_wh, state FROM system_readings",
+    );
+    expect(reading).toEqual({
+      sys: 1,
+      t: Math.floor(time / 1000),
+      power_w: 3211,
+      energy_today_wh: 12345,
+      state: 1,
+    });
+    const inverters = await storeSql(
+      orgId,
+      "SELECT inv, power_w, temperature_dc FROM inverter_readings ORDER BY inv",
+    );
     expect(inverters).toEqual([
       { inv: 1, power_w: 1605, temperature_dc: 415 },
       { inv: 2, power_w: 1605, temperature_dc: 415 },
@@ -93,7 +101,11 @@ describe("the fleet store of an organisation", () => {
 
   it("counts plant-local days in the plant's zone: the autumn DST day in Amsterdam has 25 hours", async () => {
     const orgId = await insertOrg();
-    const system = await insertSystem(orgId, { timezone: "Europe/Amsterdam", latitude: 52.37, longitude: 4.9 });
+    const system = await insertSystem(orgId, {
+      timezone: "Europe/Amsterdam",
+      latitude: 52.37,
+      longitude: 4.9,
+    });
     // 2026-10-25 00:00 in Amsterdam is 22:00 UTC the day before; the day ends 25 hours later.
     const start = Date.UTC(2026, 9, 24, 22, 0);
     const points = [
@@ -124,9 +136,14 @@ describe("the fleet store of an organisation", () => {
     // The removed system's points wait for the retention alarm, which removes them whatever their age.
     const [left] = await storeSql<{ n: number }>(orgId, "SELECT count(*) AS n FROM system_readings");
     expect(left?.n).toBe(2);
-    const run = await runInDurableObject(storeOf(orgId), (store: FleetStore) => store.runRetention(now, null));
+    const run = await runInDurableObject(storeOf(orgId), (store: FleetStore) =>
+      store.runRetention(now, null),
+    );
     expect(run).toEqual({ removed: 2, cursor: null });
-    const rows = await storeSql(orgId, "SELECT sys FROM system_readings UNION ALL SELECT inv FROM inverter_readings");
+    const rows = await storeSql(
+      orgId,
+      "SELECT sys FROM system_readings UNION ALL SELECT inv FROM inverter_readings",
+    );
     expect(rows).toEqual([{ sys: 1 }]);
   });
 
@@ -201,7 +218,9 @@ describe("the fleet store of an organisation", () => {
     const system = await insertSystem(orgId);
     const now = Date.now();
     await storePoints(orgId, [point(system, now - 34 * DAY, 1, 1), point(system, now - 36 * DAY, 1, 1)]);
-    const run = await runInDurableObject(storeOf(orgId), (store: FleetStore) => store.runRetention(now, null));
+    const run = await runInDurableObject(storeOf(orgId), (store: FleetStore) =>
+      store.runRetention(now, null),
+    );
     expect(run.removed).toBe(1);
     const [left] = await storeSql<{ t: number }>(orgId, "SELECT t FROM system_readings");
     expect(left?.t).toBe(Math.floor((now - 34 * DAY) / 1000));

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LIVE_CLOSE_ACCESS_REVOKED, type LiveMessage, liveMessageSchema } from "../../../schema/live";
 import type { FleetStore } from "../../../worker/fleet/store";
+import { storeSql } from "../fleet-helpers";
 import {
   BASE,
   call,
@@ -15,7 +16,6 @@ import {
   type TestUser,
   tableCounts,
 } from "../helpers";
-import { storeSql } from "../fleet-helpers";
 
 const upgrade = (protocols: string | null, headers: Record<string, string> = { Upgrade: "websocket" }) => {
   const all = new Headers(headers);

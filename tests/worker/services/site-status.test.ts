@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { SiteRow } from "../../../schema/tables";
-import type { SystemView } from "../../../worker/data/sites";
 import { timezoneAt } from "../../../worker/lib/geo/timezone-at";
-import { isDaylight, STALE_AFTER_MS, siteLive, systemStatus } from "../../../worker/services/sites";
+import {
+  isDaylight,
+  STALE_AFTER_MS,
+  type SystemView,
+  siteLive,
+  systemStatus,
+} from "../../../worker/services/sites";
 
 const MINUTE = 60_000;
 /** 21 June 2025, 12:00 in Amsterdam (10:00 UTC): broad daylight. */

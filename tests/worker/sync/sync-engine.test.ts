@@ -8,8 +8,8 @@ import worker from "../../../worker/index";
 import { createDb } from "../../../worker/lib/db";
 import { SYNC_INTERVAL_MS } from "../../../worker/sync/schedule";
 import { syncConnection } from "../../../worker/sync/sync-connection";
-import { call, expectStatus, registerOwner, type TestUser } from "../helpers";
 import { storeSql } from "../fleet-helpers";
+import { call, expectStatus, registerOwner, type TestUser } from "../helpers";
 
 const solis = sandboxAccounts.solis[0];
 const sandbox = createSandbox();
@@ -77,7 +77,13 @@ async function storedData(orgId: string) {
     orgId,
     "SELECT (SELECT count(*) FROM system_readings) + (SELECT count(*) FROM inverter_readings) AS n",
   );
-  return { systems: systems.results, inverters: inverters.results, live, inverterLive, readings: readings?.n ?? 0 };
+  return {
+    systems: systems.results,
+    inverters: inverters.results,
+    live,
+    inverterLive,
+    readings: readings?.n ?? 0,
+  };
 }
 
 const connectionRow = (connectionId: string) =>

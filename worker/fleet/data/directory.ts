@@ -8,7 +8,14 @@ import type { DirectoryEntry } from "../types";
  * readings are then removed by the retention alarm, bounded per run).
  */
 
+/** Entries written per statement: each statement's JSON stays far below SQLite's 2 MB value limit. */
+const CHUNK = 1_000;
+
 export function applyDirectory(db: FleetDb, entries: DirectoryEntry[]): void {
+  for (let i = 0; i < entries.length; i += CHUNK) applyChunk(db, entries.slice(i, i + CHUNK));
+}
+
+function applyChunk(db: FleetDb, entries: DirectoryEntry[]): void {
   if (entries.length === 0) return;
   const systems = JSON.stringify(entries.map(({ inverters: _inverters, ...system }) => system));
   db.run(sql`
@@ -39,10 +46,24 @@ export function applyDirectory(db: FleetDb, entries: DirectoryEntry[]): void {
 /** Makes the directory exactly D1's: applies every entry and drops systems and inverters D1 no longer has. */
 export function replaceDirectory(db: FleetDb, entries: DirectoryEntry[]): void {
   applyDirectory(db, entries);
-  const systemIds = JSON.stringify(entries.map((e) => e.systemId));
-  const inverterIds = JSON.stringify(entries.flatMap((e) => e.inverters.map((i) => i.inverterId)));
-  db.run(sql`DELETE FROM systems WHERE system_id NOT IN (SELECT value FROM json_each(${systemIds}))`);
-  db.run(sql`DELETE FROM inverters WHERE inverter_id NOT IN (SELECT value FROM json_each(${inverterIds}))`);
+  const systemIds = new Set(entries.map((e) => e.systemId));
+  const inverterIds = new Set(entries.flatMap((e) => e.inverters.map((i) => i.inverterId)));
+  const goneSystems = db
+    .all<{ id: string }>(sql`SELECT system_id AS id FROM systems`)
+    .map((r) => r.id)
+    .filter((id) => !systemIds.has(id));
+  const goneInverters = db
+    .all<{ id: string }>(sql`SELECT inverter_id AS id FROM inverters`)
+    .map((r) => r.id)
+    .filter((id) => !inverterIds.has(id));
+  for (let i = 0; i < goneSystems.length; i += CHUNK) {
+    const ids = JSON.stringify(goneSystems.slice(i, i + CHUNK));
+    db.run(sql`DELETE FROM systems WHERE system_id IN (SELECT value FROM json_each(${ids}))`);
+  }
+  for (let i = 0; i < goneInverters.length; i += CHUNK) {
+    const ids = JSON.stringify(goneInverters.slice(i, i + CHUNK));
+    db.run(sql`DELETE FROM inverters WHERE inverter_id IN (SELECT value FROM json_each(${ids}))`);
+  }
 }
 
 export function readMeta(db: FleetDb, key: string): string | null {

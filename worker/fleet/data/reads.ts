@@ -6,7 +6,8 @@ import type { LiveValues } from "../types";
 
 const HOUR_MS = 3_600_000;
 
-const SYSTEM_METRIC_COLUMNS = sql.raw(`s.system_id AS id, s.name, s.provider, s.provider_system_id, s.capacity_w,
+const SYSTEM_METRIC_COLUMNS =
+  sql.raw(`s.system_id AS id, s.name, s.provider, s.provider_system_id, s.capacity_w,
   ${stateNameSql("s.state")} AS state, s.power_w, s.energy_today_wh, s.data_time, s.site_id, s.site_name,
   s.site_capacity_kw, s.address, s.latitude, s.longitude, s.timezone, s.location_key`);
 

@@ -24,7 +24,11 @@ const TABLES = [
  * has, walking the tables key by key from a cursor: each key's old points are one range of the
  * primary key, and the run stops once it has removed `maxRows` rows. Hourly and daily rollups stay.
  */
-export function pruneReadings(db: FleetDb, budget: RetentionBudget, from: RetentionRun["cursor"]): RetentionRun {
+export function pruneReadings(
+  db: FleetDb,
+  budget: RetentionBudget,
+  from: RetentionRun["cursor"],
+): RetentionRun {
   const beforeS = Math.floor(budget.beforeMs / 1000);
   let removed = 0;
   const start = from ? TABLES.findIndex((t) => t.table === from.table) : 0;

@@ -119,9 +119,9 @@ function rollUp(db: FleetDb, points: SystemPoint[]) {
   const zones = new Map(
     db
       .all<{ system_id: string; timezone: string }>(
-        sql`SELECT system_id, timezone FROM systems WHERE system_id IN (SELECT value FROM json_each(${JSON.stringify([
-          ...new Set(points.map((p) => p.systemId)),
-        ])}))`,
+        sql`SELECT system_id, timezone FROM systems WHERE system_id IN (SELECT value FROM json_each(${JSON.stringify(
+          [...new Set(points.map((p) => p.systemId))],
+        )}))`,
       )
       .map((r) => [r.system_id, r.timezone]),
   );

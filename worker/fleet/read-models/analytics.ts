@@ -4,8 +4,8 @@ import type { Db } from "../../lib/db";
 import { expectedEnergyWh, performanceRatio } from "../../lib/energy/expected";
 import { lastLocalDays } from "../../lib/energy/local-day";
 import { irradiationKey, metricsFromRows, readIrradiation } from "../../services/metrics";
-import type { FleetDb } from "../db";
 import { dailyEnergy, hourlyPower, powerReadings, readMetricRows } from "../data/reads";
+import type { FleetDb } from "../db";
 
 const RANGE_DAYS = { "24h": 2, "7d": 7, "30d": 30, "1y": 365 } as const;
 const RANGE_MS = {

@@ -1,8 +1,13 @@
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import type { Db } from "../../lib/db";
-import { type FleetMetric, metricsFromRows, readIrradiation, todayIrradianceWindows } from "../../services/metrics";
-import type { FleetDb } from "../db";
+import {
+  type FleetMetric,
+  metricsFromRows,
+  readIrradiation,
+  todayIrradianceWindows,
+} from "../../services/metrics";
 import { readMetricRows } from "../data/reads";
+import type { FleetDb } from "../db";
 
 export interface FleetMetricsSnapshot {
   metrics: FleetMetric[];

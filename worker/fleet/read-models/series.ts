@@ -4,7 +4,6 @@ import { type IrradianceWindow, sumIrradiance } from "../../data/metrics";
 import type { Db } from "../../lib/db";
 import { expectedEnergyWh, performanceRatio } from "../../lib/energy/expected";
 import { type LocalDay, lastLocalDays, localDayOf, sameTimeDayBefore } from "../../lib/energy/local-day";
-import type { FleetDb } from "../db";
 import {
   type FleetGroupRow,
   listFleetGroups,
@@ -14,6 +13,7 @@ import {
   sumSameTimeEnergy,
   sumTodayEnergyByGroup,
 } from "../data/series";
+import type { FleetDb } from "../db";
 
 /** Today's PR is compared with the median of this many complete local days before today. */
 export const PR_BASELINE_DAYS = 7;
@@ -25,7 +25,12 @@ export const PR_BASELINE_DAYS = 7;
  * same-time energy, the stored daily energy and today's counters from the store, and the
  * irradiance of every group and day at once from D1.
  */
-export async function buildFleetSeries(store: FleetDb, d1: Db, tz: string, now: number): Promise<FleetSeries> {
+export async function buildFleetSeries(
+  store: FleetDb,
+  d1: Db,
+  tz: string,
+  now: number,
+): Promise<FleetSeries> {
   // Rollup hours are UTC hours: in a zone with a half-hour offset the first is 00:30 local.
   const viewerToday = localDayOf(now, tz);
   const groups = listFleetGroups(store);
@@ -35,14 +40,14 @@ export async function buildFleetSeries(store: FleetDb, d1: Db, tz: string, now: 
     groups.map((group) => [group.zone, lastLocalDays(now, group.zone, PR_BASELINE_DAYS + 1)]),
   );
   const sameTime = sumSameTimeEnergy(
-      store,
-      [...daysByZone].map(([zone, days]) => ({
-        zone,
-        yesterdayStart: dayAt(days, -2).startMs,
-        sameTimeYesterday: sameTimeDayBefore(now, zone),
-        todayStart: dayAt(days, -1).startMs,
-        now,
-      })),
+    store,
+    [...daysByZone].map(([zone, days]) => ({
+      zone,
+      yesterdayStart: dayAt(days, -2).startMs,
+      sameTimeYesterday: sameTimeDayBefore(now, zone),
+      todayStart: dayAt(days, -1).startMs,
+      now,
+    })),
   );
   const performance = await fleetPerformance(store, d1, groups, daysByZone, now);
   return {
