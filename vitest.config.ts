@@ -76,6 +76,11 @@ export default defineConfig({
           setupFiles: ["./tests/worker/apply-migrations.ts"],
           testTimeout: 30 * 60_000,
           fileParallelism: false,
+          // Fleet benchmark scale: systems in the organisation, and how many get raw readings seeded.
+          provide: {
+            benchSystems: Number(process.env.BENCH_SYSTEMS ?? 20_000),
+            benchRawSystems: Number(process.env.BENCH_RAW_SYSTEMS ?? 20_000),
+          },
         },
       },
       {

@@ -8,3 +8,10 @@ declare global {
     }
   }
 }
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    benchSystems: number;
+    benchRawSystems: number;
+  }
+}

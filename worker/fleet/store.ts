@@ -69,6 +69,11 @@ export class FleetStore extends DurableObject<Env> {
     void ctx.blockConcurrencyWhile(() => migrateFleetDb(this.db));
   }
 
+  /** Rows inserted, updated or deleted on this object's database since it started (SQLite's count). */
+  private totalChanges(): number {
+    return Number(this.ctx.storage.sql.exec("SELECT total_changes() AS n").one().n);
+  }
+
   // -- ownership --------------------------------------------------------------------------------
 
   private claim(orgId: string): void {
@@ -82,6 +87,7 @@ export class FleetStore extends DurableObject<Env> {
   /** Stores one page (directory, points, rollups) in one transaction, then publishes its messages. */
   async storePage(orgId: string, page: FleetPage): Promise<StoredPage> {
     this.claim(orgId);
+    const changesBefore = this.totalChanges();
     const stored = this.ctx.storage.transactionSync(() => {
       applyDirectory(this.db, page.directory);
       // The page carries its own D1 changes: the mirror stays current if nothing else moved D1 meanwhile.
@@ -100,7 +106,13 @@ export class FleetStore extends DurableObject<Env> {
     this.writes++;
     await this.scheduleRetention();
     const delivered = page.messages.length > 0 ? this.publishMany(page.messages) : 0;
-    return { points: page.points.length, hoursRolledUp: stored.hours, daysRolledUp: stored.days, delivered };
+    return {
+      points: page.points.length,
+      hoursRolledUp: stored.hours,
+      daysRolledUp: stored.days,
+      rowsWritten: this.totalChanges() - changesBefore,
+      delivered,
+    };
   }
 
   /** Rows of the D1 tables this store replaced (the one-time move of worker/fleet/legacy-move.ts). */

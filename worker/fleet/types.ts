@@ -67,6 +67,8 @@ export interface StoredPage {
   points: number;
   hoursRolledUp: number;
   daysRolledUp: number;
+  /** Rows the page inserted or updated in the store (SQLite's change count), rollups included. */
+  rowsWritten: number;
   delivered: number;
 }
 

@@ -29,7 +29,7 @@ export function readMetricRows(db: FleetDb, systemOrSiteId?: string): MetricRows
 /** Raw points of one system in [from, to] (epoch ms). */
 export function powerReadings(db: FleetDb, systemId: string, fromMs: number, toMs: number) {
   return db.all<{ time: number; power_w: number | null }>(sql`
-    SELECT r.t * 1000 AS time, r.power_w FROM systems s JOIN system_readings r ON r.sys = s.sys
+    SELECT r.t * 1000 AS time, r.power_w FROM systems s CROSS JOIN system_readings r ON r.sys = s.sys
     WHERE s.system_id = ${systemId} AND r.t >= ${Math.ceil(fromMs / 1000)} AND r.t <= ${Math.floor(toMs / 1000)}
     ORDER BY r.t`);
 }
@@ -37,14 +37,14 @@ export function powerReadings(db: FleetDb, systemId: string, fromMs: number, toM
 /** Hourly mean power of one system for hours starting in [from, to]. */
 export function hourlyPower(db: FleetDb, systemId: string, fromMs: number, toMs: number) {
   return db.all<{ time: number; power_w: number | null }>(sql`
-    SELECT h.hour * ${HOUR_MS} AS time, h.avg_power_w AS power_w FROM systems s JOIN system_hourly h ON h.sys = s.sys
+    SELECT h.hour * ${HOUR_MS} AS time, h.avg_power_w AS power_w FROM systems s CROSS JOIN system_hourly h ON h.sys = s.sys
     WHERE s.system_id = ${systemId} AND h.hour >= ${Math.ceil(fromMs / HOUR_MS)} AND h.hour <= ${Math.floor(toMs / HOUR_MS)}
     ORDER BY h.hour`);
 }
 
 export function dailyEnergy(db: FleetDb, systemId: string, fromDate: string, toDate: string) {
   return db.all<{ date: string; energy_wh: number; peak_power_w: number | null }>(sql`
-    SELECT d.date, d.energy_wh, d.peak_power_w FROM systems s JOIN system_daily d ON d.sys = s.sys
+    SELECT d.date, d.energy_wh, d.peak_power_w FROM systems s CROSS JOIN system_daily d ON d.sys = s.sys
     WHERE s.system_id = ${systemId} AND d.date >= ${fromDate} AND d.date <= ${toDate} ORDER BY d.date`);
 }
 
@@ -52,7 +52,7 @@ export function dailyEnergy(db: FleetDb, systemId: string, fromDate: string, toD
 export function summedHourlyPower(db: FleetDb, systemIds: string[], startMs: number, endMs: number) {
   return db.all<{ hour_start: number; power_w: number | null }>(sql`
     SELECT h.hour * ${HOUR_MS} AS hour_start, sum(h.avg_power_w) AS power_w
-    FROM systems s JOIN system_hourly h ON h.sys = s.sys
+    FROM systems s CROSS JOIN system_hourly h ON h.sys = s.sys
       AND h.hour >= ${Math.ceil(startMs / HOUR_MS)} AND h.hour < ${Math.ceil(endMs / HOUR_MS)}
     WHERE s.system_id IN (SELECT value FROM json_each(${JSON.stringify(systemIds)}))
     GROUP BY h.hour`);

@@ -34,7 +34,7 @@ export interface ProviderHourRow {
 export function sumHourlyPowerByProvider(db: FleetDb, fromMs: number, toMs: number) {
   return db.all<ProviderHourRow>(sql`
     SELECT h.hour * ${HOUR_MS} AS hour_start, s.provider, sum(h.avg_power_w) AS power_w
-    FROM systems s JOIN system_hourly h ON h.sys = s.sys
+    FROM systems s CROSS JOIN system_hourly h ON h.sys = s.sys
       AND h.hour >= ${Math.ceil(fromMs / HOUR_MS)} AND h.hour <= ${Math.floor(toMs / HOUR_MS)}
     WHERE ${COUNTED} AND h.avg_power_w IS NOT NULL
     GROUP BY h.hour, s.provider ORDER BY h.hour, s.provider`);
