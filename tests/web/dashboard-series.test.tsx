@@ -114,7 +114,7 @@ describe("fleet totals", () => {
   });
 });
 
-describe("the metrics fallback (SPEC section 7)", () => {
+describe("the metrics fallback", () => {
   it("builds one solis entry with the generation in Wh when sites matched, else nothing", () => {
     const [entry] = fallbackMetrics({
       matchedSites: 3,

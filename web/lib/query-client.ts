@@ -4,7 +4,7 @@ import { ApiRequestError } from "./api";
 export const MAX_QUERY_RETRIES = 2;
 const MAX_RETRY_DELAY_MS = 30_000;
 
-/** SPEC section 8: never retry an authentication failure or a missing organisation. */
+/** Never retry an authentication failure or a missing organisation. */
 export function shouldRetryQuery(failureCount: number, error: unknown): boolean {
   if (failureCount >= MAX_QUERY_RETRIES) return false;
   const message = error instanceof Error ? error.message : String(error);
