@@ -9,7 +9,7 @@ import type { DashboardMetric } from "../../../schema/api/metrics";
 import { dashboardFallbackSchema } from "../../../schema/api/metrics";
 import { normalisedPowerW, normalisedTodayWh } from "../../../schema/metric-normalise";
 import { api } from "../api";
-import { shouldRetryQuery } from "../query-client";
+import { isCancellation, shouldRetryQuery } from "../query-client";
 
 /** Everything the dashboard reads lives under ['dashboard'] (site and provider writes invalidate it). */
 export const dashboardKeys = {
@@ -78,13 +78,14 @@ export function fallbackMetrics(body: unknown): DashboardMetric[] {
 
 /**
  * GET /dashboard/metrics; a non-array answer is an empty list. When the call fails the debug
- * endpoint stands in.
+ * endpoint stands in; a cancelled call is not a failure and is passed on as it is.
  */
 export async function fetchDashboardMetrics(signal?: AbortSignal): Promise<DashboardMetric[]> {
   try {
     const metrics = await api.get<unknown>("/dashboard/metrics", { signal });
     return Array.isArray(metrics) ? (metrics as DashboardMetric[]) : [];
   } catch (error) {
+    if (isCancellation(error)) throw error;
     console.error("Dashboard metrics failed; trying /api/debug/dashboard-test", error);
     try {
       return fallbackMetrics(await api.get<unknown>("/api/debug/dashboard-test", { signal }));
@@ -110,6 +111,7 @@ async function readMetrics({ signal, client }: QueryFunctionContext): Promise<Da
     }
     return metrics;
   } catch (error) {
+    if (isCancellation(error)) throw error;
     if (failuresSoFar < METRICS_RETRIES && shouldRetryQuery(failuresSoFar, error)) throw error;
     if (!client.getQueryData(dashboardKeys.metricsUnavailable())) {
       client.setQueryData(dashboardKeys.metricsUnavailable(), Date.now());
