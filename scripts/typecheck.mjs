@@ -9,7 +9,10 @@ const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
 const failed = [];
 for (const config of ["tsconfig.worker.json", "tsconfig.web.json", "tsconfig.node.json"]) {
   console.log(`▶ tsc --noEmit -p ${config}`);
-  const result = spawnSync(process.execPath, [tsc, "--noEmit", "-p", config], { cwd: root, stdio: "inherit" });
+  const result = spawnSync(process.execPath, [tsc, "--noEmit", "-p", config], {
+    cwd: root,
+    stdio: "inherit",
+  });
   if (result.status !== 0) failed.push(config);
 }
 if (failed.length > 0) {
