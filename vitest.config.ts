@@ -42,6 +42,8 @@ const workerdPlugin = () =>
         JWT_SECRET: "test-jwt-secret-that-is-at-least-32-characters-long",
         CREDENTIALS_KEY: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
         APP_ENV: "test",
+        // Accounts are created by the hundred; production hashes with 100,000 iterations.
+        PASSWORD_ITERATIONS: "1000",
         SOLIS_API_URL: `${SANDBOX}/solis`,
         FRONIUS_API_URL: `${SANDBOX}/fronius`,
         SMA_API_URL: `${SANDBOX}/sma`,

@@ -5,7 +5,7 @@ import { Toaster } from "sonner";
 import { AppErrorBoundary } from "./components/error-boundary";
 import type { createAppRouter } from "./router";
 
-/** SPEC section 9: one toast at a time, shown for 5 s. */
+/** One toast at a time, shown for 5 s. */
 export const TOAST_DURATION_MS = 5000;
 
 interface AppProps {

@@ -7,11 +7,10 @@ import { createQueryClient } from "./lib/query-client";
 import { createAppRouter } from "./router";
 import "./styles.css";
 
-const container = document.getElementById("root");
-
-if (container) {
+async function start(container: HTMLElement) {
   try {
-    initI18n();
+    // English is bundled; another saved language is fetched first so the first render is translated.
+    await initI18n();
     const queryClient = createQueryClient();
     const router = createAppRouter(queryClient);
     createRoot(container).render(
@@ -25,7 +24,10 @@ if (container) {
   }
 }
 
-// SPEC section 8: unhandled errors and rejections are only logged.
+const container = document.getElementById("root");
+if (container) void start(container);
+
+// Unhandled errors and rejections are only logged: the screen that caused them shows its own error state.
 window.addEventListener("unhandledrejection", (event) => {
   console.error("Unhandled rejection", event.reason);
 });

@@ -14,6 +14,8 @@ export interface Env extends ProviderUrlEnv {
   /** 32 random bytes, base64: encrypts provider credentials. */
   CREDENTIALS_KEY: string;
   APP_ENV: "development" | "test" | "production";
+  /** Test suites only: PBKDF2 iterations for new password hashes (see worker/lib/password.ts). */
+  PASSWORD_ITERATIONS?: string;
   /** Public origin used in invite links; defaults to the request's own origin. */
   APP_URL?: string;
   /** Open-Meteo-compatible weather service (default https://api.open-meteo.com). */

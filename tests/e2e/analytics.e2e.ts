@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { screenshot } from "./browser";
-import { api, baseUrl, browserPages, PASSWORD, SOLIS_SANDBOX } from "./helpers";
+import { api, baseUrl, browserPages, expectConsoleError, PASSWORD, SOLIS_SANDBOX } from "./helpers";
 
 const newPage = browserPages();
 
@@ -59,6 +59,9 @@ describe("analytics, weather and the demo in the browser", () => {
     await page.getByRole("link", { name: "Back to Analytics" }).click();
     await page.waitForURL(`${baseUrl}/app/analytics`);
 
+    // An unknown system answers 404: the browser logs the failed request and the query cache the error.
+    expectConsoleError(page, /404 \(Not Found\).*system=not-a-system/);
+    expectConsoleError(page, /Query failed: \/api\/analytics\?system=not-a-system/);
     await page.goto(`${baseUrl}/app/analytics/not-a-system`);
     await page.getByText("Site Not Found").waitFor();
     await page.context().close();

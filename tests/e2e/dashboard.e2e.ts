@@ -82,6 +82,27 @@ describe("the live dashboard in the browser", () => {
     await banner.getByText("Live", { exact: true }).waitFor();
     await screenshot(page, "2x-dashboard");
 
+    // The page is longer than the window: the sidebar's background reaches its bottom, and the
+    // navigation stays in view when scrolled there.
+    const layout = await page.evaluate(() => {
+      const rect = document.querySelector("aside")?.getBoundingClientRect();
+      return {
+        pageHeight: document.documentElement.scrollHeight,
+        windowHeight: window.innerHeight,
+        sidebarTop: rect ? rect.top + window.scrollY : null,
+        sidebarBottom: rect ? rect.bottom + window.scrollY : null,
+      };
+    });
+    expect(layout.pageHeight, JSON.stringify(layout)).toBeGreaterThan(layout.windowHeight + 200);
+    expect(layout.sidebarTop, JSON.stringify(layout)).toBe(0);
+    expect(layout.sidebarBottom, JSON.stringify(layout)).toBeGreaterThanOrEqual(layout.pageHeight);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const navigation = page.getByRole("navigation", { name: "Main navigation" });
+    const navigationTop = await navigation.evaluate((nav) => nav.getBoundingClientRect().top);
+    expect(navigationTop).toBeGreaterThanOrEqual(0);
+    expect(navigationTop).toBeLessThan(layout.windowHeight);
+    await page.evaluate(() => window.scrollTo(0, 0));
+
     // A sync publishes each plant's values over the socket; the indicator stays Live.
     const before = frames.length;
     await api("/api/providers/solis/sync", { method: "POST", token: session.token });

@@ -1,5 +1,5 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, inject } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, inject } from "vitest";
 import { sandboxAccounts } from "../../sandbox/accounts";
 import { launchBrowser } from "./browser";
 
@@ -39,17 +39,63 @@ export interface Session {
 }
 
 interface PageOptions {
-  /** Signed in: the session stored in localStorage as the app itself stores it (SPEC section 3). */
+  /** Signed in: the session stored in localStorage as the app itself stores it (auth_token, auth_user). */
   session?: Session;
   width?: number;
+  height?: number;
   timeoutMs?: number;
 }
 
-/** Debian's chromium for one test file (launched before its tests, closed after); a fresh context per page. */
+/** What a page logged as an error or threw, unless its test said to expect it. */
+interface WatchedPage {
+  context: BrowserContext;
+  problems: string[];
+  expected: RegExp[];
+}
+const watched = new Map<Page, WatchedPage>();
+
+/**
+ * For a test that provokes a failure on purpose: console errors matching `pattern` on this page
+ * (such as the browser's own line for an answer with an error status) do not fail it.
+ */
+export function expectConsoleError(page: Page, pattern: RegExp): void {
+  watched.get(page)?.expected.push(pattern);
+}
+
+function watch(page: Page, context: BrowserContext): void {
+  const entry: WatchedPage = { context, problems: [], expected: [] };
+  watched.set(page, entry);
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    const location = message.location().url;
+    const text = `console error: ${message.text()}${location ? ` (${location})` : ""}`;
+    if (!entry.expected.some((pattern) => pattern.test(text))) entry.problems.push(text);
+  });
+  page.on("pageerror", (error) => {
+    entry.problems.push(`page error: ${error.stack ?? error.message}`);
+  });
+}
+
+/**
+ * Debian's chromium for one test file (launched before its tests, closed after); a fresh context per
+ * page. Ordinary use logs no error: a test fails when any of its pages logged a console error or
+ * threw, unless the test declared it with `expectConsoleError`.
+ */
 export function browserPages() {
   let browser: Browser | undefined;
   beforeAll(async () => {
     browser = await launchBrowser();
+  });
+  afterEach(async () => {
+    const problems: string[] = [];
+    for (const [page, entry] of watched) {
+      problems.push(...entry.problems.map((problem) => `${page.url()}: ${problem}`));
+      await entry.context.close();
+    }
+    watched.clear();
+    if (problems.length > 0) {
+      throw new Error(`The browser reported errors in ordinary use:\n${problems.join("\n")}`);
+    }
   });
   afterAll(async () => {
     await browser?.close();
@@ -57,10 +103,11 @@ export function browserPages() {
   return async function newPage({
     session,
     width = 1366,
+    height = 900,
     timeoutMs = 20_000,
   }: PageOptions = {}): Promise<Page> {
     if (!browser) throw new Error("the browser starts in beforeAll");
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const context = await browser.newContext({ viewport: { width, height } });
     if (session) {
       await context.addInitScript(
         ([token, user]) => {
@@ -73,6 +120,7 @@ export function browserPages() {
       );
     }
     const page = await context.newPage();
+    watch(page, context);
     page.setDefaultTimeout(timeoutMs);
     return page;
   };

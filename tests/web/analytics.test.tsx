@@ -120,7 +120,7 @@ function detailHandler(overrides: Partial<AnalyticsRecord> = {}) {
   };
 }
 
-describe("detail formulas (SPEC section 9)", () => {
+describe("detail formulas", () => {
   it("computes efficiency, capacity factor and energy yield from power, energy and capacity", () => {
     expect(efficiencyPercent(4000, 10)).toBeCloseTo(40);
     expect(capacityFactorPercent(36_000, 10)).toBeCloseTo(15);
@@ -230,7 +230,7 @@ describe("Performance Analytics list", () => {
 });
 
 describe("site analytics detail", () => {
-  it("asks for 7 days first and shows SPEC's KPIs with units and the data time", async () => {
+  it("asks for 7 days first and shows the KPIs with units and the data time", async () => {
     const { calls } = openAt("/app/analytics/sys-1", { "GET /api/analytics": detailHandler() });
     await screen.findByRole("tab", { name: "Overview" });
     expect(screen.getByRole("heading", { level: 1, name: "Warehouse Roof" })).toBeInTheDocument();
@@ -286,7 +286,7 @@ describe("site analytics detail", () => {
     expect(row("2026-05-28")).toHaveTextContent("—20.0 kWh—");
   });
 
-  it("lists inverters with SPEC's state labels, power, today's energy and temperature", async () => {
+  it("lists inverters with state labels, power, today's energy and temperature", async () => {
     const { user } = openAt("/app/analytics/sys-1", { "GET /api/analytics": detailHandler() });
     await user.click(await screen.findByRole("tab", { name: "Inverters" }));
     const row = (serial: string) => screen.getByRole("cell", { name: serial }).closest("tr") as HTMLElement;

@@ -1,9 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { fleetTotals, providerTotals, sortSystems } from "../../web/components/dashboard/fleet";
 import { generationChartData } from "../../web/components/dashboard/generation-series";
 import { localDate } from "../../web/components/dashboard/local-day";
-import { fallbackMetrics } from "../../web/lib/queries/metrics";
+import { fallbackMetrics, fetchDashboardMetrics } from "../../web/lib/queries/metrics";
+import { createQueryClient, isCancellation } from "../../web/lib/query-client";
 import { makeMetric } from "./dashboard-fixtures";
+import { makeProfile, storeSession } from "./helpers";
 
 describe("plant-local days", () => {
   it("dates an instant in the site's zone, not the viewer's", () => {
@@ -114,7 +116,7 @@ describe("fleet totals", () => {
   });
 });
 
-describe("the metrics fallback (SPEC section 7)", () => {
+describe("the metrics fallback", () => {
   it("builds one solis entry with the generation in Wh when sites matched, else nothing", () => {
     const [entry] = fallbackMetrics({
       matchedSites: 3,
@@ -124,5 +126,36 @@ describe("the metrics fallback (SPEC section 7)", () => {
     expect(entry).toMatchObject({ provider: "solis", currentPowerW: 4500, todayGenerationWh: 12_345 });
     expect(fallbackMetrics({ matchedSites: 0, totalCurrentPower: 0, totalTodayGeneration: 0 })).toEqual([]);
     expect(fallbackMetrics({ nonsense: true })).toEqual([]);
+  });
+});
+
+describe("a cancelled metrics read", () => {
+  it("is passed on as a cancellation: no fallback call and nothing logged", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const fetchMock = vi.fn(async (_input: RequestInfo | URL, init?: RequestInit) => {
+      init?.signal?.throwIfAborted();
+      return new Response("[]", { headers: { "Content-Type": "application/json" } });
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    storeSession(makeProfile());
+    const controller = new AbortController();
+    controller.abort();
+    const error = await fetchDashboardMetrics(controller.signal).catch((caught: unknown) => caught);
+    expect(isCancellation(error)).toBe(true);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it("is not logged as a failed query when the query is cancelled", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const client = createQueryClient();
+    const pending = client.fetchQuery({
+      queryKey: ["slow"],
+      queryFn: ({ signal }) =>
+        new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+    });
+    await client.cancelQueries({ queryKey: ["slow"] });
+    expect(isCancellation(await pending.catch((caught: unknown) => caught))).toBe(true);
+    expect(errors).not.toHaveBeenCalled();
   });
 });

@@ -206,7 +206,7 @@ describe("dashboard", () => {
     expect(screen.queryByRole("link", { name: /View all alerts/ })).not.toBeInTheDocument();
   });
 
-  it("reads the weather at the first site and labels it as SPEC says", async () => {
+  it("reads the weather at the first site and labels it by cloud cover", async () => {
     const { calls } = renderDashboard({
       weather: makeWeather({ cloudCover: 55, uvIndex: 6.2, solarIrradiance: 410 }),
     });
@@ -223,7 +223,7 @@ describe("dashboard", () => {
     expect(new URL(weatherCall?.url ?? "", "http://localhost").searchParams.get("lat")).toBe("51.5");
   });
 
-  it("uses SPEC's fixed coordinates only when the organisation has no sites", async () => {
+  it("uses the default coordinates only when the organisation has no sites", async () => {
     const { calls } = renderDashboard({ sites: [], weather: makeWeather({ cloudCover: 85, uvIndex: 9 }) });
     expect(await screen.findByText("Cloudy")).toBeInTheDocument();
     expect(screen.getByText("9.0 · High")).toBeInTheDocument();

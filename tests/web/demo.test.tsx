@@ -29,7 +29,7 @@ function demoSite(index: number) {
 const JUNE_MORNING = Date.UTC(2026, 5, 15, 17, 0);
 
 describe("demo simulation", () => {
-  it("has SPEC's three sites totalling 1,425 kW and a 78 % monthly target", () => {
+  it("has three sites totalling 1,425 kW and a 78 % monthly target", () => {
     const snapshot = simulateDemo(DEMO_SEED, JUNE_MORNING);
     expect(snapshot.sites).toHaveLength(3);
     expect(snapshot.summary.totalCapacity).toBe(1425);
@@ -115,7 +115,7 @@ describe("demo simulation", () => {
   });
 });
 
-describe("demo badges (SPEC section 4)", () => {
+describe("demo badges", () => {
   it("maps operational to default, maintenance to secondary and anything else to destructive", () => {
     expect(demoStatusVariant("operational")).toBe("default");
     expect(demoStatusVariant("maintenance")).toBe("secondary");

@@ -61,6 +61,20 @@ describe("translations", () => {
   });
 });
 
+describe("loading languages", () => {
+  it("bundles English and loads another language's strings when it is chosen", async () => {
+    expect(i18n.getResourceBundle("en", "translation")).toEqual(en);
+    await i18n.changeLanguage("fr");
+    expect(i18n.language).toBe("fr");
+    expect(i18n.getResourceBundle("fr", "translation")).toEqual(fr);
+    expect(i18n.t("common.retry")).toBe(fr.common.retry);
+  });
+
+  it("falls back to English for a language it does not have", () => {
+    expect(i18n.t("common.retry", { lng: "de" })).toBe(en.common.retry);
+  });
+});
+
 describe("switching language", () => {
   it("renders the landing page in Spanish after changeLanguage('es')", async () => {
     mockApi({});

@@ -68,7 +68,7 @@ describe("Portfolio Management", () => {
     await user.click(create);
 
     expect(await findToast("Portfolio created")).toBeInTheDocument();
-    // SPEC section 5: trimmed name; an empty description is left out.
+    // Trimmed name; an empty description is left out.
     expect(calls.find((call) => call.method === "POST")?.body).toEqual({ name: "South" });
     expect(within(form).getByLabelText("Portfolio Name")).toHaveValue("");
   });

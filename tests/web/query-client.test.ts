@@ -24,7 +24,7 @@ describe("query retry rule", () => {
     expect([0, 1, 2, 3, 4, 5, 6].map(queryRetryDelay)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
   });
 
-  it("configures queries and mutations as SPEC section 9 says", () => {
+  it("configures queries and mutations with the app's retry and freshness defaults", () => {
     const defaults = createQueryClient().getDefaultOptions();
     expect(defaults.queries?.staleTime).toBe(30_000);
     expect(defaults.queries?.gcTime).toBe(300_000);

@@ -55,7 +55,7 @@ describe("Solar Sites", () => {
     expect(depot).toHaveTextContent("640 W");
     expect(depot).toHaveTextContent("950 Wh");
     expect(depot).toHaveTextContent("No data yet");
-    // SPEC section 4: fault in a warning colour.
+    // Fault in a warning colour.
     expect(within(depot).getByText("Fault").closest("span[class*='amber']")).not.toBeNull();
   });
 

@@ -11,7 +11,7 @@ import { makeSite as siteFixture } from "./sites-fixtures";
 
 const HOUR = 3_600_000;
 
-describe("weather labels (SPEC section 4)", () => {
+describe("weather labels", () => {
   it.each([
     [0, "clearSky"],
     [29.9, "clearSky"],
@@ -154,7 +154,7 @@ describe("Weather Correlation page", () => {
     expect(await screen.findByText("No Weather Data")).toBeInTheDocument();
   });
 
-  it("shows each site's current weather with SPEC's labels, units, time and the Open-Meteo attribution", async () => {
+  it("shows each site's current weather with cloud-cover and UV labels, units, time and the Open-Meteo attribution", async () => {
     const { calls } = openWeather({ ...oneSite, [`GET ${HISTORY_PATH}`]: historyHandler });
     const card = await screen.findByRole("article", { name: "Warehouse Roof" });
     expect(await within(card).findByText("Partly Cloudy")).toBeInTheDocument();

@@ -200,9 +200,9 @@ export async function login(email: string, password = PASSWORD, headers: Record<
 
 /** A platform superAdmin, created the way the command-line tool does: directly in D1. */
 export async function createSuperAdmin(): Promise<TestUser> {
-  const { hashPassword } = await import("../../worker/lib/password");
+  const { hashPassword, passwordIterations } = await import("../../worker/lib/password");
   const email = uniqueEmail("admin");
-  const hash = await hashPassword(PASSWORD);
+  const hash = await hashPassword(PASSWORD, passwordIterations(env));
   const id = crypto.randomUUID();
   await env.DB.prepare(
     "INSERT INTO users (id, email, full_name, password_hash, password_salt, password_iterations, org_id, role, permissions, created_at) VALUES (?, ?, ?, ?, ?, ?, NULL, 'superAdmin', NULL, ?)",

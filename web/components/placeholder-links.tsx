@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useSettings } from "./settings/settings-context";
 import { ButtonLink } from "./ui/button-link";
 
-/** SPEC section 2: placeholder and empty-state screens link to the home page, Settings and Sites. */
+/** Placeholder and empty-state screens link to the home page, Settings and Sites. */
 export function PlaceholderLinks() {
   const { t } = useTranslation();
   const { openSettings } = useSettings();

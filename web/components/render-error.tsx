@@ -2,7 +2,7 @@ import { RiErrorWarningLine, RiRefreshLine } from "@remixicon/react";
 import { Button, Card } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 
-/** SPEC section 2: the screen a render failure shows, for the router and the top-level boundary. */
+/** The screen a render failure shows, for the router and the top-level boundary. */
 export function RenderErrorScreen({ error }: { error: unknown }) {
   const { t } = useTranslation();
   const message = error instanceof Error ? error.message : String(error);

@@ -5,7 +5,7 @@ import { preferencesQueryOptions, profileQueryOptions } from "../lib/queries/use
 import { clearSession, getSession, subscribeSession, syncStoredUser, useSession } from "../lib/session";
 
 /**
- * SPEC section 4: a restored session re-fetches the profile, and any failure of that fetch ends it.
+ * A restored session re-fetches the profile, and any failure of that fetch ends it.
  * The interface language follows the saved preferences, including while a change is being saved.
  */
 export function SessionBootstrap() {

@@ -1,13 +1,13 @@
 import { apiErrorBodySchema } from "../../schema/api/common";
 
-/** localStorage keys of the session (SPEC section 3). */
+/** localStorage keys of the session. */
 export const TOKEN_STORAGE_KEY = "auth_token";
 export const USER_STORAGE_KEY = "auth_user";
 
 export const NOT_AUTHENTICATED = "Not authenticated";
 
 /**
- * A failed call. `message` is `${status}: ${body text or status text}` (SPEC section 8) so retry
+ * A failed call. `message` is `${status}: ${body text or status text}` so retry
  * rules can read it; `serverError` and `details` are the parsed `{ error, details }` body for toasts.
  */
 export class ApiRequestError extends Error {

@@ -1,4 +1,4 @@
-/** The one place numbers, units, dates and time zones are turned into text (SPEC section 9). */
+/** The one place numbers, units, dates and time zones are turned into text. */
 
 const LOCALES: Record<string, string> = { en: "en-GB", es: "es-ES", fr: "fr-FR" };
 
@@ -177,7 +177,7 @@ export function formatHourMinute(value: string | number | Date, options: DateFor
   }).format(date);
 }
 
-/** Avatar initials: the first two letters of the e-mail's local part, in capitals (SPEC section 2). */
+/** Avatar initials: the first two letters of the e-mail's local part, in capitals. */
 export function initialsFromEmail(email: string): string {
   const localPart = email.split("@")[0] ?? "";
   return localPart.slice(0, 2).toUpperCase();

@@ -1,6 +1,6 @@
 import type { ProviderId } from "../../schema/api/providers";
 
-/** Brand names of the monitoring providers (SPEC section 1); they are not translated. */
+/** Brand names of the monitoring providers; they are not translated. */
 export const providerNames: Record<ProviderId, string> = {
   meteronline: "Meteronline",
   solis: "Solis",

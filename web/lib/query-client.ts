@@ -1,10 +1,10 @@
-import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import { isCancelledError, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { ApiRequestError } from "./api";
 
 export const MAX_QUERY_RETRIES = 2;
 const MAX_RETRY_DELAY_MS = 30_000;
 
-/** SPEC section 8: never retry an authentication failure or a missing organisation. */
+/** Never retry an authentication failure or a missing organisation. */
 export function shouldRetryQuery(failureCount: number, error: unknown): boolean {
   if (failureCount >= MAX_QUERY_RETRIES) return false;
   const message = error instanceof Error ? error.message : String(error);
@@ -12,6 +12,16 @@ export function shouldRetryQuery(failureCount: number, error: unknown): boolean 
     return false;
   }
   return true;
+}
+
+/**
+ * A request given up on purpose (its screen unmounted, a newer fetch replaced it): the query's
+ * CancelledError or fetch's AbortError. Not a failure: nothing is logged and no fallback runs.
+ */
+export function isCancellation(error: unknown): boolean {
+  if (isCancelledError(error)) return true;
+  // DOMException is not an Error subclass in every runtime; its name is what identifies an abort.
+  return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "AbortError";
 }
 
 /** 1 s, 2 s, 4 s ... capped at 30 s. */
@@ -28,6 +38,7 @@ export function createQueryClient(): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({
       onError: (error, query) => {
+        if (isCancellation(error)) return;
         console.error(`Query failed: ${describePath(error, query.queryKey)}`, error);
       },
     }),

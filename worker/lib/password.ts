@@ -6,6 +6,26 @@
 export const PASSWORD_ITERATIONS = 100_000;
 const KEY_BITS = 256;
 
+/** The bindings that choose the cost of new hashes. */
+export interface PasswordCostEnv {
+  APP_ENV: string;
+  /** Test suites only: a lower count for new hashes (ignored unless APP_ENV is "test"). */
+  PASSWORD_ITERATIONS?: string;
+}
+
+/**
+ * Iterations for new hashes: always PASSWORD_ITERATIONS, except that the test environment may set a
+ * lower PASSWORD_ITERATIONS so suites that create many accounts stay fast. Verification always
+ * uses the count stored with the hash.
+ */
+export function passwordIterations(env: PasswordCostEnv): number {
+  if (env.APP_ENV !== "test" || env.PASSWORD_ITERATIONS === undefined) return PASSWORD_ITERATIONS;
+  const iterations = Number(env.PASSWORD_ITERATIONS);
+  return Number.isInteger(iterations) && iterations > 0 && iterations <= PASSWORD_ITERATIONS
+    ? iterations
+    : PASSWORD_ITERATIONS;
+}
+
 export interface PasswordHash {
   hash: string;
   salt: string;
@@ -51,9 +71,16 @@ export async function verifyPassword(password: string, stored: PasswordHash): Pr
   return diff === 0;
 }
 
-/** A hash of a random password, compared against when the email is unknown so timing is the same. */
-let dummyHash: Promise<PasswordHash> | undefined;
-export function dummyPasswordHash(): Promise<PasswordHash> {
-  dummyHash ??= hashPassword(crypto.randomUUID());
-  return dummyHash;
+/**
+ * A hash of a random password at the count new accounts get, compared against when the email is
+ * unknown so timing is the same.
+ */
+const dummyHashes = new Map<number, Promise<PasswordHash>>();
+export function dummyPasswordHash(iterations = PASSWORD_ITERATIONS): Promise<PasswordHash> {
+  let dummy = dummyHashes.get(iterations);
+  if (!dummy) {
+    dummy = hashPassword(crypto.randomUUID(), iterations);
+    dummyHashes.set(iterations, dummy);
+  }
+  return dummy;
 }

@@ -16,7 +16,7 @@ import { findOrganization, insertOrganization } from "../data/organizations";
 import { attachUserToOrg, findUserByEmail, findUserWithOrg, insertUser } from "../data/users";
 import { ApiError, badRequest, conflict, tooManyRequests } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
-import { dummyPasswordHash, hashPassword, verifyPassword } from "../lib/password";
+import { dummyPasswordHash, hashPassword, passwordIterations, verifyPassword } from "../lib/password";
 import { jwtSecret } from "../lib/secrets";
 import { signSessionToken } from "../lib/tokens";
 import { auditEntry } from "./audit";
@@ -75,7 +75,7 @@ export async function register(ctx: ServiceContext, body: RegisterBody): Promise
     throw conflict("An account with this email already exists");
   }
   const invite = body.inviteToken ? await usableInvite(ctx, body.inviteToken, body.email) : null;
-  const password = await hashPassword(body.password);
+  const password = await hashPassword(body.password, passwordIterations(ctx.env));
   const userId = newId();
   const user: NewUser = {
     id: userId,
@@ -150,7 +150,7 @@ export async function login(ctx: ServiceContext, body: LoginBody): Promise<AuthR
   // Unknown emails are checked against a dummy hash so both failures take the same time.
   const hash = stored
     ? { hash: stored.passwordHash, salt: stored.passwordSalt, iterations: stored.passwordIterations }
-    : await dummyPasswordHash();
+    : await dummyPasswordHash(passwordIterations(ctx.env));
   const valid = await verifyPassword(body.password, hash);
   if (!stored || !valid) {
     await ctx.db.batch([

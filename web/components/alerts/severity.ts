@@ -1,6 +1,6 @@
 import type { AlertSeverity } from "../../../schema/domain";
 
-/** SPEC section 4: red critical, amber warning, blue info. */
+/** Red critical, amber warning, blue info. */
 export const severityStyles: Record<
   AlertSeverity,
   { badge: "red" | "amber" | "blue"; border: string; dot: string }

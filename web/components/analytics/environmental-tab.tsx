@@ -7,7 +7,7 @@ import { formatEnergyWh, formatKg, formatNumber, localeFor } from "../../lib/for
 import { dayLabel } from "./charts";
 import { CO2_KG_PER_KWH, co2AvoidedKg, rangeEnergyWh, TREES_PER_KWH, treesEquivalent } from "./metrics";
 
-/** SPEC section 9: CO2 avoided at 0.92 kg per kWh and trees at 0.045 per kWh, over the range's energy. */
+/** CO2 avoided at 0.92 kg per kWh and trees at 0.045 per kWh, over the range's energy. */
 export function EnvironmentalTab({ record }: { record: AnalyticsRecord }) {
   const { t, i18n } = useTranslation();
   const locale = localeFor(i18n.language);

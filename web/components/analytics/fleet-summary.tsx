@@ -3,7 +3,7 @@ import type { AnalyticsRecord } from "../../../schema/api/analytics";
 import { formatCapacityKw, formatEnergyWh, formatPercent, formatPowerW, localeFor } from "../../lib/format";
 import { StatCard } from "../ui/stat-card";
 
-/** SPEC section 9: meteronline systems are left out of analytics totals. */
+/** Meteronline systems are left out of analytics totals. */
 export function fleetTotals(records: AnalyticsRecord[]) {
   const included = records.filter((record) => record.provider !== "meteronline");
   const capacityKw = included.reduce((sum, record) => sum + record.capacity, 0);

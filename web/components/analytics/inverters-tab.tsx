@@ -5,7 +5,7 @@ import { formatCelsius, formatDateTime, formatKwh, formatPowerW, localeFor } fro
 import { useUserTimeZone } from "../use-user-time-zone";
 import { InverterStateBadge } from "./status-badge";
 
-/** One row per inverter with SPEC's state label, its power, today's energy and temperature. */
+/** One row per inverter with its state label (Online, Alarm or Offline), its power, today's energy and temperature. */
 export function InvertersTab({ record }: { record: AnalyticsRecord }) {
   const { t, i18n } = useTranslation();
   const locale = localeFor(i18n.language);

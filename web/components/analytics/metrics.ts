@@ -1,11 +1,11 @@
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
 import type { ProviderId } from "../../../schema/api/providers";
 
-/** SPEC section 9: kilograms of CO2 a kWh of solar energy avoids, and trees it equals. */
+/** Kilograms of CO2 a kWh of solar energy avoids, and trees it equals. */
 export const CO2_KG_PER_KWH = 0.92;
 export const TREES_PER_KWH = 0.045;
 
-/** The list's filter buttons, in SPEC's order after All. */
+/** The list's filter buttons, in a fixed order after All. */
 export const providerFilters = [
   "solis",
   "fronius",
@@ -19,19 +19,19 @@ export function filterByProvider(records: AnalyticsRecord[], filter: ProviderFil
   return filter === "all" ? records : records.filter((record) => record.provider === filter);
 }
 
-/** SPEC section 9: current power in kW over capacity, in %; null without a capacity. */
+/** Current power in kW over capacity, in %; null without a capacity. */
 export function efficiencyPercent(currentPowerW: number, capacityKw: number): number | null {
   if (capacityKw <= 0) return null;
   return (currentPowerW / 1000 / capacityKw) * 100;
 }
 
-/** SPEC section 9: the day's kWh over (capacity × 24 h), in %. */
+/** The day's kWh over (capacity × 24 h), in %. */
 export function capacityFactorPercent(dayEnergyWh: number, capacityKw: number): number | null {
   if (capacityKw <= 0) return null;
   return (dayEnergyWh / 1000 / (capacityKw * 24)) * 100;
 }
 
-/** SPEC section 9: kWh generated per kW installed. */
+/** KWh generated per kW installed. */
 export function energyYieldKwhPerKw(energyWh: number, capacityKw: number): number | null {
   if (capacityKw <= 0) return null;
   return energyWh / 1000 / capacityKw;
@@ -66,7 +66,7 @@ export function rangePerformanceRatio(days: EnergyDay[]): number | null {
   return expectedWh > 0 ? actualWh / expectedWh : null;
 }
 
-/** SPEC section 4: numeric system state 1 Online, 3 Alarm, anything else Offline. */
+/** Numeric system state 1 Online, 3 Alarm, anything else Offline. */
 export type StateLabel = "online" | "alarm" | "offline";
 export function stateLabel(state: number): StateLabel {
   if (state === 1) return "online";
@@ -74,7 +74,7 @@ export function stateLabel(state: number): StateLabel {
   return "offline";
 }
 
-/** The name SPEC lets a record carry under three keys. */
+/** A record's name: its station, system or site name, whichever it carries, else its id. */
 export function recordName(record: AnalyticsRecord): string {
   return record.stationName || record.systemName || record.siteName || record.systemId;
 }

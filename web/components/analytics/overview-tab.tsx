@@ -15,7 +15,7 @@ import { useUserTimeZone } from "../use-user-time-zone";
 import { PowerChart } from "./charts";
 import { capacityFactorPercent, efficiencyPercent, energyYieldKwhPerKw } from "./metrics";
 
-/** SPEC's KPIs from the record's current values and today's energy, then the power curve over the range. */
+/** The KPIs (power, today's energy, efficiency) from the record's current values and today's energy, then the power curve over the range. */
 export function OverviewTab({ record }: { record: AnalyticsRecord }) {
   const { t, i18n } = useTranslation();
   const locale = localeFor(i18n.language);

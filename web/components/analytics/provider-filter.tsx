@@ -9,7 +9,7 @@ interface ProviderFilterBarProps {
   onChange: (filter: ProviderFilter) => void;
 }
 
-/** SPEC section 2: All plus one button per provider, each with the number of systems it holds. */
+/** All plus one button per provider, each with the number of systems it holds. */
 export function ProviderFilterBar({ records, value, onChange }: ProviderFilterBarProps) {
   const { t } = useTranslation();
   const options: { filter: ProviderFilter; label: string; count: number }[] = [

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
 import { type StateLabel, stateLabel } from "./metrics";
 
-/** SPEC section 4: fault in a warning colour; stale means no data for 30 minutes in daylight. */
+/** Fault in a warning colour; stale means no data for 30 minutes in daylight. */
 const statusColors: Record<string, "emerald" | "gray" | "amber" | "orange"> = {
   online: "emerald",
   offline: "gray",
@@ -27,7 +27,7 @@ const stateColors: Record<StateLabel, "emerald" | "amber" | "gray"> = {
   offline: "gray",
 };
 
-/** SPEC section 4: numeric state 1 Online, 3 Alarm, anything else Offline. */
+/** Numeric state 1 Online, 3 Alarm, anything else Offline. */
 export function InverterStateBadge({ state }: { state: number }) {
   const { t } = useTranslation();
   const label = stateLabel(state);

@@ -11,7 +11,7 @@ import { SeverityBadge } from "../alerts/severity-badge";
 import { ErrorState } from "../ui/error-state";
 import { Spinner } from "../ui/spinner";
 
-/** SPEC section 9: the panel shows at most 3 alerts. */
+/** The panel shows at most 3 alerts. */
 export const ALERTS_PANEL_LIMIT = 3;
 
 export function AlertsPanel({ locale, timeZone }: { locale: string; timeZone: string | undefined }) {

@@ -1,7 +1,7 @@
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import type { ProviderId } from "../../../schema/api/providers";
 
-/** SPEC section 9: the provider breakdown covers these four; meteronline stays out of totals. */
+/** The provider breakdown covers these four; meteronline stays out of totals. */
 export const summaryProviders = ["solis", "sma", "solax", "fronius"] as const satisfies readonly ProviderId[];
 
 export const countsInTotals = (metric: Pick<DashboardMetric, "provider">) =>

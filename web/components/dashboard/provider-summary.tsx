@@ -5,7 +5,7 @@ import { formatCapacityKw, formatCount, formatPowerW } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { providerTotals } from "./fleet";
 
-/** Site count, capacity and live power per provider (SPEC's four; meteronline left out). */
+/** Site count, capacity and live power per provider (the four API providers; meteronline, a CSV import, left out). */
 export function ProviderSummary({
   metrics,
   locale,

@@ -10,7 +10,7 @@ import { SystemStatusBadge } from "./system-status-badge";
 /**
  * One system's live values for Site Management, from the metrics cache that live messages
  * update. Until this session has received a live message for the system it says it is waiting
- * (SPEC section 2), for every provider rather than solis only.
+ *, for every provider rather than solis only.
  */
 export function SystemLiveRow({ systemId }: { systemId: string }) {
   const { t, i18n } = useTranslation();

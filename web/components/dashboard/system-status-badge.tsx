@@ -2,7 +2,7 @@ import { Badge } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import type { DashboardMetric } from "../../../schema/api/metrics";
 
-/** SPEC section 4: fault in a warning colour; stale is separate from producing 0 W. */
+/** Fault in a warning colour; stale is separate from producing 0 W. */
 const statusColours: Record<DashboardMetric["status"], "emerald" | "gray" | "amber" | "orange"> = {
   online: "emerald",
   offline: "gray",

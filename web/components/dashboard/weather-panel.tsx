@@ -17,7 +17,7 @@ import { conditionsLabel, showsCloudIcon, uvLabel } from "../weather/labels";
 
 interface WeatherPanelProps {
   query: Pick<UseQueryResult<CurrentWeather>, "data" | "isPending" | "isError" | "error" | "refetch"> | null;
-  /** The site the weather is for; null at SPEC's fixed location (no sites yet). */
+  /** The site the weather is for; null at the default location (no sites yet). */
   siteName: string | null;
   locale: string;
   timeZone: string | undefined;

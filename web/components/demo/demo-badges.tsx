@@ -2,7 +2,7 @@ import { Badge } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import type { DemoAlertSeverity } from "../../lib/demo/simulation";
 
-/** SPEC section 4: operational is the default badge, maintenance secondary, anything else destructive. */
+/** Operational is the default badge, maintenance secondary, anything else destructive. */
 export type DemoBadgeVariant = "default" | "secondary" | "destructive";
 export function demoStatusVariant(status: string): DemoBadgeVariant {
   if (status === "operational") return "default";
@@ -23,7 +23,7 @@ export function DemoStatusBadge({ status }: { status: string }) {
   );
 }
 
-/** SPEC section 4: red critical, amber warning, blue info. */
+/** Red critical, amber warning, blue info. */
 export const severityColors = { critical: "red", warning: "amber", info: "blue" } as const;
 
 export function SeverityBadge({ severity }: { severity: DemoAlertSeverity }) {

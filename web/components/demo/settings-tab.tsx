@@ -15,7 +15,7 @@ const team: { name: string; email: string; role: Role }[] = [
 
 const QUARTER_HOUR_MS = 15 * 60_000;
 
-/** SPEC: every provider shown Connected, and a team list. Nothing here can be changed in the demo. */
+/** Every provider shown Connected, and a team list. Nothing here can be changed in the demo. */
 export function DemoSettingsTab({ time }: { time: number }) {
   const { t, i18n } = useTranslation();
   const locale = localeFor(i18n.language);

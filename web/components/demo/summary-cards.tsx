@@ -3,7 +3,7 @@ import type { DemoSnapshot } from "../../lib/demo/simulation";
 import { formatCapacityKw, formatEnergyWh, formatPercent, formatPowerW, localeFor } from "../../lib/format";
 import { StatCard } from "../ui/stat-card";
 
-/** SPEC's four demo cards: capacity, live generation (% of capacity), today's generation, system health. */
+/** The demo's four cards: capacity, live generation (% of capacity), today's generation, system health. */
 export function DemoSummaryCards({ snapshot }: { snapshot: DemoSnapshot }) {
   const { t, i18n } = useTranslation();
   const locale = localeFor(i18n.language);

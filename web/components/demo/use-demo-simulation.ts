@@ -19,7 +19,7 @@ export interface DemoSimulation {
   toggleLive: () => void;
   selectedSiteId: string;
   selectSite: (siteId: string) => void;
-  /** SPEC section 4: selects the first site and sets Live (and rewinds the clock). */
+  /** Selects the first site and sets Live (and rewinds the clock). */
   reset: () => void;
 }
 

@@ -39,8 +39,12 @@ export function AppShell({ token, hasOrganisation }: { token: string; hasOrganis
   );
 
   return (
-    <div className="min-h-screen bg-tremor-background-muted">
-      <aside className="fixed inset-y-0 left-0 z-30 hidden w-64 md:block">{sidebar}</aside>
+    // The sidebar's column stretches with the page, so its background and border reach the bottom of
+    // long pages; its contents stay in view while the page scrolls.
+    <div className="flex min-h-screen bg-tremor-background-muted">
+      <aside className="hidden w-64 shrink-0 border-r border-tremor-border bg-tremor-background md:block">
+        <div className="sticky top-0 h-screen">{sidebar}</div>
+      </aside>
       {menuOpen ? (
         <div className="fixed inset-0 z-40 md:hidden">
           <button
@@ -49,7 +53,7 @@ export function AppShell({ token, hasOrganisation }: { token: string; hasOrganis
             className="absolute inset-0 bg-gray-950/40"
             onClick={() => setMenuOpen(false)}
           />
-          <aside className="relative h-full w-64">
+          <aside className="relative h-full w-64 bg-tremor-background">
             {sidebar}
             <button
               type="button"
@@ -62,7 +66,7 @@ export function AppShell({ token, hasOrganisation }: { token: string; hasOrganis
           </aside>
         </div>
       ) : null}
-      <div className="md:pl-64">
+      <div className="min-w-0 flex-1">
         <TopBar onOpenMenu={() => setMenuOpen(true)} />
         <main className="mx-auto max-w-7xl p-4 md:p-8">
           <Outlet />

@@ -106,7 +106,7 @@ export function Sidebar({ onOpenSettings, onLogout, onNavigate }: SidebarProps) 
   const badges = useNavBadges(profile.companyId !== null);
 
   return (
-    <div className="flex h-full flex-col border-r border-tremor-border bg-tremor-background">
+    <div className="flex h-full flex-col">
       <div className="flex h-16 items-center px-5">
         <Link to="/app/dashboard" onClick={onNavigate}>
           <Logo />

@@ -7,7 +7,7 @@ import { portfolioInput, useCreatePortfolioMutation } from "../../lib/queries/po
 import { failureDetails } from "../sites/failure";
 import { Field } from "../ui/field";
 
-/** SPEC section 5: the name is trimmed and required (the button waits for it); the description is optional. */
+/** The name is trimmed and required (the button waits for it); the description is optional. */
 export function CreatePortfolioForm({ layout = "wide" }: { layout?: "wide" | "compact" }) {
   const { t } = useTranslation();
   const id = useId();

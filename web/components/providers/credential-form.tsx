@@ -31,7 +31,7 @@ interface CredentialFormProps {
   onCancel: () => void;
 }
 
-/** The credential form of one provider, built from its schema (SPEC section 2 and 4). */
+/** The credential form of one provider, built from its schema. */
 export function CredentialForm(props: CredentialFormProps) {
   const { t } = useTranslation();
   const schemaQuery = useQuery(providerSchemaQueryOptions(props.provider.name));
@@ -105,7 +105,7 @@ function CredentialFields({
 
   const busy = test.isPending || save.isPending;
 
-  /** SPEC section 5: every required field must be non-empty after trimming. */
+  /** Every required field must be non-empty after trimming. */
   const checkRequired = (): boolean => {
     const missing = fields.filter((field) => field.required && !(values[field.field] ?? "").trim());
     if (missing.length === 0) return true;

@@ -38,7 +38,7 @@ export function isUnauthorized(error: unknown): boolean {
 /** How long the session-expired toast stays: long enough to reach its Log Out button. */
 const SESSION_EXPIRED_TOAST_MS = 15_000;
 
-/** SPEC section 8: Session expired, with a Log Out action that forgets the session and reloads. */
+/** Session expired, with a Log Out action that forgets the session and reloads. */
 export function toastSessionExpired(t: TFunction): void {
   toast.error(t("settings.providers.toasts.sessionExpired"), {
     description: t("settings.providers.toasts.sessionExpiredBody"),

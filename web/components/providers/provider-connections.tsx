@@ -25,7 +25,7 @@ function isLocalRun(): boolean {
 
 /**
  * Settings → Provider Credentials: connect a provider with a form built from its schema, then
- * follow, sync, edit or remove each connection (SPEC sections 2, 4, 5 and 8).
+ * follow, sync, edit or remove each connection.
  */
 export function ProviderConnections() {
   const { t } = useTranslation();

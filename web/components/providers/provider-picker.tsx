@@ -14,7 +14,7 @@ interface ProviderPickerProps {
   onChange: (name: string) => void;
 }
 
-/** SPEC section 2: a provider is chosen by name; "Loading providers..." and "No providers available" hold the place. */
+/** A provider is chosen by name; "Loading providers..." and "No providers available" hold the place. */
 export function ProviderPicker({ id, providersQuery, value, configured, onChange }: ProviderPickerProps) {
   const { t } = useTranslation();
   const providers = providersQuery.data ?? [];

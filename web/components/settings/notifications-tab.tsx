@@ -33,7 +33,7 @@ export function NotificationsTab() {
   }
   const preferences = preferencesQuery.data;
 
-  // SPEC section 7: the PATCH carries the full object with the changed field. The language follows
+  // The PATCH carries the full object with the changed field. The language follows
   // the cached preferences (see SessionBootstrap), so the interface switches as soon as this runs.
   const save = (change: Partial<Preferences>) => {
     mutation.mutate(

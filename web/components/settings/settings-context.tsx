@@ -24,7 +24,7 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
         tab={tab}
         onTabChange={setTab}
         onClose={() => {
-          // SPEC section 2: closing returns the modal to its Account tab.
+          // Closing returns the modal to its Account tab.
           setOpen(false);
           setTab("account");
         }}

@@ -28,7 +28,7 @@ interface SettingsDialogProps {
 export function SettingsDialog({ open, tab, onTabChange, onClose }: SettingsDialogProps) {
   const { t } = useTranslation();
   const profile = useCurrentProfile();
-  // SPEC section 2: Manage Users is hidden for role user (4 tabs instead of 5).
+  // Manage Users is hidden for role user (4 tabs instead of 5).
   const showManageUsers = seesAdministration(profile);
 
   const accountTab: SettingsTab = {

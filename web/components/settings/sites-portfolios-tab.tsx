@@ -21,7 +21,7 @@ import { NativeSelect } from "../ui/native-select";
 import { Spinner } from "../ui/spinner";
 
 /**
- * Settings → Sites & Portfolios (SPEC section 2): create a portfolio, the portfolios with their real
+ * Settings → Sites & Portfolios: create a portfolio, the portfolios with their real
  * site counts, every site with a checkbox, and the bar that adds the selected sites to a portfolio
  * (shown once a site is selected and a portfolio exists). Closing the modal unmounts the tab, which
  * resets the form and the selection.

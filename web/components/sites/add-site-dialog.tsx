@@ -29,7 +29,7 @@ interface AddSiteForm {
 const emptyForm: AddSiteForm = { name: "", address: "", country: "", provider: "", capacityKw: "" };
 
 /**
- * SPEC section 4: open, look the address up, the location is verified, submit. Submit is refused
+ * Open, look the address up, the location is verified, submit. Submit is refused
  * until the address is verified; editing the address or country clears the verification.
  */
 export function AddSiteDialog({ open, onClose }: AddSiteDialogProps) {

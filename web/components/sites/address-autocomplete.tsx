@@ -21,7 +21,7 @@ interface AddressAutocompleteProps {
 }
 
 /**
- * SPEC sections 5 and 9: suggestions from GET /api/geocode once 5 or more characters are typed;
+ * Suggestions from GET /api/geocode once 5 or more characters are typed;
  * picking one sets the site's location. A failed lookup only reaches the console (the query cache
  * logs it): the field keeps working and the user can type on.
  */

@@ -3,7 +3,7 @@ import { ApiRequestError, errorDescription } from "../../lib/api";
 /**
  * A toast's description for a failed site call: the server's details (its `message` when details
  * is an object, as for "Address not found"), else its error with the first validation issue,
- * else the fallback SPEC names.
+ * else the caller's fallback text.
  */
 export function failureDetails(error: unknown, fallback: string): string {
   if (error instanceof ApiRequestError) {

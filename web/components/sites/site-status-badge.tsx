@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { SiteStatus } from "../../../schema/api/sites";
 import type { SystemState } from "../../../schema/domain";
 
-/** SPEC section 4: online, offline, fault, with fault in a warning colour. */
+/** Online, offline, fault, with fault in a warning colour. */
 const siteColors = { online: "emerald", offline: "gray", fault: "amber" } as const;
 const systemColors = { online: "emerald", offline: "gray", alarm: "amber" } as const;
 
@@ -16,7 +16,7 @@ export function SiteStatusBadge({ status }: { status: SiteStatus }) {
   );
 }
 
-/** SPEC section 4: a system is Online, Alarm or Offline. */
+/** A system is Online, Alarm or Offline. */
 export function SystemStateBadge({ state }: { state: SystemState }) {
   const { t } = useTranslation();
   return (

@@ -63,7 +63,7 @@ interface SystemListProps {
   onAction: (system: AvailableSystem) => void;
 }
 
-/** SPEC section 9: the available-systems list scrolls past 16rem. */
+/** The available-systems list scrolls past 16rem. */
 export function SystemList({ labelId, systems, action, onAction }: SystemListProps) {
   return (
     <ul

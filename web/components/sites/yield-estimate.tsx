@@ -16,7 +16,7 @@ interface YieldEstimateProps {
 }
 
 /**
- * SPEC section 5: the estimate needs a location and a total capacity above 0; a failure says
+ * The estimate needs a location and a total capacity above 0; a failure says
  * "Estimation unavailable" once per failed input.
  */
 export function useYieldEstimate(input: YieldEstimateInput | null) {

@@ -17,7 +17,7 @@ import { useUserTimeZone } from "../use-user-time-zone";
 import { uvLabel } from "./labels";
 import { WeatherFacts } from "./weather-facts";
 
-/** GET /api/weather/current at the site, with SPEC's labels, the observation time and the source. */
+/** GET /api/weather/current at the site, with the cloud-cover and UV labels, the observation time and the source. */
 export function CurrentWeather({ latitude, longitude }: { latitude: number; longitude: number }) {
   const { t, i18n } = useTranslation();
   const locale = localeFor(i18n.language);

@@ -1,6 +1,6 @@
-/** SPEC section 4's weather wording, and the dashboard's reading of it for generation. */
+/** The weather wording (conditions, icon, UV level), and the dashboard's reading of it for generation. */
 
-/** SPEC section 4: below 30 % cloud cover Clear Sky, below 70 % Partly Cloudy, otherwise Cloudy. */
+/** Below 30 % cloud cover Clear Sky, below 70 % Partly Cloudy, otherwise Cloudy. */
 export type ConditionsLabel = "clearSky" | "partlyCloudy" | "cloudy";
 export function conditionsLabel(cloudCover: number): ConditionsLabel {
   if (cloudCover < 30) return "clearSky";
@@ -8,12 +8,12 @@ export function conditionsLabel(cloudCover: number): ConditionsLabel {
   return "cloudy";
 }
 
-/** SPEC section 4: the icon turns to a cloud above 50 % cloud cover. */
+/** The icon turns to a cloud above 50 % cloud cover. */
 export function showsCloudIcon(cloudCover: number): boolean {
   return cloudCover > 50;
 }
 
-/** SPEC section 4: UV High at 8 or above, Moderate at 6 or above, otherwise Low. */
+/** UV High at 8 or above, Moderate at 6 or above, otherwise Low. */
 export type UvLabel = "high" | "moderate" | "low";
 export function uvLabel(uvIndex: number): UvLabel {
   if (uvIndex >= 8) return "high";
@@ -21,7 +21,7 @@ export function uvLabel(uvIndex: number): UvLabel {
   return "low";
 }
 
-/** How the sky at the site bears on generation: no sun at all, then by SPEC's cloud bands. */
+/** How the sky at the site bears on generation: no sun at all, then by the cloud-cover bands above. */
 export type WeatherImpact = "optimal" | "reduced" | "heavy" | "night";
 export function weatherImpact(weather: { cloudCover: number; solarIrradiance: number }): WeatherImpact {
   if (weather.solarIrradiance <= 0) return "night";

@@ -17,7 +17,7 @@ interface WeatherFactsProps {
   footer?: ReactNode;
 }
 
-/** The conditions label and icon from cloud cover (SPEC section 4), the temperature, then the figures. */
+/** The conditions label and icon from cloud cover, the temperature, then the figures. */
 export function WeatherFacts({ cloudCover, temperature, facts, footer }: WeatherFactsProps) {
   const { t } = useTranslation();
   const label = conditionsLabel(cloudCover);

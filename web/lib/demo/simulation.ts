@@ -3,14 +3,14 @@ import type { ProviderId } from "../../../schema/api/providers";
 import { unitAt } from "./prng";
 
 /**
- * The public demo's fleet, simulated in the browser: SPEC's demo entities (3 sites totalling
+ * The public demo's fleet, simulated in the browser: the demo's fixed entities (3 sites totalling
  * 1,425 kW, monthly target 78 %) driven by the sun's position (suncalc) through a clear-sky
  * irradiance model, with passing clouds from a seeded generator. Every figure is a pure function
  * of (seed, simulated time), so the demo is the same for every visitor and in tests.
  */
 
 export const DEMO_SEED = 1425;
-/** SPEC section 9. */
+/** The demo fleet's monthly generation target, shown on its summary card. */
 export const MONTHLY_TARGET_PERCENT = 78;
 /** The demo sites are in Arizona: no daylight saving, so a local day is always 24 h at UTC-7. */
 export const DEMO_TIME_ZONE = "America/Phoenix";
@@ -103,7 +103,7 @@ export interface DemoAlert {
   value: number;
 }
 
-/** SPEC section 3's demo site; power in kW, energy in kWh, efficiency in %. */
+/** A demo site; power in kW, energy in kWh, efficiency in %. */
 export interface DemoSite {
   id: string;
   name: string;
@@ -119,10 +119,10 @@ export interface DemoSite {
   alerts: DemoAlert[];
 }
 
-/** SPEC section 3's demo weather: °F and mph. */
+/** The demo's weather: °F and mph. */
 export interface DemoWeather {
   temperature: number;
-  /** %: the conditions label follows SPEC section 4 from it. */
+  /** %: the conditions label follows from it (clear below 30 %, partly cloudy below 70 %). */
   cloudCover: number;
   irradiance: number;
   windSpeed: number;

@@ -5,7 +5,7 @@ import { shouldRetryQuery } from "../query-client";
 
 export type AnalyticsRange = AnalyticsQuery["range"];
 
-/** SPEC section 9: the list reads 24 h, the detail 7 days unless the user picks another range. */
+/** The list reads 24 h, the detail 7 days unless the user picks another range. */
 export const LIST_RANGE: AnalyticsRange = "24h";
 export const DETAIL_DEFAULT_RANGE: AnalyticsRange = "7d";
 
@@ -35,7 +35,7 @@ function retryUnlessNotFound(failureCount: number, error: unknown): boolean {
 
 /**
  * GET /api/analytics?system={id}&range=: the system's record with its power series and energy per
- * plant-local day (SPEC: the first item is used; an empty list means no system was returned).
+ * plant-local day (the first item is used; an empty list means no system was returned).
  */
 export const systemAnalyticsQueryOptions = (systemId: string, range: AnalyticsRange) =>
   queryOptions({

@@ -2,7 +2,7 @@ import { queryOptions, useMutation } from "@tanstack/react-query";
 import type { GeocodeResult, GeocodeSearch } from "../../../schema/api/geocode";
 import { api } from "../api";
 
-/** SPEC section 9: address autocomplete starts at 5 characters. */
+/** Address autocomplete starts at 5 characters. */
 export const AUTOCOMPLETE_MIN_CHARS = 5;
 
 export const geocodeKeys = {

@@ -9,7 +9,7 @@ import type { DashboardMetric } from "../../../schema/api/metrics";
 import { dashboardFallbackSchema } from "../../../schema/api/metrics";
 import { normalisedPowerW, normalisedTodayWh } from "../../../schema/metric-normalise";
 import { api } from "../api";
-import { shouldRetryQuery } from "../query-client";
+import { isCancellation, shouldRetryQuery } from "../query-client";
 
 /** Everything the dashboard reads lives under ['dashboard'] (site and provider writes invalidate it). */
 export const dashboardKeys = {
@@ -21,11 +21,11 @@ export const dashboardKeys = {
   series: (timeZone: string) => [...dashboardKeys.all, "series", timeZone] as const,
 };
 
-/** SPEC section 9: metrics refresh every 30 s with one retry. */
+/** Metrics refresh every 30 s with one retry. */
 export const METRICS_REFETCH_MS = 30_000;
 export const METRICS_RETRIES = 1;
 
-/** One retry, never after an authentication failure (SPEC section 8). */
+/** One retry, never after an authentication failure. */
 export const retryOnce = (failureCount: number, error: unknown) =>
   failureCount < METRICS_RETRIES && shouldRetryQuery(failureCount, error);
 
@@ -37,8 +37,8 @@ export function isFallbackMetric(metric: Pick<DashboardMetric, "systemId">): boo
 }
 
 /**
- * SPEC section 7's fallback: one solis entry with the fleet totals when any site matched, else
- * nothing. The endpoint's units are not declared, so SPEC's normalisation reads them.
+ * The fallback endpoint's answer as metrics: one solis entry with the fleet totals when any site matched, else
+ * nothing. The endpoint's units are not declared, so the shared metric normalisation reads them.
  */
 export function fallbackMetrics(body: unknown): DashboardMetric[] {
   const parsed = dashboardFallbackSchema.safeParse(body);
@@ -78,13 +78,14 @@ export function fallbackMetrics(body: unknown): DashboardMetric[] {
 
 /**
  * GET /dashboard/metrics; a non-array answer is an empty list. When the call fails the debug
- * endpoint stands in (SPEC section 8).
+ * endpoint stands in; a cancelled call is not a failure and is passed on as it is.
  */
 export async function fetchDashboardMetrics(signal?: AbortSignal): Promise<DashboardMetric[]> {
   try {
     const metrics = await api.get<unknown>("/dashboard/metrics", { signal });
     return Array.isArray(metrics) ? (metrics as DashboardMetric[]) : [];
   } catch (error) {
+    if (isCancellation(error)) throw error;
     console.error("Dashboard metrics failed; trying /api/debug/dashboard-test", error);
     try {
       return fallbackMetrics(await api.get<unknown>("/api/debug/dashboard-test", { signal }));
@@ -96,7 +97,7 @@ export async function fetchDashboardMetrics(signal?: AbortSignal): Promise<Dashb
 }
 
 /**
- * SPEC sections 7 and 8: one retry, then an empty list when neither call answers on the first
+ * One retry, then an empty list when neither call answers on the first
  * load. A failed refresh keeps the figures already shown. Either way the failure is flagged in
  * the cache, so the screen can say the data is unavailable rather than only "no sites".
  */
@@ -110,6 +111,7 @@ async function readMetrics({ signal, client }: QueryFunctionContext): Promise<Da
     }
     return metrics;
   } catch (error) {
+    if (isCancellation(error)) throw error;
     if (failuresSoFar < METRICS_RETRIES && shouldRetryQuery(failuresSoFar, error)) throw error;
     if (!client.getQueryData(dashboardKeys.metricsUnavailable())) {
       client.setQueryData(dashboardKeys.metricsUnavailable(), Date.now());

@@ -25,7 +25,7 @@ export const portfolioSitesQueryOptions = (portfolioId: string) =>
 
 export interface CreatePortfolioInput {
   name: string;
-  /** Left out when empty (SPEC section 5). */
+  /** Left out when empty. */
   description?: string;
 }
 
@@ -36,7 +36,7 @@ export interface PortfolioSitesChanged {
 
 const refresh = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: portfolioKeys.all });
 
-/** SPEC section 5: the name trimmed; the description trimmed and omitted when empty. */
+/** The name trimmed; the description trimmed and omitted when empty. */
 export function portfolioInput(name: string, description: string): CreatePortfolioInput {
   const trimmed = description.trim();
   return trimmed ? { name: name.trim(), description: trimmed } : { name: name.trim() };

@@ -42,7 +42,7 @@ export interface SyncRun {
 export type CredentialValues = Record<string, string>;
 
 /**
- * SPEC section 8: a 401 while saving reads "Your session has expired"; the screen shows a toast
+ * A 401 while saving reads "Your session has expired"; the screen shows a toast
  * with a Log Out action instead of the generic failure.
  */
 export class SessionExpiredError extends Error {
@@ -64,7 +64,7 @@ const sitesKey = ["sites"] as const;
 const dashboardKey = ["dashboard"] as const;
 const alertsKey = ["alerts"] as const;
 
-/** SPEC section 7: the provider list is retried 3 times, 1 s apart. */
+/** The provider list is retried 3 times, 1 s apart. */
 export const PROVIDERS_RETRIES = 3;
 export const PROVIDERS_RETRY_DELAY_MS = 1000;
 
@@ -145,7 +145,7 @@ export function useSaveCredentialsMutation(
     },
     onSuccess: async (data, variables) => {
       callbacks.onSuccess?.(data, variables);
-      // SPEC section 7: credentials, sites and dashboard metrics are refreshed.
+      // Credentials, sites and dashboard metrics are refreshed.
       await invalidateAll(queryClient, [providerKeys.credentials, sitesKey, dashboardKey]);
     },
     onError: (error, variables) => callbacks.onError?.(error, variables),

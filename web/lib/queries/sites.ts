@@ -62,7 +62,7 @@ function refreshSites(queryClient: QueryClient) {
   );
 }
 
-/** The site as POST /api/sites answers it (SPEC: "the created site with id"). */
+/** The site as POST /api/sites answers it (the created site, with its id). */
 export type CreatedSite = EnhancedSite;
 
 export function useCreateSiteMutation() {

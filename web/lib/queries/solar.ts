@@ -17,7 +17,7 @@ export const solarKeys = {
 
 /**
  * POST /api/solar/estimate-yield as a query: the answer is a pure function of its inputs, so it is
- * cached by them and recomputed when the location or the capacity changes. SPEC: it needs a
+ * cached by them and recomputed when the location or the capacity changes. It needs a
  * location and a capacity above 0.
  */
 export const yieldEstimateQueryOptions = (input: YieldEstimateInput | null) =>

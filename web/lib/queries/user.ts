@@ -20,7 +20,7 @@ export const preferencesQueryOptions = () =>
   queryOptions({
     queryKey: userKeys.preferences(),
     queryFn: ({ signal }) => api.get<Preferences>("/user/preferences", { signal }),
-    // SPEC section 7: settings queries do not retry.
+    // Settings queries do not retry.
     retry: false,
   });
 

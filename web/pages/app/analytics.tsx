@@ -14,7 +14,7 @@ import { Spinner } from "../../components/ui/spinner";
 import { providerNames } from "../../lib/providers";
 import { analyticsListQueryOptions } from "../../lib/queries/analytics";
 
-/** Performance Analytics: every system with today's figures, filtered by provider (SPEC section 2). */
+/** Performance Analytics: every system with today's figures, filtered by provider. */
 export function AnalyticsPage() {
   const { t } = useTranslation();
   const [filter, setFilter] = useState<ProviderFilter>("all");

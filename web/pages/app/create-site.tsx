@@ -26,7 +26,7 @@ import { actorFromProfile } from "../../lib/permissions";
 import { availableSystemsQueryOptions, useCreateSiteWithSystemsMutation } from "../../lib/queries/sites";
 
 /**
- * Create New Site (SPEC sections 2, 4 and 5): a name, an address picked from the suggestions,
+ * Create New Site: a name, an address picked from the suggestions,
  * systems moved from the available list to the configured one (capacity follows), the yield
  * estimate, then POST /api/sites and one POST /api/sites/{id}/systems per system.
  */

@@ -24,7 +24,7 @@ import { isFallbackMetric, metricsQueryOptions, useMetricsUnavailableSince } fro
 import { sitesQueryOptions } from "../../lib/queries/sites";
 import { currentWeatherQueryOptions } from "../../lib/queries/weather";
 
-/** SPEC's fixed coordinates, used only when the organisation has no sites. */
+/** Default coordinates (New York), used only when the organisation has no sites. */
 const DEFAULT_WEATHER_LOCATION = { latitude: 40.7128, longitude: -74.006 } as const;
 
 interface WeatherLocation {
@@ -34,7 +34,7 @@ interface WeatherLocation {
 }
 
 /**
- * Where the weather is read: the first site, SPEC's fixed point only when there are no sites.
+ * Where the weather is read: the first site, the default point only when there are no sites.
  * If the site list cannot be read, a system's own coordinates stand in.
  */
 function weatherLocation(

@@ -11,7 +11,7 @@ import { errorDescription } from "../../lib/api";
 import { useCompleteOnboardingMutation } from "../../lib/queries/auth";
 import { logout } from "../../lib/session";
 
-/** SPEC section 2: replaces every /app screen until the signed-in user has an organisation. */
+/** Replaces every /app screen until the signed-in user has an organisation. */
 export function OnboardingPage() {
   const { t } = useTranslation();
   const profile = useCurrentProfile();

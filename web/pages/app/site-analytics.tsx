@@ -25,7 +25,7 @@ import {
   systemAnalyticsQueryOptions,
 } from "../../lib/queries/analytics";
 
-/** SPEC section 5: the detail reads its id from the last path segment. */
+/** The detail reads its id from the last path segment. */
 export function idFromPath(pathOrId: string): string {
   const segments = pathOrId.split("/").filter(Boolean);
   const last = segments[segments.length - 1] ?? "";

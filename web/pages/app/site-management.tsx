@@ -17,7 +17,7 @@ import { actorFromProfile } from "../../lib/permissions";
 import { enhancedSitesQueryOptions } from "../../lib/queries/sites";
 
 /**
- * Site Management (SPEC section 2): totals, then each site expanding to its systems with their
+ * Site Management: totals, then each site expanding to its systems with their
  * stored live values and data time. Live WebSocket rows come later.
  */
 export function SiteManagementPage() {

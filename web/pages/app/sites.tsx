@@ -16,7 +16,7 @@ import { Spinner } from "../../components/ui/spinner";
 import { actorFromProfile } from "../../lib/permissions";
 import { sitesQueryOptions } from "../../lib/queries/sites";
 
-/** Solar Sites: a card per site and the Add Site dialog (SPEC sections 2 and 4). */
+/** Solar Sites: a card per site and the Add Site dialog. */
 export function SitesPage() {
   const { t } = useTranslation();
   const profile = useCurrentProfile();

@@ -13,7 +13,7 @@ import { localDate, shiftDate, WEATHER_MAX_DAYS_BACK } from "../../components/we
 import { SiteWeatherCard } from "../../components/weather/site-weather-card";
 import { sitesQueryOptions } from "../../lib/queries/sites";
 
-/** Weather Correlation: per site, the current weather beside the chosen day's generation against irradiance (SPEC section 2). */
+/** Weather Correlation: per site, the current weather beside the chosen day's generation against irradiance. */
 export function WeatherPage() {
   const { t } = useTranslation();
   const timeZone = useUserTimeZone();

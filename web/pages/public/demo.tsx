@@ -15,7 +15,7 @@ import { ButtonLink } from "../../components/ui/button-link";
 import { DEMO_TIME_ZONE } from "../../lib/demo/simulation";
 import { formatDateTime, localeFor } from "../../lib/format";
 
-/** SPEC's public demo: the product's own cards and charts over a deterministic in-browser simulation. */
+/** The public demo: the product's own cards and charts over a deterministic in-browser simulation. */
 export function DemoPage() {
   const { t, i18n } = useTranslation();
   const locale = localeFor(i18n.language);

@@ -15,7 +15,7 @@ import { getSession, logout, useSession } from "../../lib/session";
 
 export type LoginTab = "signin" | "signup";
 
-/** SPEC section 4: registration success redirects after 100 ms. */
+/** Registration success redirects after 100 ms. */
 export const REGISTRATION_REDIRECT_DELAY_MS = 100;
 
 interface LoginPageProps {

@@ -8,7 +8,7 @@ import { formatPriceGbp, localeFor } from "../../lib/format";
 
 type PlanKey = "starter" | "professional" | "enterprise";
 
-/** SPEC section 9: monthly prices in pounds and each plan's features, in order. */
+/** Monthly prices in pounds and each plan's features, in order. */
 const plans: { key: PlanKey; priceGbp: number; features: string[]; popular?: boolean }[] = [
   {
     key: "starter",
