@@ -8,10 +8,3 @@ declare global {
     }
   }
 }
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    benchSystems: number;
-    benchRawSystems: number;
-  }
-}

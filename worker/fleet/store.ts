@@ -21,6 +21,12 @@ import {
 import { buildFleetSeries } from "./read-models/series";
 import type { FleetPage, LegacyRows, LiveValues, StoredPage } from "./types";
 
+export interface MetricsAnswer {
+  key: string;
+  /** Null when the caller already holds the answer with this key. */
+  json: string | null;
+}
+
 interface SocketAttachment {
   userId: string;
 }
@@ -41,6 +47,9 @@ const META_DIRECTORY_VERSION = "directory_version";
 const META_RETENTION_CURSOR = "retention_cursor";
 
 interface CacheEntry {
+  /** What the value was built from. */
+  inputs: string;
+  /** Names this very value (its inputs and when it was built). */
   key: string;
   builtAt: number;
   value: unknown;
@@ -60,6 +69,8 @@ export class FleetStore extends DurableObject<Env> {
   private readonly db: FleetDb;
   /** Bumped by every write here; read models built before a write are rebuilt. */
   private writes = 0;
+  /** Tells this instance's read-model keys from those of an earlier instance (whose counter restarted). */
+  private readonly instance = crypto.randomUUID();
   private readonly cache = new Map<string, CacheEntry>();
   private refreshing: Promise<void> | null = null;
 
@@ -142,6 +153,16 @@ export class FleetStore extends DurableObject<Env> {
     return (await this.metricsSnapshot(orgId, now)).json;
   }
 
+  /**
+   * The dashboard metrics answer for a caller that may hold it already: its key, and the JSON
+   * only when the caller's key is not the current one (a 20,000-system answer is ~15 MB).
+   */
+  async metricsAnswer(orgId: string, now: number, knownKey: string | null): Promise<MetricsAnswer> {
+    const snapshot = await this.metricsSnapshot(orgId, now);
+    const key = this.cache.get("metrics")?.key ?? "";
+    return { key, json: key === knownKey ? null : snapshot.json };
+  }
+
   async fallbackTotals(orgId: string, now: number) {
     return fallbackTotals((await this.metricsSnapshot(orgId, now)).metrics);
   }
@@ -199,13 +220,18 @@ export class FleetStore extends DurableObject<Env> {
   private async cached<T>(orgId: string, name: string, now: number, build: () => Promise<T>): Promise<T> {
     this.claim(orgId);
     const versions = await this.directoryCurrent(orgId);
-    const key = `${this.writes}|${versions.org}|${versions.irradiance}`;
+    const inputs = `${this.instance}|${this.writes}|${versions.org}|${versions.irradiance}`;
     const entry = this.cache.get(name);
-    if (entry && entry.key === key && now >= entry.builtAt && now - entry.builtAt < READ_MODEL_MAX_AGE_MS) {
+    if (
+      entry &&
+      entry.inputs === inputs &&
+      now >= entry.builtAt &&
+      now - entry.builtAt < READ_MODEL_MAX_AGE_MS
+    ) {
       return entry.value as T;
     }
     const value = await build();
-    this.cache.set(name, { key, builtAt: now, value });
+    this.cache.set(name, { inputs, key: `${inputs}|${now}`, builtAt: now, value });
     return value;
   }
 

@@ -1,4 +1,4 @@
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { DashboardMetric } from "../../../schema/api/metrics";
@@ -174,6 +174,25 @@ describe("the fleet store of an organisation", () => {
     });
   });
 
+  it("sends the metrics answer only to a caller that does not hold the current one", async () => {
+    const orgId = await insertOrg();
+    const system = await insertSystem(orgId);
+    const now = Date.now();
+    await storePoints(orgId, [point(system, now - 60_000, 900, 900)]);
+    const store = storeOf(orgId);
+    const first = await store.metricsAnswer(orgId, now, null);
+    expect(JSON.parse(first.json ?? "")).toHaveLength(1);
+    expect(await store.metricsAnswer(orgId, now + 1, first.key)).toEqual({ key: first.key, json: null });
+    await storePoints(orgId, [point(system, now, 1900, 1000)]);
+    const changed = await store.metricsAnswer(orgId, now + 2, first.key);
+    expect(changed.key).not.toBe(first.key);
+    expect((JSON.parse(changed.json ?? "") as DashboardMetric[])[0]?.currentPowerW).toBe(1900);
+    // Past the max age the answer is rebuilt under a new key even when nothing was written.
+    const aged = await store.metricsAnswer(orgId, now + 2 + READ_MODEL_MAX_AGE_MS, changed.key);
+    expect(aged.key).not.toBe(changed.key);
+    expect(aged.json).not.toBeNull();
+  });
+
   it("removes raw points past the retention in bounded runs, keeping rollups", async () => {
     const orgId = await insertOrg();
     const now = Date.UTC(2026, 10, 20, 12, 0);
@@ -211,6 +230,23 @@ describe("the fleet store of an organisation", () => {
       "SELECT (SELECT count(*) FROM system_hourly) AS hours, (SELECT count(*) FROM system_daily) AS days",
     );
     expect(rollups).toEqual({ hours: 1, days: 1 });
+  });
+
+  it("schedules its retention alarm when it first stores a page, and the alarm prunes", async () => {
+    const orgId = await insertOrg();
+    const system = await insertSystem(orgId);
+    const now = Date.now();
+    const store = storeOf(orgId);
+    expect(await runInDurableObject(store, (_s: FleetStore, state) => state.storage.getAlarm())).toBeNull();
+    await storePoints(orgId, [point(system, now - 40 * DAY, 1, 1), point(system, now - 60_000, 1, 1)]);
+    const alarm = await runInDurableObject(store, (_s: FleetStore, state) => state.storage.getAlarm());
+    expect(alarm).toBeGreaterThan(now);
+    expect(await runDurableObjectAlarm(store)).toBe(true);
+    const left = await storeSql<{ t: number }>(orgId, "SELECT t FROM system_readings");
+    expect(left).toEqual([{ t: Math.floor((now - 60_000) / 1000) }]);
+    // A finished pass comes back the next day.
+    const next = await runInDurableObject(store, (_s: FleetStore, state) => state.storage.getAlarm());
+    expect(next).toBeGreaterThan(Date.now() + DAY - 60_000);
   });
 
   it("keeps raw points for RAW_RETENTION_DAYS (35 by default)", async () => {
