@@ -216,7 +216,15 @@ it("measures GET /api/dashboard/metrics", async () => {
       storeOf(owner.orgId).storePage(owner.orgId, {
         directory: [],
         points: [
-          { systemId: "sys-7", time: (t += 1000), state: "online", powerW: 1, energyTodayWh: 1, energyTotalWh: null, inverters: [] },
+          {
+            systemId: "sys-7",
+            time: (t += 1000),
+            state: "online",
+            powerW: 1,
+            energyTodayWh: 1,
+            energyTotalWh: null,
+            inverters: [],
+          },
         ],
         messages: [],
       }),
@@ -234,7 +242,9 @@ it("measures a 7-day analytics call of one system", async () => {
 it("measures the dashboard's fleet series", async () => {
   await fetched("/api/dashboard/series?tz=Europe/Amsterdam");
   const { p50, p95 } = await timed(20, () => fetched("/api/dashboard/series?tz=Europe/Amsterdam"));
-  report.push(`fleet series (${SYSTEMS} systems): p50 ${ms(p50)}, p95 ${ms(p95)} (target < 50 ms) · ${await health()}`);
+  report.push(
+    `fleet series (${SYSTEMS} systems): p50 ${ms(p50)}, p95 ${ms(p95)} (target < 50 ms) · ${await health()}`,
+  );
   let t = Date.now();
   const cold = await timed(
     5,
@@ -243,7 +253,15 @@ it("measures the dashboard's fleet series", async () => {
       storeOf(owner.orgId).storePage(owner.orgId, {
         directory: [],
         points: [
-          { systemId: "sys-7", time: (t += 1000), state: "online", powerW: 1, energyTodayWh: 1, energyTotalWh: null, inverters: [] },
+          {
+            systemId: "sys-7",
+            time: (t += 1000),
+            state: "online",
+            powerW: 1,
+            energyTodayWh: 1,
+            energyTotalWh: null,
+            inverters: [],
+          },
         ],
         messages: [],
       }),
@@ -265,8 +283,8 @@ function vendorPage(page: number, time: number): NormalisedSystem[] {
       timezone: "Europe/Amsterdam",
       capacityW: 5000 + (i % 50) * 1000,
       state: "online",
-      powerW: 3000 + (time / 1000) % 500,
-      energyTodayWh: 10_000 + (time / 60_000) % 1000,
+      powerW: 3000 + ((time / 1000) % 500),
+      energyTodayWh: 10_000 + ((time / 60_000) % 1000),
       energyTotalWh: 9_000_000,
       dataTime: time,
       inverters: [0, 1].map((k2) => ({

@@ -13,7 +13,7 @@ import { type Db, runBatch } from "../lib/db";
 import { timezoneAt } from "../lib/geo/timezone-at";
 import { ProviderError, type ProviderErrorKind } from "../providers/errors";
 import { ProviderHttp } from "../providers/http";
-import { callIntervalMs, findApiAdapter } from "../providers/registry";
+import { findApiAdapter, providerBudget } from "../providers/registry";
 import type { ProviderSession, ProviderSnapshot } from "../providers/types";
 import { providerUrls } from "../providers/urls";
 import { storeSystemsPage } from "../services/fleet-pages";
@@ -98,10 +98,10 @@ export async function syncConnection(
     );
     http = new ProviderHttp({
       fetch: deps.fetch,
-      minIntervalMs: callIntervalMs(adapter, credentials),
+      budget: await providerBudget(deps.env, adapter, credentials),
       timeoutMs: deps.callTimeoutMs,
       sleep: deps.sleep,
-      // Spacing follows the injected clock only when the sleep is injected too.
+      // The budget follows the injected clock only when the sleep is injected too.
       now: deps.sleep ? deps.now : undefined,
     });
     const stored = await readSession(key, connection);
