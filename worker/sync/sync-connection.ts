@@ -11,6 +11,7 @@ import type { Env } from "../env";
 import { decryptJson, encryptJson, importCredentialsKey } from "../lib/credentials-crypto";
 import { type Db, runBatch } from "../lib/db";
 import { timezoneAt } from "../lib/geo/timezone-at";
+import type { CallBudget } from "../providers/budget";
 import { ProviderError, type ProviderErrorKind } from "../providers/errors";
 import { ProviderHttp } from "../providers/http";
 import { findApiAdapter, providerBudget } from "../providers/registry";
@@ -29,6 +30,8 @@ export interface SyncDeps {
   callTimeoutMs?: number;
   /** How the rate-limit spacing waits; the benchmark advances a virtual clock instead. */
   sleep?: (ms: number) => Promise<void>;
+  /** The call budget; the credential's shared one unless a test on a fake clock hands in its own. */
+  budget?: CallBudget;
 }
 
 export type SyncRunResult =
@@ -98,7 +101,7 @@ export async function syncConnection(
     );
     http = new ProviderHttp({
       fetch: deps.fetch,
-      budget: await providerBudget(deps.env, adapter, credentials),
+      budget: deps.budget ?? (await providerBudget(deps.env, adapter, credentials)),
       timeoutMs: deps.callTimeoutMs,
       sleep: deps.sleep,
       // The budget follows the injected clock only when the sleep is injected too.
