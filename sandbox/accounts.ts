@@ -1,6 +1,7 @@
 /**
  * Sandbox accounts: the credentials that unlock simulated plants, listed in the README.
- * `plants` is how many plants the account holds (the benchmark account holds 500).
+ * `plants` is how many plants the account holds (the benchmark account holds 500); SolaX's
+ * `commercialPlants` come on top, in the Developer OpenAPI only.
  */
 export const sandboxAccounts = {
   solis: [
@@ -41,6 +42,8 @@ export const sandboxAccounts = {
       clientId: "solax-sandbox-client",
       clientSecret: "sandbox-solax-client-secret",
       plants: 3,
+      // Developer OpenAPI only: commercial and industrial plants (business type 4), 150 kW each.
+      commercialPlants: 1,
     },
     {
       tokenId: "20240701benchsolaxtoken",
@@ -48,6 +51,7 @@ export const sandboxAccounts = {
       clientId: "solax-bench-client",
       clientSecret: "sandbox-solax-bench-secret",
       plants: 500,
+      commercialPlants: 0,
     },
   ],
 } as const;

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { SandboxFaults } from "./faults";
 import { froniusSandbox } from "./fronius";
 import { geocoderSandbox } from "./geocoder";
 import { smaAuthSandbox, smaDataSandbox } from "./sma";
@@ -11,6 +12,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** The clock per-second rate limits are measured with (real time unless a benchmark drives it). */
   clock?: () => number;
+  /** Rate-limit faults on demand; a fresh set unless one is handed in. */
+  faults?: SandboxFaults;
 }
 
 /**
@@ -20,16 +23,18 @@ export interface SandboxOptions {
  */
 export function createSandbox(options: SandboxOptions = {}) {
   const now = options.now ?? (() => Date.now());
+  const faults = options.faults ?? new SandboxFaults();
   const app = new Hono();
   app.get("/", (c) => c.json({ sandbox: "sunfleet provider sandbox", time: new Date(now()).toISOString() }));
   // Vendor emulators (one line each):
   app.route("/weather", weatherSandbox({ now }));
   app.route("/geocoder", geocoderSandbox({ now }));
-  app.route("/fronius", froniusSandbox({ now }));
-  app.route("/solax", solaxTokenSandbox({ now }));
-  app.route("/solax-openapi", solaxOpenApiSandbox({ now }));
-  app.route("/solis", solisSandbox({ now, clock: options.clock }));
-  app.route("/sma", smaDataSandbox({ now }));
-  app.route("/sma-auth", smaAuthSandbox({ now }));
-  return app;
+  app.route("/fronius", froniusSandbox({ now, faults }));
+  app.route("/solax", solaxTokenSandbox({ now, faults }));
+  app.route("/solax-openapi", solaxOpenApiSandbox({ now, faults }));
+  app.route("/solis", solisSandbox({ now, clock: options.clock, faults }));
+  app.route("/sma", smaDataSandbox({ now, faults }));
+  // The token endpoint shares SMA's per-credential limit.
+  app.route("/sma-auth", smaAuthSandbox({ now, faults }));
+  return Object.assign(app, { faults });
 }

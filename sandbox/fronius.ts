@@ -1,6 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { DateTime } from "luxon";
 import { sandboxAccounts } from "./accounts";
+import { rateLimitFaults, type SandboxFaults } from "./faults";
 import {
   activeFault,
   dataTimeAt,
@@ -159,7 +160,7 @@ function dayEnergyWh(plant: SimPlant, isoDate: string, at: number): number | nul
   return plantEnergyTodayWh(plant, Math.min(at, end));
 }
 
-export function froniusSandbox(options: { now: () => number }) {
+export function froniusSandbox(options: { now: () => number; faults?: SandboxFaults }) {
   const now = options.now;
   const app = new Hono<Env>();
   const plantsByKey = new Map<string, Map<string, SimPlant>>();
@@ -173,6 +174,12 @@ export function froniusSandbox(options: { now: () => number }) {
   };
 
   app.use("*", faults);
+  app.use(
+    "*",
+    rateLimitFaults(options.faults, "fronius", (c) =>
+      c.json({ responseError: 429, responseMessage: "Too many requests" }, 429, { "Retry-After": "1" }),
+    ),
+  );
   app.get("/info/release", (c) => c.json({ releaseVersion: "1.19.0", releaseDate: "2024-05-14" }));
 
   app.use("*", async (c, next) => {

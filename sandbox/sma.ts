@@ -1,6 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { DateTime } from "luxon";
 import { sandboxAccounts } from "./accounts";
+import { rateLimitFaults, type SandboxFaults } from "./faults";
 import { dataTimeAt, hash, inverterPowerW, type SimPlant, simulatedPlants } from "./simulation";
 
 /**
@@ -20,7 +21,14 @@ import { dataTimeAt, hash, inverterPowerW, type SimPlant, simulatedPlants } from
 
 export interface SmaSandboxOptions {
   now: () => number;
+  faults?: SandboxFaults;
 }
+
+/** SMA's answer when a credential's bucket is empty (developer.sma.de, rate-limit notice). */
+const smaRateLimited = (c: Context) => {
+  c.header("Retry-After", "1");
+  return c.json(problem(429, "Too Many Requests", "Rate limit of this credential exceeded"), 429);
+};
 
 const TOKEN_LIFETIME_S = 300;
 const STEP_MS = 5 * 60_000;
@@ -285,10 +293,11 @@ function clientCredentials(
   return typeof id === "string" && typeof secret === "string" ? { id, secret } : null;
 }
 
-export function smaAuthSandbox({ now }: SmaSandboxOptions) {
+export function smaAuthSandbox({ now, faults }: SmaSandboxOptions) {
   const state = stateFor(now);
   const app = new Hono();
   app.use("*", sandboxFaults());
+  app.use("*", rateLimitFaults(faults, "sma", smaRateLimited));
 
   app.post("/oauth2/token", async (c) => {
     const form = await c.req.parseBody();
@@ -373,10 +382,11 @@ function deviceHeader(device: SimDevice) {
   };
 }
 
-export function smaDataSandbox({ now }: SmaSandboxOptions) {
+export function smaDataSandbox({ now, faults }: SmaSandboxOptions) {
   const state = stateFor(now);
   const app = new Hono<DataEnv>();
   app.use("*", sandboxFaults());
+  app.use("*", rateLimitFaults(faults, "sma", smaRateLimited));
 
   app.use("/v1/*", async (c, next) => {
     const clientId = bearerClient(c, state, now());

@@ -1,6 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { DateTime } from "luxon";
 import { sandboxAccounts } from "./accounts";
+import { rateLimitFaults, type SandboxFaults } from "./faults";
 import {
   activeFault,
   dataTimeAt,
@@ -26,6 +27,28 @@ type SolaxAccount = (typeof sandboxAccounts.solax)[number];
 /** Both APIs of one account see the same plants; dongle i is plant i's first inverter. */
 export function solaxPlants(account: SolaxAccount): SimPlant[] {
   return simulatedPlants("solax", account.clientId, account.plants);
+}
+
+export const COMMERCIAL_CAPACITY_W = 150_000;
+export const COMMERCIAL_INVERTERS = 12;
+
+/**
+ * The account's commercial and industrial plants (OpenAPI business type 4): 150 kW behind twelve
+ * 12.5 kW three-phase inverters, each plant with its address and coordinates.
+ */
+export function solaxCommercialPlants(account: SolaxAccount): SimPlant[] {
+  return simulatedPlants("solax-ci", account.clientId, account.commercialPlants).map((plant, plantIndex) => ({
+    ...plant,
+    name: `${plant.city} Logistics Centre ${plantIndex + 1}`,
+    capacityW: COMMERCIAL_CAPACITY_W,
+    inverters: Array.from({ length: COMMERCIAL_INVERTERS }, (_, i) => ({
+      id: `${BigInt(plant.id) + BigInt(1000 + i)}`,
+      serial: `XM${(hash(`${plant.id}:ci:${i}`) % 1e9).toString().padStart(9, "0")}`,
+      model: "X3-MEGA G2 12.5K",
+      ratedPowerW: 12_500,
+      share: 1 / COMMERCIAL_INVERTERS,
+    })),
+  }));
 }
 
 const MINUTE_MS = 60_000;
@@ -123,7 +146,7 @@ function tokenRealtime(account: SolaxAccount, wifiSn: string, at: number, withUt
   };
 }
 
-export function solaxTokenSandbox(options: { now: () => number }) {
+export function solaxTokenSandbox(options: { now: () => number; faults?: SandboxFaults }) {
   const now = options.now;
   const app = new Hono();
   const window = new SlidingWindow();
@@ -133,6 +156,12 @@ export function solaxTokenSandbox(options: { now: () => number }) {
   app.use(
     "*",
     faults((c) => c.json(violation(c.req.header("tokenId") ?? c.req.query("tokenId") ?? ""))),
+  );
+  app.use(
+    "*",
+    rateLimitFaults(options.faults, "solax", (c) =>
+      c.json(violation(c.req.header("tokenId") ?? c.req.query("tokenId") ?? "")),
+    ),
   );
 
   /** Rate limit per token: above 10 calls a minute the token is banned for an hour. */
@@ -211,17 +240,27 @@ interface SimDevice {
   plant: SimPlant;
   index: number;
   registerNo: string;
+  /** 1 residential, 4 commercial and industrial. */
+  businessType: number;
+}
+
+/** Residential plants are business type 1, commercial ones 4. */
+function plantsOf(account: SolaxAccount): { plant: SimPlant; businessType: number }[] {
+  return [
+    ...solaxPlants(account).map((plant) => ({ plant, businessType: 1 })),
+    ...solaxCommercialPlants(account).map((plant) => ({ plant, businessType: 4 })),
+  ];
 }
 
 function devicesOf(account: SolaxAccount): Map<string, SimDevice> {
   const devices = new Map<string, SimDevice>();
-  solaxPlants(account).forEach((plant, plantIndex) => {
+  plantsOf(account).forEach(({ plant, businessType }, plantIndex) => {
     plant.inverters.forEach((inverter, index) => {
       const registerNo =
-        index === 0 && account.wifiSns[plantIndex]
+        index === 0 && businessType === 1 && account.wifiSns[plantIndex]
           ? account.wifiSns[plantIndex]
           : `SV${(hash(`${inverter.id}:dongle`) % 1e8).toString(36).toUpperCase().padStart(8, "0")}`;
-      devices.set(inverter.serial, { plant, index, registerNo });
+      devices.set(inverter.serial, { plant, index, registerNo, businessType });
     });
   });
   return devices;
@@ -255,7 +294,7 @@ function realtimeRow(serial: string, device: SimDevice, at: number) {
   };
 }
 
-export function solaxOpenApiSandbox(options: { now: () => number }) {
+export function solaxOpenApiSandbox(options: { now: () => number; faults?: SandboxFaults }) {
   const now = options.now;
   const app = new Hono<OpenApiEnv>();
   const window = new SlidingWindow();
@@ -272,6 +311,7 @@ export function solaxOpenApiSandbox(options: { now: () => number }) {
     c.json(envelope(10406, "Request frequency exceeds the limit, try again later"));
 
   app.use("*", faults(rateLimited));
+  app.use("*", rateLimitFaults(options.faults, "solax-openapi", rateLimited));
 
   app.post("/openapi/auth/oauth/token", async (c) => {
     const form = await c.req.parseBody();
@@ -304,26 +344,37 @@ export function solaxOpenApiSandbox(options: { now: () => number }) {
     return next();
   });
 
-  const residential = (c: Context) => (c.req.query("businessType") ?? "1") === "1";
+  /** Every call names its business type; a plant or device of the other type is not found. */
+  const businessType = (c: Context) => Number(c.req.query("businessType") ?? "1");
 
   app.get("/openapi/v2/plant/page_plant_info", (c) => {
-    const plants = residential(c) ? solaxPlants(c.get("account")) : [];
-    const records = plants.map((plant) => ({ plantId: plant.id, plantName: plant.name, businessType: 1 }));
+    const records = plantsOf(c.get("account"))
+      .filter((entry) => entry.businessType === businessType(c))
+      .map(({ plant, businessType }) => ({
+        plantId: plant.id,
+        plantName: plant.name,
+        businessType,
+        pvCapacity: plant.capacityW / 1000,
+        plantAddress: `${plant.street}, ${plant.city}, ${plant.country}`,
+        latitude: plant.latitude,
+        longitude: plant.longitude,
+      }));
     return c.json(envelope(10000, "success", paged(c, records)));
   });
 
   app.get("/openapi/v2/device/page_device_info", (c) => {
     const plantId = c.req.query("plantId");
-    const inverters = residential(c) && (c.req.query("deviceType") ?? "1") === "1";
+    const inverters = (c.req.query("deviceType") ?? "1") === "1";
     const records = inverters
       ? [...devicesFor(c.get("account")).entries()]
+          .filter(([, device]) => device.businessType === businessType(c))
           .filter(([, device]) => !plantId || device.plant.id === plantId)
           .map(([serial, device]) => ({
             deviceSn: serial,
             registerNo: device.registerNo,
             plantId: device.plant.id,
             deviceType: 1,
-            businessType: 1,
+            businessType: device.businessType,
             onlineStatus: 1,
             deviceModel: 15,
           }))
@@ -340,13 +391,18 @@ export function solaxOpenApiSandbox(options: { now: () => number }) {
     const at = now();
     const rows = serials.flatMap((serial) => {
       const device = devices.get(serial);
-      return device && (c.req.query("deviceType") ?? "1") === "1" ? [realtimeRow(serial, device, at)] : [];
+      return device && device.businessType === businessType(c) && (c.req.query("deviceType") ?? "1") === "1"
+        ? [realtimeRow(serial, device, at)]
+        : [];
     });
     return c.json(envelope(10000, "success", rows));
   });
 
   app.get("/openapi/v2/alarm/page_alarm_info", (c) => {
-    const plant = solaxPlants(c.get("account")).find((candidate) => candidate.id === c.req.query("plantId"));
+    const plant = plantsOf(c.get("account")).find(
+      (candidate) =>
+        candidate.plant.id === c.req.query("plantId") && candidate.businessType === businessType(c),
+    )?.plant;
     if (!plant) return c.json(envelope(10200, "plantId does not belong to this application"));
     const at = now();
     const ongoingWanted = (c.req.query("alarmState") ?? "1") === "1";

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { DateTime } from "luxon";
 import { solisAuthorization, solisContentMd5 } from "../worker/providers/solis/signature";
 import { sandboxAccounts } from "./accounts";
+import type { SandboxFaults } from "./faults";
 import {
   dataTimeAt,
   faultsOn,
@@ -33,7 +34,11 @@ export interface SolisSandboxOptions {
    * `now` (which tests hold still). Tests with fake sleeps hand in a clock that follows them.
    */
   clock?: () => number;
+  faults?: SandboxFaults;
 }
+
+/** The per-second refusal: "R0000" inside an HTTP 200 answer, success true. */
+const PER_SECOND_LIMIT = "No authority too many request 2 times in 1SECONDS";
 
 const DATE_TOLERANCE_MS = 15 * 60_000;
 const CALLS_PER_SECOND = 2;
@@ -515,8 +520,8 @@ export function solisSandbox(options: SolisSandboxOptions) {
     if (!handler) {
       return c.json({ timestamp: now(), status: 404, error: "Not Found", path: `/v1/api/${endpoint}` }, 404);
     }
-    if (overLimit(account.keyId, endpoint, receivedAt)) {
-      return c.json(failure("R0000", "No authority too many request 2 times in 1SECONDS"));
+    if (options.faults?.take("solis") || overLimit(account.keyId, endpoint, receivedAt)) {
+      return c.json(failure("R0000", PER_SECOND_LIMIT));
     }
     let parsed: unknown;
     try {

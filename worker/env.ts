@@ -1,4 +1,5 @@
 import type { FleetStore } from "./fleet/store";
+import type { VendorBudget } from "./providers/budget";
 import type { ProviderUrlEnv } from "./providers/urls";
 
 /** Bindings and secrets the worker runs with (wrangler.toml, .dev.vars, `wrangler secret`). */
@@ -7,6 +8,8 @@ export interface Env extends ProviderUrlEnv {
   ASSETS: Fetcher;
   /** One fleet store per organisation: its readings, rollups, live values, read models and sockets. */
   FLEET_STORE: DurableObjectNamespace<FleetStore>;
+  /** One call budget per vendor credential, shared by every invocation that calls the vendor with it. */
+  VENDOR_BUDGET: DurableObjectNamespace<VendorBudget>;
   /** Days raw 5-minute points are kept in the fleet stores (35 by default); rollups are kept. */
   RAW_RETENTION_DAYS?: string;
   /** HS256 signing key for session tokens: any string of 32 or more characters. */

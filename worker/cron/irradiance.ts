@@ -2,6 +2,7 @@ import { z } from "zod";
 import { locationKeySql } from "../data/system-place";
 import type { Env } from "../env";
 import { createDb, runBatch } from "../lib/db";
+import { localBudget } from "../providers/budget";
 import { ProviderHttp } from "../providers/http";
 import { DEFAULT_WEATHER_API_URL } from "../services/weather";
 
@@ -44,7 +45,10 @@ export async function refreshIrradiance({
     .bind(now - REFRESH_MS, LOCATIONS_PER_RUN)
     .all<{ key: string; lat: number; lng: number }>();
   const base = (env.WEATHER_API_URL || DEFAULT_WEATHER_API_URL).replace(/\/+$/, "");
-  const http = new ProviderHttp({ fetch: fetcher, minIntervalMs: 100 });
+  const http = new ProviderHttp({
+    fetch: fetcher,
+    budget: localBudget({ perEndpoint: false, limits: [{ intervalMs: 100, burst: 1 }] }),
+  });
   let refreshed = 0;
   for (const location of due.results) {
     const url = new URL(`${base}/v1/forecast`);
@@ -55,7 +59,7 @@ export async function refreshIrradiance({
     url.searchParams.set("forecast_days", "1");
     url.searchParams.set("timezone", "GMT");
     try {
-      const parsed = hourlySchema.parse(await http.json({ url: url.toString() }, []));
+      const parsed = hourlySchema.parse(await http.json({ url: url.toString() }, { authStatuses: [] }));
       const rows = parsed.hourly.time.flatMap((time, i) => {
         const ghi = parsed.hourly.shortwave_radiation[i];
         // Each value is the mean of the hour before its time stamp; keep only finished hours.

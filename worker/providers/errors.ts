@@ -1,3 +1,5 @@
+import { redactSecrets } from "./redact";
+
 /** Why a provider call failed; the sync engine decides retry and backoff from the kind. */
 export type ProviderErrorKind =
   | "auth" // bad credentials: stop retrying, mark the connection as needing attention
@@ -7,13 +9,18 @@ export type ProviderErrorKind =
   | "malformed" // unreadable or unexpected answer
   | "invalid_request"; // the vendor refused our request (4xx other than auth)
 
+/** Messages are stored and shown: never longer than this. */
+const MAX_MESSAGE_CHARS = 1000;
+
 export class ProviderError extends Error {
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
     readonly retryAfterMs?: number,
   ) {
-    super(message);
+    // Messages quote vendors; whatever looks like a credential is taken out before anyone stores it.
+    const clean = redactSecrets(message);
+    super(clean.length > MAX_MESSAGE_CHARS ? `${clean.slice(0, MAX_MESSAGE_CHARS - 1)}…` : clean);
     this.name = "ProviderError";
   }
 

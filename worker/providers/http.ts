@@ -1,6 +1,9 @@
+import type { CallBudget } from "./budget";
 import { ProviderError } from "./errors";
 
 export const PROVIDER_CALL_TIMEOUT_MS = 10_000;
+/** A vendor answer larger than this is refused: no list page of ours comes near it. */
+export const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 
 export interface ProviderRequest {
   method?: "GET" | "POST" | "PATCH";
@@ -9,42 +12,123 @@ export interface ProviderRequest {
   body?: string;
 }
 
+/** Rate-limited and failing calls are retried inside the run, within these bounds. */
+export interface RetryPolicy {
+  /** Retries after the first call (0: none). */
+  retries: number;
+  /** The sum of all waits between attempts; a vendor asking for longer is not waited for. */
+  maxTotalWaitMs: number;
+  /** First backoff step when the vendor names no time; doubles per retry, with jitter. */
+  baseDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { retries: 4, maxTotalWaitMs: 60_000, baseDelayMs: 1000 };
+
+export interface ProviderJsonOptions {
+  /** Statuses that mean rejected credentials (401 and 403 unless a vendor says otherwise). */
+  authStatuses?: readonly number[];
+  /**
+   * The vendor's own envelope check: answers the error a 200 answer carries (SolisCloud's R0000
+   * "too many request", SolaX's 10406), or null. A rate_limited one is retried like HTTP 429.
+   */
+  vendorError?: (body: unknown) => ProviderError | null;
+}
+
 export interface ProviderHttpOptions {
   /** Defaults to the global fetch; tests and the benchmark hand in the sandbox. */
   fetch?: (request: Request) => Promise<Response>;
-  /** Spacing between calls for one connection: the vendor's documented rate limit. */
-  minIntervalMs: number;
+  /** The credential's call budget (shared by every invocation); none means unthrottled. */
+  budget?: CallBudget;
   timeoutMs?: number;
+  retry?: RetryPolicy;
+  /** How budget waits and retry backoffs wait; a benchmark advances a virtual clock instead. */
   sleep?: (ms: number) => Promise<void>;
-  /** The clock the spacing is measured with; a benchmark drives a virtual one together with `sleep`. */
+  /** The clock budget slots are measured with; a benchmark drives a virtual one together with `sleep`. */
   now?: () => number;
+  /** Jitter source, in [0, 1). */
+  random?: () => number;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function retryAfterMs(header: string | null): number | undefined {
+function retryAfterMs(header: string | null, now: number): number | undefined {
   if (!header) return undefined;
   const seconds = Number(header);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** A ProviderError for a 5xx answer: the only "unavailable" that is retried inside the run. */
+class ServerError extends ProviderError {
+  constructor(message: string) {
+    super("unavailable", message);
+  }
+}
+
+const retryable = (error: unknown): error is ProviderError =>
+  error instanceof ServerError || (error instanceof ProviderError && error.kind === "rate_limited");
+
+/** The body as text, refused once it passes `maxBytes` (whatever Content-Length claimed). */
+async function readCapped(response: Response, maxBytes: number, host: string): Promise<string> {
+  const tooLarge = () =>
+    new ProviderError("malformed", `${host} sent an answer larger than ${maxBytes / 1024 / 1024} MB`);
+  const declared = Number(response.headers.get("Content-Length"));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let received = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
 }
 
 /**
- * The one way adapters reach a vendor: spaced to the vendor's rate limit, each call capped at
- * 10 s, and every failure turned into a ProviderError the sync engine knows how to treat.
+ * The one way adapters reach a vendor: each call waits for a slot in the credential's budget,
+ * is capped at 10 s and 5 MB, follows no redirect, and every failure becomes a ProviderError the
+ * sync engine knows how to treat. Rate-limited calls and 5xx answers are retried a bounded number
+ * of times; only a call that keeps failing fails.
  */
 export class ProviderHttp {
-  private lastCallAt = 0;
+  /** Calls sent, retries included. */
   calls = 0;
+  /** Retries made (each also counted in `calls`). */
+  retries = 0;
   private readonly fetcher: (request: Request) => Promise<Response>;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly retry: RetryPolicy;
 
-  constructor(private readonly options: ProviderHttpOptions) {
+  constructor(private readonly options: ProviderHttpOptions = {}) {
     this.fetcher = options.fetch ?? ((request) => fetch(request));
     this.sleep = options.sleep ?? defaultSleep;
     this.now = options.now ?? (() => Date.now());
+    this.random = options.random ?? Math.random;
+    this.retry = options.retry ?? DEFAULT_RETRY;
+  }
+
+  /** Waits for the budget's slot for this endpoint (the URL's path). */
+  private async slot(url: URL): Promise<void> {
+    if (!this.options.budget) return;
+    const askedAt = this.now();
+    const waitMs = await this.options.budget.reserve(url.pathname, askedAt);
+    // The slot is a point in time: whatever passed during the request counts towards it.
+    const remaining = askedAt + waitMs - this.now();
+    if (remaining > 0) await this.sleep(remaining);
   }
 
   /**
@@ -52,12 +136,11 @@ export class ProviderHttp {
    * call ends (AbortSignal.timeout would keep one timer alive per call for the full limit).
    */
   private async exchange(request: ProviderRequest): Promise<{ response: Response; text: string }> {
-    const wait = this.lastCallAt + this.options.minIntervalMs - this.now();
-    if (wait > 0) await this.sleep(wait);
-    this.lastCallAt = this.now();
+    const url = new URL(request.url);
+    await this.slot(url);
     this.calls++;
     const timeoutMs = this.options.timeoutMs ?? PROVIDER_CALL_TIMEOUT_MS;
-    const host = new URL(request.url).host;
+    const host = url.host;
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -71,10 +154,13 @@ export class ProviderHttp {
           headers: request.headers,
           body: request.body,
           signal: controller.signal,
+          // A vendor API never redirects; following one would send signed requests elsewhere.
+          redirect: "manual",
         }),
       );
-      return { response, text: await response.text() };
+      return { response, text: await readCapped(response, MAX_ANSWER_BYTES, host) };
     } catch (error) {
+      if (error instanceof ProviderError) throw error;
       if (timedOut) throw new ProviderError("timeout", `${host} did not answer within ${timeoutMs / 1000} s`);
       if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
         throw new ProviderError("timeout", `${host} did not answer within ${timeoutMs / 1000} s`);
@@ -85,33 +171,65 @@ export class ProviderHttp {
     }
   }
 
-  /**
-   * Sends the request and parses a JSON answer. HTTP statuses are classified here; adapters
-   * then check the vendor's own envelope codes.
-   */
-  async json(request: ProviderRequest, authStatuses: readonly number[] = [401, 403]): Promise<unknown> {
+  /** One attempt: HTTP statuses classified here, the vendor's envelope by `vendorError`. */
+  private async attempt(request: ProviderRequest, options: ProviderJsonOptions): Promise<unknown> {
     const { response, text } = await this.exchange(request);
     const host = new URL(request.url).host;
-    if (authStatuses.includes(response.status)) {
+    if ((options.authStatuses ?? [401, 403]).includes(response.status)) {
       throw new ProviderError("auth", `${host} rejected the credentials (HTTP ${response.status})`);
     }
     if (response.status === 429) {
       throw new ProviderError(
         "rate_limited",
         `${host} is rate-limiting requests`,
-        retryAfterMs(response.headers.get("Retry-After")),
+        retryAfterMs(response.headers.get("Retry-After"), this.now()),
       );
     }
-    if (response.status >= 500) {
-      throw new ProviderError("unavailable", `${host} answered HTTP ${response.status}`);
+    if (response.status >= 500) throw new ServerError(`${host} answered HTTP ${response.status}`);
+    if (response.status >= 300 && response.status < 400) {
+      throw new ProviderError(
+        "unavailable",
+        `${host} answered with a redirect (HTTP ${response.status}); redirects are not followed`,
+      );
     }
     if (response.status >= 400) {
       throw new ProviderError("invalid_request", `${host} refused the request (HTTP ${response.status})`);
     }
+    let body: unknown;
     try {
-      return JSON.parse(text) as unknown;
+      body = JSON.parse(text) as unknown;
     } catch {
       throw new ProviderError("malformed", `${host} answered with something that is not JSON`);
+    }
+    const vendorError = options.vendorError?.(body);
+    if (vendorError) throw vendorError;
+    return body;
+  }
+
+  /** The wait before retry number `retry` (1-based): exponential with full jitter in its upper half. */
+  private backoffMs(retry: number): number {
+    const step = this.retry.baseDelayMs * 2 ** (retry - 1);
+    return Math.round(step / 2 + (step / 2) * this.random());
+  }
+
+  /**
+   * Sends the request and parses a JSON answer. A rate-limited or 5xx answer is tried again after
+   * the vendor's Retry-After (or a backoff), at most `retries` times and within `maxTotalWaitMs`;
+   * rejected credentials and refused requests never are.
+   */
+  async json(request: ProviderRequest, options: ProviderJsonOptions = {}): Promise<unknown> {
+    let waitedMs = 0;
+    for (let retry = 1; ; retry++) {
+      try {
+        return await this.attempt(request, options);
+      } catch (error) {
+        if (!retryable(error) || retry > this.retry.retries) throw error;
+        const waitMs = error.retryAfterMs ?? this.backoffMs(retry);
+        if (waitedMs + waitMs > this.retry.maxTotalWaitMs) throw error;
+        waitedMs += waitMs;
+        this.retries++;
+        await this.sleep(waitMs);
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { CredentialField, ProviderId } from "../../schema/api/providers";
 import type { AlertSeverity, SystemState } from "../../schema/domain";
+import type { CallPlan } from "./budget";
 import type { ProviderHttp } from "./http";
 
 /** SPEC's numeric system state: 1 online, 3 alarm, anything else offline. */
@@ -94,13 +95,17 @@ export interface ProviderDefinition {
 export interface ProviderAdapter<Credentials = unknown> extends ProviderDefinition {
   /** Validates the form values and turns them into typed credentials. */
   credentialsSchema: z.ZodType<Credentials>;
-  /** The smallest spacing between two calls for one connection (the vendor's rate limit). */
-  minCallIntervalMs: number;
   /**
-   * Optional: the spacing for these credentials when it depends on them (SolaX's token API allows
-   * 10 calls a minute, its OpenAPI 100). Without it, minCallIntervalMs applies.
+   * How calls with these credentials are budgeted: the vendor's documented limits with a safety
+   * margin, keyed by what identifies the credential (research/providers.md, rate-limit addendum).
    */
-  callIntervalMs?(credentials: Credentials): number;
+  callPlan(credentials: Credentials): CallPlan;
+  /**
+   * Optional: refuses credentials that would send calls somewhere they must not go (a user-given
+   * API URL that is not the vendor's), with a message for the user. Checked before saving or
+   * testing; the adapter checks again before every call.
+   */
+  outboundProblem?(credentials: Credentials, urls: ProviderUrls): string | null;
   /** Proves the credentials work with as few calls as possible; reads no data points it need not. */
   testConnection(ctx: ProviderCallContext, credentials: Credentials): Promise<{ sitesFound: number }>;
   /** Everything one sync stores: systems with inverters and live values, and alarms. */

@@ -19,7 +19,13 @@ import { encryptJson, importCredentialsKey } from "../lib/credentials-crypto";
 import { ApiError, badRequest, conflict, notFound } from "../lib/errors";
 import { ProviderError } from "../providers/errors";
 import { ProviderHttp } from "../providers/http";
-import { callIntervalMs, findApiAdapter, findProvider, providerDefinitions } from "../providers/registry";
+import {
+  findApiAdapter,
+  findProvider,
+  outboundProblem,
+  providerBudget,
+  providerDefinitions,
+} from "../providers/registry";
 import type { ProviderDefinition } from "../providers/types";
 import { providerUrls } from "../providers/urls";
 import { syncConnection } from "../sync/sync-connection";
@@ -50,7 +56,11 @@ export function requireProvider(id: string): ProviderDefinition {
  * Checks the form values against the provider's fields: SPEC's "Missing required fields"
  * with the labels to fill in, then the provider's own rules; unknown fields are refused.
  */
-function parseCredentialValues(provider: ProviderDefinition, values: Record<string, string>): unknown {
+function parseCredentialValues(
+  provider: ProviderDefinition,
+  values: Record<string, string>,
+  env: OrgContext["env"],
+): unknown {
   const known = new Set(provider.fields.map((f) => f.field));
   const unknown = Object.keys(values).filter((name) => !known.has(name));
   if (unknown.length > 0) throw badRequest("Unknown credential fields", { unknownFields: unknown });
@@ -70,6 +80,8 @@ function parseCredentialValues(provider: ProviderDefinition, values: Record<stri
     const issues = (parsed.error as ZodError).issues.map(({ path, message }) => ({ path, message }));
     throw badRequest(issues[0]?.message ?? "Invalid credentials", issues);
   }
+  const refused = outboundProblem(adapter, parsed.data, providerUrls(env));
+  if (refused) throw badRequest(refused, [{ path: ["apiUrl"], message: refused }]);
   return parsed.data;
 }
 
@@ -86,7 +98,7 @@ export async function testCredentials(
 ): Promise<{ sitesFound: number; message: string }> {
   authorizeOrgAction(ctx, "credentials:manage");
   const provider = requireProvider(providerId);
-  const credentials = parseCredentialValues(provider, values);
+  const credentials = parseCredentialValues(provider, values, ctx.env);
   const adapter = findApiAdapter(provider.id);
   if (!adapter) {
     return {
@@ -97,7 +109,7 @@ export async function testCredentials(
   let session: Record<string, unknown> | null = null;
   const http = new ProviderHttp({
     fetch: ctx.providerFetch,
-    minIntervalMs: callIntervalMs(adapter, credentials),
+    budget: await providerBudget(ctx.env, adapter, credentials),
   });
   try {
     const { sitesFound } = await adapter.testConnection(
@@ -148,7 +160,7 @@ export async function saveCredentials(
 ): Promise<{ message: string; sync: SyncResult | null }> {
   const org = authorizeOrgAction(ctx, "credentials:manage");
   const provider = requireProvider(body.provider);
-  const credentials = parseCredentialValues(provider, body.credentials);
+  const credentials = parseCredentialValues(provider, body.credentials, ctx.env);
   const key = await importCredentialsKey(org.env.CREDENTIALS_KEY);
   const blob = await encryptJson(key, credentials, org.user.orgId);
   const adapter = findApiAdapter(provider.id);

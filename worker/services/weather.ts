@@ -39,9 +39,10 @@ async function fetchCurrent(
     "temperature_2m,relative_humidity_2m,cloud_cover,wind_speed_10m,shortwave_radiation,uv_index",
   );
   url.searchParams.set("timezone", "GMT");
-  const http = new ProviderHttp({ fetch: fetcher, minIntervalMs: 0 });
+  // Someone is waiting for this answer: a failing weather service is reported, not retried.
+  const http = new ProviderHttp({ fetch: fetcher, retry: { retries: 0, maxTotalWaitMs: 0, baseDelayMs: 0 } });
   try {
-    const parsed = forecastSchema.safeParse(await http.json({ url: url.toString() }, []));
+    const parsed = forecastSchema.safeParse(await http.json({ url: url.toString() }, { authStatuses: [] }));
     if (!parsed.success)
       throw new ProviderError("malformed", "the weather service sent an unexpected answer");
     return parsed.data.current;

@@ -11,9 +11,10 @@ import type { Env } from "../env";
 import { decryptJson, encryptJson, importCredentialsKey } from "../lib/credentials-crypto";
 import { type Db, runBatch } from "../lib/db";
 import { timezoneAt } from "../lib/geo/timezone-at";
+import type { CallBudget } from "../providers/budget";
 import { ProviderError, type ProviderErrorKind } from "../providers/errors";
 import { ProviderHttp } from "../providers/http";
-import { callIntervalMs, findApiAdapter } from "../providers/registry";
+import { findApiAdapter, providerBudget } from "../providers/registry";
 import type { ProviderSession, ProviderSnapshot } from "../providers/types";
 import { providerUrls } from "../providers/urls";
 import { storeSystemsPage } from "../services/fleet-pages";
@@ -29,6 +30,8 @@ export interface SyncDeps {
   callTimeoutMs?: number;
   /** How the rate-limit spacing waits; the benchmark advances a virtual clock instead. */
   sleep?: (ms: number) => Promise<void>;
+  /** The call budget; the credential's shared one unless a test on a fake clock hands in its own. */
+  budget?: CallBudget;
 }
 
 export type SyncRunResult =
@@ -98,10 +101,10 @@ export async function syncConnection(
     );
     http = new ProviderHttp({
       fetch: deps.fetch,
-      minIntervalMs: callIntervalMs(adapter, credentials),
+      budget: deps.budget ?? (await providerBudget(deps.env, adapter, credentials)),
       timeoutMs: deps.callTimeoutMs,
       sleep: deps.sleep,
-      // Spacing follows the injected clock only when the sleep is injected too.
+      // The budget follows the injected clock only when the sleep is injected too.
       now: deps.sleep ? deps.now : undefined,
     });
     const stored = await readSession(key, connection);

@@ -22,6 +22,9 @@ import flowDataExample from "../../fixtures/provider-examples/fronius-swqapi/flo
 import pvSystemsExample from "../../fixtures/provider-examples/fronius-swqapi/pvsystems.json";
 import pvSystemsListExample from "../../fixtures/provider-examples/fronius-swqapi/pvsystems-list.json";
 
+/** Retry backoffs pass at once: the tests never wait in real time. */
+const noWait = async (_ms: number) => {};
+
 // 11:22 in Phoenix, where the first plant's first inverter has its 11:00-11:45 fault.
 const FIXED_NOW = Date.UTC(2024, 5, 4, 18, 22, 30);
 const DATA_TIME = dataTimeAt(FIXED_NOW);
@@ -58,7 +61,7 @@ function appFetch(app: App, fault?: string, seen: Request[] = []): Fetch {
 
 function context(fetch: Fetch, overrides: Partial<ProviderCallContext> = {}, timeoutMs?: number) {
   return {
-    http: new ProviderHttp({ fetch, minIntervalMs: 0, timeoutMs }),
+    http: new ProviderHttp({ fetch, timeoutMs, sleep: noWait }),
     urls: sandboxUrls("http://sandbox.test"),
     now: () => FIXED_NOW,
     session: memorySession(),

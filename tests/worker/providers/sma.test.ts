@@ -22,6 +22,9 @@ import plantExample from "../../fixtures/provider-examples/sma/plant.json";
 import devicesExample from "../../fixtures/provider-examples/sma/plant-devices-lean.json";
 import plantsExample from "../../fixtures/provider-examples/sma/plants.json";
 
+/** Retry backoffs pass at once: the tests never wait in real time. */
+const noWait = async (_ms: number) => {};
+
 /** 12:00 in Amsterdam, on a 5-minute boundary so the vendor's data time is the instant itself. */
 const FIXED_NOW = Date.UTC(2024, 6, 1, 10, 0);
 const ORIGIN = "http://sandbox.test";
@@ -74,7 +77,7 @@ function sandboxHarness(options: HarnessOptions = {}) {
     return untilAborted(Promise.resolve(sandbox.fetch(forwarded)), request.signal);
   };
   const ctx: ProviderCallContext = {
-    http: new ProviderHttp({ fetch, minIntervalMs: 0, timeoutMs: options.timeoutMs }),
+    http: new ProviderHttp({ fetch, timeoutMs: options.timeoutMs, sleep: noWait }),
     urls: sandboxUrls(ORIGIN),
     now,
     session: options.session ?? memorySession(),
@@ -133,7 +136,10 @@ describe("SMA credentials", () => {
       ["clientSecret", "clientSecret", "password", true],
       ["ownerEmail", "ownerEmail", "email", true],
     ]);
-    expect(smaAdapter.minCallIntervalMs).toBe(1000);
+    // One call a second per API key (the client), whichever owner's plants it reads.
+    expect(
+      smaAdapter.callPlan({ clientId: "client", clientSecret: "secret", ownerEmail: "o@example.com" }),
+    ).toEqual({ key: "client", perEndpoint: false, limits: [{ intervalMs: 1000, burst: 1 }] });
   });
 });
 
@@ -440,7 +446,7 @@ function exampleVendor(overrides: Record<string, unknown> = {}) {
 
 function exampleContext(fetch: (request: Request) => Promise<Response>, now: number): ProviderCallContext {
   return {
-    http: new ProviderHttp({ fetch, minIntervalMs: 0 }),
+    http: new ProviderHttp({ fetch, sleep: noWait }),
     urls: sandboxUrls(ORIGIN),
     now: () => now,
     session: memorySession(),

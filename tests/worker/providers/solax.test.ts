@@ -10,7 +10,7 @@ import {
   inverterState,
   inverterTemperatureC,
 } from "../../../sandbox/simulation";
-import { solaxPlants } from "../../../sandbox/solax";
+import { solaxCommercialPlants, solaxPlants } from "../../../sandbox/solax";
 import { ProviderError } from "../../../worker/providers/errors";
 import { ProviderHttp } from "../../../worker/providers/http";
 import { solaxAdapter } from "../../../worker/providers/solax";
@@ -26,6 +26,9 @@ import v1RealtimeExample from "../../fixtures/provider-examples/solax/v1-getReal
 import v2DataUnauthorizedExample from "../../fixtures/provider-examples/solax/v2-error-data-unauthorized.json";
 import v2TokenInvalidExample from "../../fixtures/provider-examples/solax/v2-error-token-invalid.json";
 import v2RealtimeExample from "../../fixtures/provider-examples/solax/v2-realtimeInfo.json";
+
+/** Retry backoffs pass at once: the tests never wait in real time. */
+const noWait = async (_ms: number) => {};
 
 // 11:22 in Sydney, where the third plant's first inverter has its 11:00-11:45 fault.
 const FIXED_NOW = Date.UTC(2024, 5, 2, 1, 22, 30);
@@ -75,7 +78,7 @@ function appFetch(app: App, fault?: string, seen: Request[] = []): Fetch {
 
 function context(fetch: Fetch, overrides: Partial<ProviderCallContext> = {}, timeoutMs?: number) {
   return {
-    http: new ProviderHttp({ fetch, minIntervalMs: 0, timeoutMs }),
+    http: new ProviderHttp({ fetch, timeoutMs, sleep: noWait }),
     urls: sandboxUrls("http://sandbox.test"),
     now: () => FIXED_NOW,
     session: memorySession(),
@@ -105,7 +108,12 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 function exampleFetch(answers: Record<string, unknown>, seen: Request[] = []): Fetch {
   return async (request) => {
     seen.push(request);
-    const path = new URL(request.url).pathname.replace(/^\/solax(-openapi)?/, "");
+    const url = new URL(request.url);
+    const path = url.pathname.replace(/^\/solax(-openapi)?/, "");
+    // The example account holds residential plants only: its commercial list is empty.
+    if (path.endsWith("/page_plant_info") && url.searchParams.get("businessType") === "4") {
+      return Response.json({ code: 10000, message: "success", result: { records: [], total: 0, pages: 1 } });
+    }
     const answer = answers[path];
     if (answer === undefined) return new Response("Not Found", { status: 404 });
     return typeof answer === "function"
@@ -248,7 +256,11 @@ describe("solax token API against the sandbox", () => {
       solaxAdapter.testConnection(sandboxContext("500", undefined, seen), tokenCredentials),
     );
     expect(error.kind).toBe("unavailable");
-    expect(seen.map((request) => new URL(request.url).pathname)).toEqual([`/solax${V2}`, `/solax${V1}`]);
+    // Each API is tried again four times (a 5xx is retried inside the run) before giving up.
+    expect(seen.map((request) => new URL(request.url).pathname)).toEqual([
+      ...Array(5).fill(`/solax${V2}`),
+      ...Array(5).fill(`/solax${V1}`),
+    ]);
   });
 
   it("reports the vendor's rate-limit answer as rate_limited", async () => {
@@ -418,9 +430,10 @@ describe("solax Developer OpenAPI against the sandbox", () => {
   it("lists plants with their inverters, live values and the simulation's numbers", async () => {
     const ctx = sandboxContext();
     const snapshot = await solaxAdapter.fetchSnapshot(ctx, openApiCredentials);
-    // Token, plants, devices, one realtime batch, one alarm page per plant.
-    expect(ctx.http.calls).toBe(4 + plants.length);
-    expect(snapshot.systems).toHaveLength(plants.length);
+    // Token, then per business type: plants, devices, realtime batches of 10, one alarm page per
+    // plant. Residential: 1 + 1 + 1 + 3; commercial (12 inverters): 1 + 2 + 2 + 1.
+    expect(ctx.http.calls).toBe(4 + plants.length + 6);
+    expect(snapshot.systems).toHaveLength(plants.length + 1);
     for (const [p, plant] of plants.entries()) {
       const inverters = plant.inverters.map((inverter, i) => ({
         providerInverterId: inverter.serial,
@@ -441,11 +454,11 @@ describe("solax Developer OpenAPI against the sandbox", () => {
       expect(snapshot.systems[p]).toEqual({
         providerSystemId: plant.id,
         name: plant.name,
-        address: null,
-        latitude: null,
-        longitude: null,
+        address: `${plant.street}, ${plant.city}, ${plant.country}`,
+        latitude: plant.latitude,
+        longitude: plant.longitude,
         timezone: null,
-        capacityW: null,
+        capacityW: plant.capacityW,
         state: states.includes("alarm") ? "alarm" : states.includes("online") ? "online" : "offline",
         powerW: total("powerW"),
         energyTodayWh: total("energyTodayWh"),
@@ -455,6 +468,43 @@ describe("solax Developer OpenAPI against the sandbox", () => {
       });
       expect(snapshot.systems[p]?.providerSystemId).toMatch(/^\d{19}$/);
     }
+  });
+
+  it("includes commercial and industrial plants (business type 4) with capacity, address and coordinates", async () => {
+    const seen: Request[] = [];
+    const snapshot = await solaxAdapter.fetchSnapshot(
+      sandboxContext(undefined, undefined, seen),
+      openApiCredentials,
+    );
+    const [commercial] = solaxCommercialPlants(account);
+    if (!commercial) throw new Error("the sandbox account holds a commercial plant");
+    const system = snapshot.systems.find((candidate) => candidate.providerSystemId === commercial.id);
+    expect(system).toMatchObject({
+      name: commercial.name,
+      capacityW: 150_000,
+      address: `${commercial.street}, ${commercial.city}, ${commercial.country}`,
+      latitude: commercial.latitude,
+      longitude: commercial.longitude,
+    });
+    expect(system?.inverters.map((inverter) => inverter.serial)).toEqual(
+      commercial.inverters.map((inverter) => inverter.serial),
+    );
+    expect(system?.inverters).toHaveLength(12);
+    expect(system?.powerW).toBe(
+      commercial.inverters.reduce((sum, _, i) => sum + inverterPowerW(commercial, i, DATA_TIME), 0),
+    );
+    // Every call for it names business type 4; the residential ones name 1.
+    const commercialCalls = seen
+      .map((request) => new URL(request.url))
+      .filter((url) => url.searchParams.get("businessType") === "4");
+    expect(commercialCalls.map((url) => url.pathname.replace("/solax-openapi/openapi/v2/", ""))).toEqual([
+      "plant/page_plant_info",
+      "device/page_device_info",
+      "device/page_device_info",
+      "device/realtime_data",
+      "device/realtime_data",
+      "alarm/page_alarm_info",
+    ]);
   });
 
   it("reports ongoing alarms with their start in UTC, from the plant's local time", async () => {
@@ -492,7 +542,7 @@ describe("solax Developer OpenAPI against the sandbox", () => {
     expect(seen[1]?.headers.get("Authorization")).toMatch(/^bearer sbx-/);
     // The sandbox's tokens last an hour.
     clock.at += 2 * 60 * 60_000;
-    expect(await solaxAdapter.testConnection(ctx, openApiCredentials)).toEqual({ sitesFound: 3 });
+    expect(await solaxAdapter.testConnection(ctx, openApiCredentials)).toEqual({ sitesFound: 4 });
     expect(tokenCalls()).toBe(2);
   });
 
@@ -500,10 +550,12 @@ describe("solax Developer OpenAPI against the sandbox", () => {
     const seen: Request[] = [];
     const ctx = sandboxContext(undefined, undefined, seen);
     ctx.session.set({ solaxAccessToken: "sbx-revoked", solaxAccessTokenExpiresAt: FIXED_NOW + 86_400_000 });
-    expect(await solaxAdapter.testConnection(ctx, openApiCredentials)).toEqual({ sitesFound: 3 });
+    // Three residential plants and one commercial.
+    expect(await solaxAdapter.testConnection(ctx, openApiCredentials)).toEqual({ sitesFound: 4 });
     expect(seen.map((request) => new URL(request.url).pathname)).toEqual([
       "/solax-openapi/openapi/v2/plant/page_plant_info",
       "/solax-openapi/openapi/auth/oauth/token",
+      "/solax-openapi/openapi/v2/plant/page_plant_info",
       "/solax-openapi/openapi/v2/plant/page_plant_info",
     ]);
     expect(ctx.session.get()?.solaxAccessToken).not.toBe("sbx-revoked");
@@ -524,8 +576,10 @@ describe("solax Developer OpenAPI against the sandbox", () => {
     // Time stands still, so the bench account's 800-odd calls cross the limit.
     const error = await failure(solaxAdapter.fetchSnapshot(ctx, benchOpenApiCredentials));
     expect(error.kind).toBe("rate_limited");
-    expect(error.retryAfterMs).toBe(60_000);
-    expect(ctx.http.calls).toBe(101);
+    // No wait is named, so the transport backs off and asks again four times, then gives up.
+    expect(error.retryAfterMs).toBeUndefined();
+    expect(ctx.http.retries).toBe(4);
+    expect(ctx.http.calls).toBe(105);
   });
 
   it("pages through an account with 500 plants at the allowed pace", async () => {
@@ -549,7 +603,8 @@ describe("solax Developer OpenAPI against the sandbox", () => {
       benchPlants.reduce((count, plant) => count + plant.inverters.length, 0),
     );
     const paths = seen.map((request) => new URL(request.url));
-    expect(paths.filter((url) => url.pathname.endsWith("/page_plant_info"))).toHaveLength(50);
+    // 50 residential pages and one (empty) commercial list.
+    expect(paths.filter((url) => url.pathname.endsWith("/page_plant_info"))).toHaveLength(51);
     const batches = paths.filter((url) => url.pathname.endsWith("/device/realtime_data"));
     expect(batches.every((url) => (url.searchParams.get("snList") ?? "").split(",").length <= 10)).toBe(true);
   }, 60_000);
@@ -753,10 +808,20 @@ describe("solax credentials", () => {
     ).toEqual({ apiType: "openapi", clientId: "c", clientSecret: "s" });
   });
 
-  it("spaces calls by the API in use: 6 s for the token API, 0.6 s for the OpenAPI", () => {
-    expect(solaxAdapter.minCallIntervalMs).toBe(6000);
-    expect(solaxAdapter.callIntervalMs?.(tokenCredentials)).toBe(6000);
-    expect(solaxAdapter.callIntervalMs?.(openApiCredentials)).toBe(600);
+  it("budgets calls by the API in use: 9 a minute and 10,000 a day per token, 90 a minute for the OpenAPI", () => {
+    expect(solaxAdapter.callPlan(tokenCredentials)).toEqual({
+      key: `token:${account.tokenId}`,
+      perEndpoint: false,
+      limits: [
+        { intervalMs: 7000, burst: 1 },
+        { intervalMs: 9600, burst: 1000 },
+      ],
+    });
+    expect(solaxAdapter.callPlan(openApiCredentials)).toEqual({
+      key: `openapi:${account.clientId}`,
+      perEndpoint: false,
+      limits: [{ intervalMs: 667, burst: 1 }],
+    });
     expect(
       solaxAdapter.fields.find((field) => field.name === "apiType")?.options?.map((option) => option.value),
     ).toEqual(["token", "openapi"]);

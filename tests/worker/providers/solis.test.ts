@@ -14,6 +14,8 @@ import {
   simulatedPlants,
 } from "../../../sandbox/simulation";
 import { solisSandbox } from "../../../sandbox/solis";
+import { VirtualClock } from "../../../sandbox/virtual-clock";
+import { localBudget } from "../../../worker/providers/budget";
 import { ProviderError } from "../../../worker/providers/errors";
 import { ProviderHttp } from "../../../worker/providers/http";
 import { solisAdapter } from "../../../worker/providers/solis";
@@ -37,6 +39,9 @@ import inverterDetailExample from "../../fixtures/provider-examples/soliscloud/i
 import inverterListExample from "../../fixtures/provider-examples/soliscloud/inverterList.json";
 import stationDetailExample from "../../fixtures/provider-examples/soliscloud/stationDetail.json";
 import userStationListExample from "../../fixtures/provider-examples/soliscloud/userStationList.json";
+
+/** Retry backoffs pass at once: the tests never wait in real time. */
+const noWait = async (_ms: number) => {};
 
 // 11:22:30 in Amsterdam and Munich on a day their first inverter has its 11:00-11:45 fault.
 const FIXED_NOW = Date.UTC(2024, 5, 20, 9, 22, 30);
@@ -67,7 +72,7 @@ function appFetch(app: App, fault?: string): Fetch {
 }
 
 function context(fetch: Fetch, overrides: Partial<ProviderCallContext> = {}, timeoutMs?: number) {
-  const http = new ProviderHttp({ fetch, minIntervalMs: 0, timeoutMs });
+  const http = new ProviderHttp({ fetch, timeoutMs, sleep: noWait });
   return {
     http,
     urls: sandboxUrls("http://sandbox.test"),
@@ -209,19 +214,17 @@ describe("solis adapter against the sandbox", () => {
   });
 
   it("pages through all 500 plants of the benchmark account within 2 calls per second", async () => {
-    // Fake sleeps keep the test fast; the emulator's limit clock follows them, so the spacing is real to it.
-    let sleptMs = 0;
-    const sandbox = new Hono().route(
-      "/solis",
-      solisSandbox({ now: () => FIXED_NOW, clock: () => Date.now() + sleptMs }),
-    );
+    // A virtual clock keeps the test fast; the emulator's limit clock is the same one, so the
+    // spacing is real to it, and the three lists are read side by side as in production.
+    const clock = new VirtualClock(Date.now());
+    const sandbox = new Hono().route("/solis", solisSandbox({ now: () => FIXED_NOW, clock: clock.now }));
     const http = new ProviderHttp({
-      fetch: appFetch(sandbox),
-      minIntervalMs: solisAdapter.minCallIntervalMs,
-      sleep: async (ms) => {
-        sleptMs += ms;
-      },
+      fetch: clock.track(appFetch(sandbox)),
+      budget: localBudget(solisAdapter.callPlan(benchCredentials)),
+      now: clock.now,
+      sleep: clock.sleep,
     });
+    const startedAt = clock.now();
     const ctx = context(appFetch(sandbox), { http });
     const snapshot = await solisAdapter.fetchSnapshot(ctx, benchCredentials);
 
@@ -235,6 +238,9 @@ describe("solis adapter against the sandbox", () => {
     expect(snapshot.systems.reduce((sum, system) => sum + system.inverters.length, 0)).toBe(inverterCount);
     const alarmPages = Math.max(1, Math.ceil((snapshot.alarms?.length ?? 0) / 100));
     expect(http.calls).toBe(5 + Math.ceil(inverterCount / 100) + alarmPages);
+    expect(http.retries).toBe(0);
+    // The longest list (inverters) paces the sync: its pages 550 ms apart, the others alongside.
+    expect(clock.now() - startedAt).toBe((Math.ceil(inverterCount / 100) - 1) * 550);
     // The simulation integrates each inverter's day in 5-minute steps: 1,250 inverters take a while.
   }, 60_000);
 });
@@ -527,18 +533,20 @@ describe("solis credentials", () => {
   it("calls the credential's own API URL and signs only the vendor's path", async () => {
     const seen: string[] = [];
     const sandbox = createSandbox({ now: () => FIXED_NOW });
-    const fetch: Fetch = (request) => {
+    // The account's own SolisCloud host; the sandbox answers for it (the URL's path is kept).
+    const vendorHost: Fetch = (request) => {
       seen.push(request.url);
-      return appFetch(sandbox)(request);
+      const url = new URL(request.url);
+      return appFetch(sandbox)(new Request(`http://sandbox.test/solis${url.pathname}`, request));
     };
-    const ctx = context(fetch, {
+    const ctx = context(vendorHost, {
       urls: { ...sandboxUrls("http://sandbox.test"), solis: "https://unused.invalid" },
     });
     const parsed = solisAdapter.credentialsSchema.parse({
       ...credentials,
-      apiUrl: "http://sandbox.test/solis/",
+      apiUrl: "https://v3.soliscloud.com:13333/",
     });
     expect(await solisAdapter.testConnection(ctx, parsed)).toEqual({ sitesFound: 3 });
-    expect(seen).toEqual(["http://sandbox.test/solis/v1/api/userStationList"]);
+    expect(seen).toEqual(["https://v3.soliscloud.com:13333/v1/api/userStationList"]);
   });
 });

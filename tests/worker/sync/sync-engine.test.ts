@@ -6,6 +6,8 @@ import { createSandbox } from "../../../sandbox/app";
 import { dispatchDueSyncs } from "../../../worker/cron/dispatch-syncs";
 import worker from "../../../worker/index";
 import { createDb } from "../../../worker/lib/db";
+import { localBudget } from "../../../worker/providers/budget";
+import { solisAdapter } from "../../../worker/providers/solis";
 import { SYNC_INTERVAL_MS } from "../../../worker/sync/schedule";
 import { syncConnection } from "../../../worker/sync/sync-connection";
 import { storeSql } from "../fleet-helpers";
@@ -33,6 +35,10 @@ const deps = (fault?: string, callTimeoutMs?: number) => ({
   now: () => Date.now(),
   fetch: sandboxFetch(fault),
   callTimeoutMs,
+  // Retries of a failing vendor pass at once: these tests never wait in real time. The budget is
+  // the adapter's own, in memory, so this fake time never delays the credential's shared bucket.
+  sleep: async (_ms: number) => {},
+  budget: localBudget(solisAdapter.callPlan(solis)),
 });
 
 async function connectSolis(owner: TestUser, keySecret: string = solis.keySecret) {

@@ -124,8 +124,13 @@ export const froniusAdapter: ProviderAdapter<FroniusCredentials> = {
     },
   ],
   credentialsSchema,
-  // No limit is documented (research §2.1); a small spacing keeps us polite, 429 is honoured.
-  minCallIntervalMs: 100,
+  // No limit is documented (research §2.1): ten calls a second per access key keeps us polite;
+  // 429 with Retry-After is honoured by the transport.
+  callPlan: (credentials) => ({
+    key: credentials.accessKeyId,
+    perEndpoint: false,
+    limits: [{ intervalMs: 100, burst: 1 }],
+  }),
 
   async testConnection(ctx, credentials) {
     // The system count is "basic information" that Solar.web does not bill as data points.

@@ -34,7 +34,7 @@ export async function requestAccessToken(
         body: new URLSearchParams({ grant_type: "client_credentials" }).toString(),
       },
       // Keycloak answers 400 (unauthorized_client) for a client not enabled for this grant.
-      [400, 401, 403],
+      { authStatuses: [400, 401, 403] },
     );
   } catch (error) {
     if (error instanceof ProviderError && error.kind === "auth") {

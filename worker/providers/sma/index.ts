@@ -50,8 +50,13 @@ export const smaAdapter: ProviderAdapter<SmaCredentials> = {
   fields: smaFields,
   credentialsSchema: smaCredentialsSchema,
   // SMA limits calls per credential per 5-minute window without publishing the number; 60 a
-  // minute is the figure third-party clients work with. 429 answers carry Retry-After.
-  minCallIntervalMs: 1000,
+  // minute is the figure third-party clients work with. 429 answers carry Retry-After. The limit
+  // is the API key's (the client), whichever plant owner's data it reads.
+  callPlan: (credentials) => ({
+    key: credentials.clientId,
+    perEndpoint: false,
+    limits: [{ intervalMs: 1000, burst: 1 }],
+  }),
 
   async testConnection(ctx, credentials) {
     const client = new SmaClient(ctx, credentials);

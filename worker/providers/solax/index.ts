@@ -1,8 +1,8 @@
 import type { ProviderAdapter } from "../types";
 import { type SolaxCredentials, solaxCredentialsSchema, solaxFields } from "./credentials";
 import { fetchOpenApiSnapshot, testOpenApiConnection } from "./openapi";
-import { OPENAPI_INTERVAL_MS } from "./openapi-client";
-import { fetchTokenSnapshot, TOKEN_API_INTERVAL_MS, testTokenConnection } from "./token-api";
+import { OPENAPI_LIMITS } from "./openapi-client";
+import { fetchTokenSnapshot, TOKEN_API_LIMITS, testTokenConnection } from "./token-api";
 
 /**
  * SolaX Cloud through either of its APIs, chosen in the credential form: the token API (one
@@ -17,10 +17,11 @@ export const solaxAdapter: ProviderAdapter<SolaxCredentials> = {
   ingestion: "api",
   fields: solaxFields,
   credentialsSchema: solaxCredentialsSchema,
-  // The stricter of the two APIs; callIntervalMs gives the one the credentials use.
-  minCallIntervalMs: TOKEN_API_INTERVAL_MS,
-  callIntervalMs: (credentials) =>
-    credentials.apiType === "token" ? TOKEN_API_INTERVAL_MS : OPENAPI_INTERVAL_MS,
+  // Each API limits its own key: the token per minute and per day, the application per minute.
+  callPlan: (credentials) =>
+    credentials.apiType === "token"
+      ? { key: `token:${credentials.tokenId}`, perEndpoint: false, limits: TOKEN_API_LIMITS }
+      : { key: `openapi:${credentials.clientId}`, perEndpoint: false, limits: OPENAPI_LIMITS },
 
   testConnection(ctx, credentials) {
     return credentials.apiType === "token"

@@ -1,11 +1,13 @@
 import type { z } from "zod";
+import type { CallLimit } from "../budget";
 import { ProviderError } from "../errors";
+import { vendorText } from "../redact";
 import type { ProviderCallContext } from "../types";
 import type { SolaxOpenApiCredentials } from "./credentials";
 import { oauthTokenResultSchema, openApiEnvelopeSchema, pageSchema, parseSolax } from "./schemas";
 
-/** 100 calls a minute per account (research §4.3). */
-export const OPENAPI_INTERVAL_MS = 600;
+/** 100 calls a minute per application (research §4.3): 90 a minute, one every 667 ms. */
+export const OPENAPI_LIMITS: CallLimit[] = [{ intervalMs: 667, burst: 1 }];
 
 const TOKEN_PATH = "/openapi/auth/oauth/token";
 const SUCCESS = 10000;
@@ -19,18 +21,26 @@ const MAX_PAGES = 10_000;
 
 /** Vendor codes other than success, as ProviderErrors. */
 function codeError(code: number | null, message: string | null, what: string): ProviderError {
-  const detail = `${message || "no reason given"} (code ${code ?? "missing"})`;
+  const detail = `${vendorText(message) || "no reason given"} (code ${code ?? "missing"})`;
   if (code !== null && AUTH_CODES.has(code)) {
     return new ProviderError("auth", `SolaX OpenAPI rejected the client credentials: ${detail}`);
   }
   if (code !== null && PERMISSION_CODES.has(code)) {
     return new ProviderError("auth", `The SolaX application may not read ${what}: ${detail}`);
   }
-  if (code === 10406) return new ProviderError("rate_limited", `SolaX OpenAPI rate limit: ${detail}`, 60_000);
+  // No wait is named: the transport backs off and tries again.
+  if (code === 10406) return new ProviderError("rate_limited", `SolaX OpenAPI rate limit: ${detail}`);
   if (code === 10405)
     return new ProviderError("rate_limited", `SolaX OpenAPI quota used up: ${detail}`, 3_600_000);
   if (code === 11500) return new ProviderError("unavailable", `SolaX OpenAPI is busy: ${detail}`);
   return new ProviderError("invalid_request", `SolaX OpenAPI refused the request for ${what}: ${detail}`);
+}
+
+/** SolaX's rate-limit and quota codes inside a 200 answer, for the transport to retry. */
+function rateLimitError(body: unknown, what: string): ProviderError | null {
+  const envelope = openApiEnvelopeSchema.safeParse(body);
+  if (!envelope.success || (envelope.data.code !== 10406 && envelope.data.code !== 10405)) return null;
+  return codeError(envelope.data.code, envelope.data.message, what);
 }
 
 /**
@@ -55,16 +65,19 @@ export class SolaxOpenApiClient {
   async token(): Promise<string> {
     const cached = this.cachedToken();
     if (cached) return cached;
-    const body = await this.ctx.http.json({
-      method: "POST",
-      url: `${this.ctx.urls.solaxOpenApi}${TOKEN_PATH}`,
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        client_id: this.credentials.clientId,
-        client_secret: this.credentials.clientSecret,
-        grant_type: "client_credentials",
-      }).toString(),
-    });
+    const body = await this.ctx.http.json(
+      {
+        method: "POST",
+        url: `${this.ctx.urls.solaxOpenApi}${TOKEN_PATH}`,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          client_id: this.credentials.clientId,
+          client_secret: this.credentials.clientSecret,
+          grant_type: "client_credentials",
+        }).toString(),
+      },
+      { vendorError: (answer) => rateLimitError(answer, "a token") },
+    );
     const envelope = parseSolax(openApiEnvelopeSchema, body, "the token request");
     if (envelope.code !== TOKEN_SUCCESS) throw codeError(envelope.code, envelope.message, "a token");
     const result = parseSolax(oauthTokenResultSchema, envelope.result, "the token request");
@@ -92,7 +105,10 @@ export class SolaxOpenApiClient {
     const url = `${this.ctx.urls.solaxOpenApi}${path}?${new URLSearchParams(query)}`;
     for (let attempt = 0; ; attempt++) {
       const token = await this.token();
-      const body = await this.ctx.http.json({ url, headers: { Authorization: `bearer ${token}` } });
+      const body = await this.ctx.http.json(
+        { url, headers: { Authorization: `bearer ${token}` } },
+        { vendorError: (answer) => rateLimitError(answer, what) },
+      );
       const envelope = parseSolax(openApiEnvelopeSchema, body, what);
       if (envelope.code === SUCCESS) return parseSolax(schema, envelope.result, what);
       if (envelope.code === 10402 && attempt === 0) {

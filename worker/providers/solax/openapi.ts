@@ -15,11 +15,13 @@ import {
   realtimeResultSchema,
   type SolaxAlarmRecord,
   type SolaxDeviceRecord,
+  type SolaxPlantRecord,
   type SolaxRealtimeRow,
 } from "./schemas";
 
-/** Residential plants; C&I (4) accounts are not part of the product yet. */
-const BUSINESS_TYPE = "1";
+/** Every call names a business type: 1 residential, 4 commercial and industrial; both are read. */
+const BUSINESS_TYPES = ["1", "4"] as const;
+type BusinessType = (typeof BUSINESS_TYPES)[number];
 const INVERTER = "1";
 /** realtime_data takes at most 10 serial numbers per call. */
 const SN_BATCH = 10;
@@ -72,34 +74,53 @@ function toAlarm(plantId: string, record: SolaxAlarmRecord, offset: number | nul
 
 export async function testOpenApiConnection(ctx: ProviderCallContext, credentials: SolaxOpenApiCredentials) {
   const client = new SolaxOpenApiClient(ctx, credentials);
-  const page = await client.firstPage(
-    "/openapi/v2/plant/page_plant_info",
-    { businessType: BUSINESS_TYPE },
-    plantRecordSchema,
-    "the plant list",
-  );
-  return { sitesFound: page.total ?? page.records.length };
+  let sitesFound = 0;
+  for (const businessType of BUSINESS_TYPES) {
+    const page = await client.firstPage(
+      "/openapi/v2/plant/page_plant_info",
+      { businessType },
+      plantRecordSchema,
+      "the plant list",
+    );
+    sitesFound += page.total ?? page.records.length;
+  }
+  return { sitesFound };
 }
 
+const coordinate = (value: number | null, limit: number) =>
+  value !== null && value !== 0 && Math.abs(value) <= limit ? value : null;
+
 /**
- * Plants and inverters are listed account-wide (paged), live values come 10 inverters per call,
- * and ongoing alarms per plant. Plant power and energy are the sums of their inverters', which
- * saves one plant/realtime_data call per plant.
+ * Plants and inverters are listed account-wide (paged) per business type, live values come 10
+ * inverters per call, and ongoing alarms per plant. Plant power and energy are the sums of their
+ * inverters', which saves one plant/realtime_data call per plant.
  */
 export async function fetchOpenApiSnapshot(
   ctx: ProviderCallContext,
   credentials: SolaxOpenApiCredentials,
 ): Promise<ProviderSnapshot> {
   const client = new SolaxOpenApiClient(ctx, credentials);
+  const systems: NormalisedSystem[] = [];
+  const alarms: NormalisedAlarm[] = [];
+  for (const businessType of BUSINESS_TYPES) {
+    const part = await businessSnapshot(client, businessType);
+    systems.push(...part.systems);
+    alarms.push(...part.alarms);
+  }
+  return { systems, alarms };
+}
+
+async function businessSnapshot(client: SolaxOpenApiClient, businessType: BusinessType) {
   const plants = await client.records(
     "/openapi/v2/plant/page_plant_info",
-    { businessType: BUSINESS_TYPE },
+    { businessType },
     plantRecordSchema,
     "the plant list",
   );
+  if (plants.length === 0) return { systems: [], alarms: [] };
   const devices = await client.records(
     "/openapi/v2/device/page_device_info",
-    { businessType: BUSINESS_TYPE, deviceType: INVERTER },
+    { businessType, deviceType: INVERTER },
     deviceRecordSchema,
     "the inverter list",
   );
@@ -110,7 +131,7 @@ export async function fetchOpenApiSnapshot(
     const batch = serials.slice(start, start + SN_BATCH);
     const answer = await client.get(
       "/openapi/v2/device/realtime_data",
-      { snList: batch.join(","), deviceType: INVERTER, businessType: BUSINESS_TYPE },
+      { snList: batch.join(","), deviceType: INVERTER, businessType },
       realtimeResultSchema,
       "the inverters' realtime data",
     );
@@ -134,7 +155,7 @@ export async function fetchOpenApiSnapshot(
         .find((value) => value !== null) ?? null;
     const ongoing = await client.records(
       "/openapi/v2/alarm/page_alarm_info",
-      { plantId: plant.plantId, businessType: BUSINESS_TYPE, alarmState: "1" },
+      { plantId: plant.plantId, businessType, alarmState: "1" },
       alarmRecordSchema,
       `the alarms of plant ${plant.plantId}`,
     );
@@ -145,12 +166,9 @@ export async function fetchOpenApiSnapshot(
     systems.push({
       providerSystemId: plant.plantId,
       name: plant.plantName ?? `SolaX plant ${plant.plantId}`,
-      address: null,
-      latitude: null,
-      longitude: null,
-      // The OpenAPI gives a UTC offset at best, not an IANA zone.
+      ...plantPlace(plant),
+      // The OpenAPI gives a UTC offset at best, not an IANA zone; it is derived from the coordinates.
       timezone: null,
-      capacityW: null,
       state: combinedState([
         ...inverters.map((inverter) => inverter.state),
         ...(ongoing.length > 0 ? ["alarm" as const] : []),
@@ -163,4 +181,15 @@ export async function fetchOpenApiSnapshot(
     });
   }
   return { systems, alarms };
+}
+
+/** Capacity (kWp to W), address and coordinates of a plant record. */
+function plantPlace(plant: SolaxPlantRecord) {
+  const capacityKw = plant.pvCapacity ?? plant.capacity;
+  return {
+    capacityW: capacityKw !== null && capacityKw > 0 ? Math.round(capacityKw * 1000) : null,
+    address: plant.plantAddress ?? plant.address,
+    latitude: coordinate(plant.latitude, 90),
+    longitude: coordinate(plant.longitude, 180),
+  };
 }

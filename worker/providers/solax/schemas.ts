@@ -72,10 +72,30 @@ export const pageSchema = <T extends z.ZodType>(record: T) =>
     pages: optionalNumber,
   });
 
+/**
+ * A plant of page_plant_info. Capacity (kWp), address and coordinates are read under the names
+ * SolaX's clients use; any may be missing, and a value that is not a number is dropped.
+ */
+const lenientNumber = z
+  .unknown()
+  .optional()
+  .transform((value): number | null => {
+    const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+    return typeof number === "number" && Number.isFinite(number) ? number : null;
+  });
 export const plantRecordSchema = z.object({
   plantId: id,
   plantName: optionalText,
+  businessType: optionalNumber,
+  /** kWp */
+  pvCapacity: lenientNumber,
+  capacity: lenientNumber,
+  plantAddress: optionalText,
+  address: optionalText,
+  latitude: lenientNumber,
+  longitude: lenientNumber,
 });
+export type SolaxPlantRecord = z.infer<typeof plantRecordSchema>;
 
 export const deviceRecordSchema = z.object({
   deviceSn: id,

@@ -1,11 +1,19 @@
+import type { CallLimit } from "../budget";
 import { ProviderError } from "../errors";
+import { vendorText } from "../redact";
 import type { NormalisedAlarm, NormalisedSystem, ProviderCallContext, ProviderSnapshot } from "../types";
 import type { SolaxTokenCredentials } from "./credentials";
 import { FAULT_STATUSES, inverterState, kWhToWh, localMillis, statusLabel, utcMillis } from "./normalise";
 import { parseSolax, type SolaxTokenRealtime, tokenEnvelopeSchema, tokenRealtimeSchema } from "./schemas";
 
-/** 10 calls a minute per token (research §4.1). */
-export const TOKEN_API_INTERVAL_MS = 6000;
+/**
+ * "Lower than 10 times/min and 10,000 times/day" per token (research §4.1): at most 9 calls in
+ * any minute (one per 7 s) and at most 10,000 in any day (9,000 a day steady plus a burst of 1,000).
+ */
+export const TOKEN_API_LIMITS: CallLimit[] = [
+  { intervalMs: 7000, burst: 1 },
+  { intervalMs: 9600, burst: 1000 },
+];
 /** "…the system will prohibit calls within the next hour". */
 const BAN_MS = 60 * 60 * 1000;
 /** How long a connection whose token answered v2 with a refusal stays on v1 before trying v2 again. */
@@ -26,7 +34,7 @@ type Version = "v1" | "v2";
 /** Reads the token API's envelope: vendor codes and sentences become ProviderErrors. */
 function realtimeFrom(body: unknown, wifiSn: string, version: Version): SolaxTokenRealtime {
   const envelope = parseSolax(tokenEnvelopeSchema, body, `the realtime data of dongle ${wifiSn}`);
-  const exception = envelope.exception ?? "";
+  const exception = vendorText(envelope.exception);
   if (/violation|prohibit/i.test(exception)) {
     throw new ProviderError(
       "rate_limited",
@@ -45,7 +53,7 @@ function realtimeFrom(body: unknown, wifiSn: string, version: Version): SolaxTok
   }
   if (typeof envelope.result === "string") {
     throw new DongleNotAccessible(
-      `SolaX Cloud answered "${envelope.result}" for dongle ${wifiSn}: check its registration number and the token`,
+      `SolaX Cloud answered "${vendorText(envelope.result)}" for dongle ${wifiSn}: check its registration number and the token`,
     );
   }
   if (envelope.success === false || (envelope.code !== null && envelope.code !== 0)) {

@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import { ProviderError } from "../errors";
-import type { ProviderCallContext } from "../types";
+import { vendorUrlProblem } from "../outbound";
+import { vendorText } from "../redact";
+import type { ProviderCallContext, ProviderUrls } from "../types";
 import type { SolisCredentials } from "./credentials";
 import { envelopeSchema, pageSchema } from "./schemas";
 import { solisSignedHeaders } from "./signature";
@@ -19,9 +21,17 @@ function rateLimitWindowMs(message: string): number {
   return Number(match?.[1] ?? 1) * unit;
 }
 
+/** SolisCloud's production hosts: the documented www host and the v3 and api hosts clients use. */
+export const SOLIS_HOSTS = { name: "SolisCloud", hosts: ["*.soliscloud.com"], ports: ["13333"] } as const;
+
+/** Null when the credentials' API URL may be called, otherwise why not. */
+export function solisUrlProblem(credentials: SolisCredentials, urls: ProviderUrls): string | null {
+  return credentials.apiUrl ? vendorUrlProblem(credentials.apiUrl, SOLIS_HOSTS, urls.solis) : null;
+}
+
 /** The vendor's result codes (API doc V2 appendix 1, plus codes seen in the wild). */
 function vendorError(endpoint: string, code: string, message: string | null): ProviderError {
-  const detail = `${message ?? "no message"} (code ${code})`;
+  const detail = `${vendorText(message) || "no message"} (code ${code})`;
   if (code === "R0000" && message && /too many request/i.test(message)) {
     return new ProviderError(
       "rate_limited",
@@ -48,6 +58,15 @@ function vendorError(endpoint: string, code: string, message: string | null): Pr
   return new ProviderError("unavailable", `SolisCloud could not answer ${endpoint}: ${detail}`);
 }
 
+/** The error a SolisCloud answer carries, or null for code "0". */
+function envelopeError(endpoint: string, answer: unknown): ProviderError | null {
+  const envelope = envelopeSchema.safeParse(answer);
+  if (!envelope.success) {
+    return new ProviderError("malformed", `SolisCloud's ${endpoint} answer has no result code`);
+  }
+  return envelope.data.code === "0" ? null : vendorError(endpoint, envelope.data.code, envelope.data.msg);
+}
+
 function describeIssues(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return "unexpected shape";
@@ -71,6 +90,9 @@ export class SolisClient {
     private readonly ctx: ProviderCallContext,
     private readonly credentials: SolisCredentials,
   ) {
+    // A stored API URL that is not SolisCloud's is refused before anything is sent to it.
+    const problem = solisUrlProblem(credentials, ctx.urls);
+    if (problem) throw new ProviderError("invalid_request", problem);
     this.baseUrl = (credentials.apiUrl ?? ctx.urls.solis).replace(/\/+$/, "");
   }
 
@@ -88,12 +110,11 @@ export class SolisClient {
     });
     let answer: unknown;
     try {
-      answer = await this.ctx.http.json({
-        method: "POST",
-        url: `${this.baseUrl}${path}`,
-        headers,
-        body: text,
-      });
+      answer = await this.ctx.http.json(
+        { method: "POST", url: `${this.baseUrl}${path}`, headers, body: text },
+        // R0000 "too many request" arrives inside a 200 answer: the transport retries it.
+        { vendorError: (body) => envelopeError(endpoint, body) },
+      );
     } catch (error) {
       // SolisCloud answers 408 when the Date header is more than 15 minutes off its clock.
       if (
@@ -109,11 +130,7 @@ export class SolisClient {
       throw error;
     }
     const envelope = envelopeSchema.safeParse(answer);
-    if (!envelope.success) {
-      throw new ProviderError("malformed", `SolisCloud's ${endpoint} answer has no result code`);
-    }
-    if (envelope.data.code !== "0") throw vendorError(endpoint, envelope.data.code, envelope.data.msg);
-    return envelope.data.data;
+    return envelope.success ? envelope.data.data : undefined;
   }
 
   /** One page of a list, records checked against `schema`. */
@@ -142,25 +159,46 @@ export class SolisClient {
     return { records, total: page.data.total, pages: page.data.pages };
   }
 
-  /** Every record of a paged list, 100 per call; an answer short of its own total is refused. */
+  /**
+   * Every record of a paged list, 100 per call; an answer short of its own total is refused.
+   * Once the first page names the page count, the others are asked for together: the call budget
+   * spaces them to the vendor's limit, and no page waits for the one before to come back.
+   */
   async all<T>(endpoint: string, body: Record<string, unknown>, schema: z.ZodType<T>): Promise<T[]> {
-    const records: T[] = [];
-    for (let pageNo = 1; pageNo <= MAX_PAGES; pageNo++) {
-      const page = await this.page(endpoint, { ...body, pageNo, pageSize: SOLIS_PAGE_SIZE }, schema);
-      records.push(...page.records);
-      // Without a page count (searchCount off) a full page is the only sign that more follow.
-      const more =
-        page.pages !== null && page.pages > 0 ? pageNo < page.pages : page.records.length >= SOLIS_PAGE_SIZE;
-      if (!more || page.records.length === 0) {
-        if (page.total !== null && records.length < page.total) {
-          throw new ProviderError(
-            "malformed",
-            `SolisCloud's ${endpoint} answered ${records.length} of the ${page.total} records it announced`,
-          );
-        }
-        return records;
+    const pageOf = (pageNo: number) =>
+      this.page(endpoint, { ...body, pageNo, pageSize: SOLIS_PAGE_SIZE }, schema);
+    const first = await pageOf(1);
+    const records: T[] = [...first.records];
+    if (first.pages !== null && first.pages > 1 && first.records.length > 0) {
+      if (first.pages > MAX_PAGES) {
+        throw new ProviderError("malformed", `SolisCloud's ${endpoint} claims more than ${MAX_PAGES} pages`);
       }
+      const rest = await Promise.all(
+        Array.from({ length: first.pages - 1 }, (_, index) => pageOf(index + 2)),
+      );
+      for (const page of rest) records.push(...page.records);
+      return complete(endpoint, records, first.total);
     }
-    throw new ProviderError("malformed", `SolisCloud's ${endpoint} claims more than ${MAX_PAGES} pages`);
+    // Without a page count (searchCount off) a full page is the only sign that more follow.
+    let page = first;
+    for (let pageNo = 2; first.pages === null || first.pages <= 0; pageNo++) {
+      if (page.records.length < SOLIS_PAGE_SIZE) break;
+      if (pageNo > MAX_PAGES) {
+        throw new ProviderError("malformed", `SolisCloud's ${endpoint} claims more than ${MAX_PAGES} pages`);
+      }
+      page = await pageOf(pageNo);
+      records.push(...page.records);
+    }
+    return complete(endpoint, records, first.total);
   }
+}
+
+function complete<T>(endpoint: string, records: T[], total: number | null): T[] {
+  if (total !== null && records.length < total) {
+    throw new ProviderError(
+      "malformed",
+      `SolisCloud's ${endpoint} answered ${records.length} of the ${total} records it announced`,
+    );
+  }
+  return records;
 }
