@@ -4,6 +4,7 @@ import type { Env, SyncMessage } from "./env";
 import { consumeSyncBatch } from "./sync/queue-consumer";
 
 export { FleetStore } from "./fleet/store";
+export { Throttle } from "./throttle/throttle";
 
 export default {
   fetch: app.fetch,
