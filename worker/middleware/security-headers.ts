@@ -10,7 +10,8 @@ export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
   // Answers from the assets binding have immutable headers: copy them once.
   const res = new Response(c.res.body, c.res);
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.headers.set(name, value);
-  if (new URL(c.req.url).protocol === "https:") res.headers.set("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
+  if (new URL(c.req.url).protocol === "https:")
+    res.headers.set("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
   c.res = undefined;
   c.res = res;
 });
