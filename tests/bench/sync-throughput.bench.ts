@@ -4,7 +4,8 @@ import { sandboxAccounts } from "../../sandbox/accounts";
 import { createSandbox } from "../../sandbox/app";
 import type { ProviderId } from "../../schema/api/providers";
 import { upsertConnection } from "../../worker/data/connections";
-import { encryptJson, importCredentialsKey } from "../../worker/lib/credentials-crypto";
+import { sealCredentials } from "../../worker/lib/connection-secrets";
+import { loadKeyring } from "../../worker/lib/credentials-keyring";
 import { createDb } from "../../worker/lib/db";
 import { SYNC_INTERVAL_MS } from "../../worker/sync/schedule";
 import { syncConnection } from "../../worker/sync/sync-connection";
@@ -66,15 +67,13 @@ for (const { provider, credentials, limit } of cases) {
     const db = createDb(env.DB);
     let virtualNow = Date.UTC(2026, 5, 21, 10, 0, 0);
     const sandbox = createSandbox({ now: () => virtualNow, clock: () => virtualNow });
-    const key = await importCredentialsKey(env.CREDENTIALS_KEY);
-    const blob = await encryptJson(key, credentials, owner.orgId);
     const connectionId = crypto.randomUUID();
+    const sealed = await sealCredentials(await loadKeyring(env), owner.orgId, connectionId, credentials);
     await upsertConnection(db, {
       id: connectionId,
       orgId: owner.orgId,
       provider,
-      credentialsCiphertext: blob.ciphertext,
-      credentialsIv: blob.iv,
+      ...sealed,
       status: "active",
       nextSyncAt: null,
       createdAt: Date.now(),
