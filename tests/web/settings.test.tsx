@@ -73,7 +73,7 @@ describe("settings modal", () => {
   );
 
   it("shows the account details read-only with the email hint", async () => {
-    const { dialog, user } = await openSettings("orgEngineer");
+    const { dialog } = await openSettings("orgEngineer");
     expect(within(dialog).getByLabelText("Email")).toHaveValue("olivia@sunco.example");
     expect(within(dialog).getByText("Contact your administrator to change your email")).toBeInTheDocument();
     expect(within(dialog).getByText("Organization Engineer")).toBeInTheDocument();

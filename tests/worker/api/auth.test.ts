@@ -9,7 +9,6 @@ import {
   createOrg,
   expectError,
   expectNothingWritten,
-  expectRejectsBadTokens,
   expectStatus,
   expiredToken,
   login,
