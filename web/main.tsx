@@ -1,6 +1,6 @@
+import "./lib/zod-config";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { z } from "zod";
 import { App } from "./app";
 import { renderApplicationError } from "./components/app-error";
 import { initI18n } from "./lib/i18n";

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { SECURITY_HEADERS } from "../../worker/lib/security-headers";
-import { baseUrl } from "./helpers";
+import { api, baseUrl, browserPages, PASSWORD, type Session, uniqueEmail } from "./helpers";
+
+const newPage = browserPages();
 
 /**
  * The app as `npm start` serves it: `/` and `/app/dashboard` are static assets answered without
@@ -26,5 +28,36 @@ describe("security headers of the served app", () => {
       expect(attributes).toMatch(/\bsrc="\/assets\//);
       expect(body?.trim()).toBe("");
     }
+  });
+
+  it("let the app run in the browser without one Content-Security-Policy violation", async () => {
+    const session = await api<Session>("/api/auth/register", {
+      method: "POST",
+      body: {
+        email: uniqueEmail("csp"),
+        password: PASSWORD,
+        fullName: "Cass Policy",
+        companyName: "CSP Solar",
+      },
+    });
+    const page = await newPage({ session });
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await page.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (event) => {
+        console.error(
+          `Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`,
+        );
+      });
+    });
+    await page.goto(`${baseUrl}/app/dashboard`);
+    await page.getByText("No sites yet").waitFor();
+    await page.getByRole("button", { name: "Settings" }).click();
+    await page.getByRole("dialog").getByText("Where you are signed in").waitFor();
+    await page.goto(`${baseUrl}/demo`);
+    await page.waitForLoadState("networkidle");
+    expect(violations).toEqual([]);
   });
 });
