@@ -5,6 +5,14 @@ import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, type LiveMessage } from ".
 import { readFullDirectory, readVersions } from "../data/fleet-directory";
 import type { Env } from "../env";
 import { createDb } from "../lib/db";
+import {
+  closeIfExpired,
+  closeSessionSocket,
+  openSockets,
+  readSocketSession,
+  type SocketSession,
+  sessionTag,
+} from "../realtime/socket-session";
 import { applyDirectory, readMeta, replaceDirectory, writeMeta } from "./data/directory";
 import { importLegacyRows } from "./data/legacy";
 import { liveValues, summedHourlyPower, tableRowCounts } from "./data/reads";
@@ -19,14 +27,6 @@ import {
   fallbackTotals,
 } from "./read-models/metrics";
 import { buildFleetSeries } from "./read-models/series";
-import {
-  closeIfExpired,
-  closeSessionSocket,
-  openSockets,
-  readSocketSession,
-  type SocketSession,
-  sessionTag,
-} from "../realtime/socket-session";
 import type { FleetPage, LegacyRows, LiveValues, StoredPage } from "./types";
 
 interface SocketAttachment extends SocketSession {

@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import { LIVE_SUBPROTOCOL } from "../../schema/live";
 import { type AppEnv, serviceContext } from "../hono-env";
 import { ApiError, notAuthenticated } from "../lib/errors";
-import { authenticate } from "../services/sessions";
 import { fleetStoreFor } from "../services/fleet-store";
+import { authenticate } from "../services/sessions";
 import { SOCKET_SESSION_HEADERS } from "./socket-session";
 
 /**

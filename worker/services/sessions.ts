@@ -15,8 +15,8 @@ import { jwtSecret } from "../lib/secrets";
 import { signSessionToken, TOKEN_TTL_SECONDS, verifySessionToken } from "../lib/tokens";
 import { deviceLabel } from "../lib/user-agent";
 import { auditEntry } from "./audit";
-import { fleetStoreFor } from "./fleet-store";
 import type { CurrentUser, ServiceContext, UserContext } from "./context";
+import { fleetStoreFor } from "./fleet-store";
 
 /** Last-seen moves at most once a minute, so browsing costs no write per request. */
 export const LAST_SEEN_RESOLUTION_MS = 60_000;
