@@ -60,6 +60,13 @@ export default defineConfig({
       // Tremor's package declares no `sideEffects`, so every component (and recharts behind the
       // charts) would be kept wherever one Tremor component is imported. Its modules only export.
       treeshake: { moduleSideEffects: [{ test: /node_modules\/@tremor\/react\//, sideEffects: false }] },
+      output: {
+        codeSplitting: {
+          // zod and its configuration load as one chunk, so `jitless` is set before any schema is
+          // built: otherwise zod probes `Function("")`, which the CSP refuses (a reported violation).
+          groups: [{ name: "zod", test: /node_modules[\\/]zod[\\/]|web[\\/]lib[\\/]zod-config\.ts$/ }],
+        },
+      },
     },
   },
   server: {

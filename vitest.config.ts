@@ -40,7 +40,9 @@ const workerdPlugin = () =>
       bindings: {
         TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
         JWT_SECRET: "test-jwt-secret-that-is-at-least-32-characters-long",
-        CREDENTIALS_KEY: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+        // Two keys, as during a rotation: new writes use the last, rows written with the first still read.
+        CREDENTIALS_KEYS:
+          "2026-01:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=,2026-07:ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=",
         APP_ENV: "test",
         // Accounts are created by the hundred; production hashes with 100,000 iterations.
         PASSWORD_ITERATIONS: "1000",

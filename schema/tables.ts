@@ -92,16 +92,30 @@ export const auditLogs = sqliteTable(
   ],
 );
 
-export const loginFailures = sqliteTable(
-  "login_failures",
+/**
+ * One row per sign-in: the token names its session, and a session that is deleted (logout,
+ * password change, removal) ends the token at once.
+ */
+export const sessions = sqliteTable(
+  "sessions",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    email: text("email").notNull(),
-    failedAt: timestampMs("failed_at").notNull(),
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** A label derived from the User-Agent at sign-in ("Firefox on Linux"); never the raw header. */
+    device: text("device").notNull(),
+    ip: text("ip"),
+    createdAt: timestampMs("created_at").notNull(),
+    /** Updated at most once a minute, so an active session costs one write a minute at most. */
+    lastSeenAt: timestampMs("last_seen_at").notNull(),
+    expiresAt: timestampMs("expires_at").notNull(),
   },
   (t) => [
-    // Serves the per-email count of failures inside the throttle window.
-    index("login_failures_email_idx").on(t.email, t.failedAt),
+    // Serves a user's session list and ending all of a user's sessions.
+    index("sessions_user_idx").on(t.userId, t.lastSeenAt),
+    // Serves the maintenance job's removal of expired sessions.
+    index("sessions_expires_idx").on(t.expiresAt),
   ],
 );
 
@@ -122,6 +136,7 @@ export type UserRow = typeof users.$inferSelect;
 export type InviteRow = typeof invites.$inferSelect;
 export type AuditLogRow = typeof auditLogs.$inferSelect;
 export type UserPreferencesRow = typeof userPreferences.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;
 
 // ---------------------------------------------------------------------------------------------
 // Provider connections and what their syncs store.
@@ -134,12 +149,18 @@ export const providerConnections = sqliteTable(
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
     provider: text("provider").$type<ProviderId>().notNull(),
-    /** AES-GCM ciphertext of the credential values (org id bound as additional data). */
+    /**
+     * AES-GCM ciphertext of the credential values; organisation, connection id and purpose are
+     * bound as additional data (worker/lib/credentials-crypto.ts).
+     */
     credentialsCiphertext: text("credentials_ciphertext").notNull(),
     credentialsIv: text("credentials_iv").notNull(),
+    /** Id of the CREDENTIALS_KEYS key that encrypted the credentials; null = the legacy single key and format. */
+    credentialsKeyId: text("credentials_key_id"),
     /** Encrypted vendor session (OAuth tokens) carried between syncs; null when none. */
     sessionCiphertext: text("session_ciphertext"),
     sessionIv: text("session_iv"),
+    sessionKeyId: text("session_key_id"),
     status: text("status").$type<ConnectionStatus>().notNull(),
     lastSyncAt: timestampMs("last_sync_at"),
     lastSyncStatus: text("last_sync_status").$type<SyncOutcome>(),

@@ -4,6 +4,8 @@ import { requestId } from "hono/request-id";
 import type { AppEnv } from "./hono-env";
 import { ApiError } from "./lib/errors";
 import { IMPORT_PATHS, importBodyLimit, jsonBodyLimit } from "./middleware/body-limit";
+import { corsPolicy } from "./middleware/cors";
+import { securityHeaders } from "./middleware/security-headers";
 import { socketRoutes } from "./realtime/socket-route";
 import { adminRoutes } from "./routes/admin";
 import { alertsRoutes } from "./routes/alerts";
@@ -22,6 +24,7 @@ import { userRoutes } from "./routes/user";
 import { weatherRoutes } from "./routes/weather";
 
 const api = new Hono<AppEnv>()
+  .use(corsPolicy)
   .use((c, next) => (IMPORT_PATHS.has(c.req.path) ? importBodyLimit(c, next) : jsonBodyLimit(c, next)))
   .route("/health", healthRoutes)
   .route("/auth", authRoutes)
@@ -44,7 +47,11 @@ const api = new Hono<AppEnv>()
   .route("/analytics", analyticsRoutes)
   .route("/debug", debugRoutes);
 
-export const app = new Hono<AppEnv>().use(requestId()).route("/api", api).route("/ws", socketRoutes);
+export const app = new Hono<AppEnv>()
+  .use(requestId())
+  .use(securityHeaders)
+  .route("/api", api)
+  .route("/ws", socketRoutes);
 
 export type AppType = typeof app;
 

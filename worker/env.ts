@@ -1,6 +1,7 @@
 import type { FleetStore } from "./fleet/store";
 import type { VendorBudget } from "./providers/budget";
 import type { ProviderUrlEnv } from "./providers/urls";
+import type { Throttle } from "./throttle/throttle";
 
 /** Bindings and secrets the worker runs with (wrangler.toml, .dev.vars, `wrangler secret`). */
 export interface Env extends ProviderUrlEnv {
@@ -12,10 +13,19 @@ export interface Env extends ProviderUrlEnv {
   VENDOR_BUDGET: DurableObjectNamespace<VendorBudget>;
   /** Days raw 5-minute points are kept in the fleet stores (35 by default); rollups are kept. */
   RAW_RETENTION_DAYS?: string;
+  /** One attempt counter per throttle key (sign-in, sign-up, invite acceptance, password change). */
+  THROTTLE: DurableObjectNamespace<Throttle>;
   /** HS256 signing key for session tokens: any string of 32 or more characters. */
   JWT_SECRET: string;
-  /** 32 random bytes, base64: encrypts provider credentials. */
-  CREDENTIALS_KEY: string;
+  /**
+   * The credentials keyring: `id:base64,id:base64` (32 random bytes each), newest last. New
+   * writes use the newest key; each row names the key it was written with.
+   */
+  CREDENTIALS_KEYS?: string;
+  /** A single key (32 random bytes, base64), read as the key with id `default` when CREDENTIALS_KEYS is unset. */
+  CREDENTIALS_KEY?: string;
+  /** Origins allowed to call the API from a browser (comma-separated); unset = same origin only. */
+  CORS_ORIGINS?: string;
   APP_ENV: "development" | "test" | "production";
   /** Test suites only: PBKDF2 iterations for new password hashes (see worker/lib/password.ts). */
   PASSWORD_ITERATIONS?: string;

@@ -8,6 +8,9 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     user: CurrentUser;
+    sessionId: string;
+    /** Epoch ms when the request's token expires. */
+    tokenExpiresAt: number;
   };
 }
 
@@ -21,10 +24,11 @@ export function serviceContext(c: AppContext): ServiceContext {
     now: Date.now(),
     // Cloudflare sets CF-Connecting-IP itself; X-Forwarded-For would be whatever the client sent.
     ip: c.req.header("CF-Connecting-IP") ?? null,
+    userAgent: c.req.header("User-Agent") ?? null,
     origin: c.env.APP_URL ?? new URL(c.req.url).origin,
   };
 }
 
 export function userContext(c: AppContext): UserContext {
-  return { ...serviceContext(c), user: c.get("user") };
+  return { ...serviceContext(c), user: c.get("user"), sessionId: c.get("sessionId") };
 }

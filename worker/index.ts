@@ -5,6 +5,7 @@ import { consumeSyncBatch } from "./sync/queue-consumer";
 
 export { FleetStore } from "./fleet/store";
 export { VendorBudget } from "./providers/budget";
+export { Throttle } from "./throttle/throttle";
 
 export default {
   fetch: app.fetch,

@@ -76,3 +76,26 @@ export const profileSchema = z.object({
   permissions: z.array(z.string()).nullable(),
 });
 export type Profile = z.infer<typeof profileSchema>;
+
+export const changePasswordBodySchema = z.strictObject({
+  // Any length here, so a wrong current password is a 401 rather than a 400 that hints at rules.
+  currentPassword: z.string().min(1, { error: "Current password is required" }).max(1024),
+  newPassword: passwordSchema,
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
+
+/** One signed-in session of the account (Settings → Account). */
+export const accountSessionSchema = z.object({
+  id: z.string(),
+  /** Browser and system from the User-Agent at sign-in ("Firefox on Linux"). */
+  device: z.string(),
+  ip: z.string().nullable(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  /** The session of the request that asked. */
+  current: z.boolean(),
+});
+export type AccountSession = z.infer<typeof accountSessionSchema>;
+
+export const endSessionsResponseSchema = z.object({ message: z.string(), ended: z.number() });
+export type EndSessionsResponse = z.infer<typeof endSessionsResponseSchema>;

@@ -104,7 +104,8 @@ export const createSiteBodySchema = z.strictObject({
   state: optionalText(120),
   country: optionalText(120),
   capacity: capacityInput.optional().nullable(),
-  provider: providerIdSchema.optional().nullable(),
+  /** Required: a new site has no system yet to take its provider from (SPEC section 5). */
+  provider: providerIdSchema,
   /** kWh per year. */
   estimatedYield: yieldInput.optional().nullable(),
   tiltDeg: tiltInput.optional().nullable(),

@@ -1,10 +1,17 @@
 import { z } from "zod";
 
+/** A query value: an empty one is missing, never 0. */
 const coordinate = (min: number, max: number, name: string) =>
-  z.coerce
-    .number({ error: `${name} must be a number` })
-    .min(min, { error: `${name} must be between ${min} and ${max}` })
-    .max(max, { error: `${name} must be between ${min} and ${max}` });
+  z
+    .string({ error: `${name} is required` })
+    .trim()
+    .min(1, { error: `${name} is required` })
+    .pipe(
+      z.coerce
+        .number<string>({ error: `${name} must be a number` })
+        .min(min, { error: `${name} must be between ${min} and ${max}` })
+        .max(max, { error: `${name} must be between ${min} and ${max}` }),
+    );
 
 export const weatherQuerySchema = z.strictObject({
   lat: coordinate(-90, 90, "Latitude"),

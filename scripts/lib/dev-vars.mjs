@@ -6,7 +6,8 @@ import { root } from "./wrangler.mjs";
 
 const generators = {
   JWT_SECRET: () => randomBytes(48).toString("base64url"),
-  CREDENTIALS_KEY: () => randomBytes(32).toString("base64"),
+  // The credentials keyring, `id:base64` pairs oldest first; `npm run credentials:rotate` adds keys.
+  CREDENTIALS_KEYS: () => `${new Date().toISOString().slice(0, 10)}:${randomBytes(32).toString("base64")}`,
 };
 
 export function ensureDevVars(file = path.join(root, ".dev.vars")) {
@@ -17,6 +18,8 @@ export function ensureDevVars(file = path.join(root, ".dev.vars")) {
       .map((line) => line.split("=")[0]?.trim())
       .filter(Boolean),
   );
+  // A .dev.vars from before the keyring keeps its single CREDENTIALS_KEY (read as the key `default`).
+  if (present.has("CREDENTIALS_KEY")) present.add("CREDENTIALS_KEYS");
   const missing = Object.keys(generators).filter((name) => !present.has(name));
   if (missing.length === 0) return [];
   const lines = missing.map((name) => `${name}=${generators[name]()}`);

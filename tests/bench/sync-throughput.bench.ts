@@ -5,7 +5,8 @@ import { createSandbox } from "../../sandbox/app";
 import { VirtualClock } from "../../sandbox/virtual-clock";
 import type { ProviderId } from "../../schema/api/providers";
 import { upsertConnection } from "../../worker/data/connections";
-import { encryptJson, importCredentialsKey } from "../../worker/lib/credentials-crypto";
+import { sealCredentials } from "../../worker/lib/connection-secrets";
+import { loadKeyring } from "../../worker/lib/credentials-keyring";
 import { createDb } from "../../worker/lib/db";
 import { SYNC_INTERVAL_MS } from "../../worker/sync/schedule";
 import { syncConnection } from "../../worker/sync/sync-connection";
@@ -69,15 +70,13 @@ for (const { provider, credentials, limit } of cases) {
     // read side by side are timed as they would be on the real clock.
     const clock = new VirtualClock(Date.UTC(2026, 5, 21, 10, 0, 0));
     const sandbox = createSandbox({ now: clock.now, clock: clock.now });
-    const key = await importCredentialsKey(env.CREDENTIALS_KEY);
-    const blob = await encryptJson(key, credentials, owner.orgId);
     const connectionId = crypto.randomUUID();
+    const sealed = await sealCredentials(await loadKeyring(env), owner.orgId, connectionId, credentials);
     await upsertConnection(db, {
       id: connectionId,
       orgId: owner.orgId,
       provider,
-      credentialsCiphertext: blob.ciphertext,
-      credentialsIv: blob.iv,
+      ...sealed,
       status: "active",
       nextSyncAt: null,
       createdAt: Date.now(),

@@ -92,6 +92,7 @@ describe("analytics, weather and the demo in the browser", () => {
         address: "Keizersgracht 12, Amsterdam",
         latitude: 52.37,
         longitude: 4.89,
+        provider: "solis",
       },
     });
     for (const record of records.slice(0, 2)) {

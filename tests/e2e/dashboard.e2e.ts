@@ -46,6 +46,7 @@ describe("the live dashboard in the browser", () => {
         address: "Keizersgracht 12, Amsterdam",
         latitude: 52.3541,
         longitude: 4.8769,
+        provider: "solis",
       },
     });
     await api(`/api/sites/${site.id}/systems`, {

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import type { AccountSession } from "../../schema/api/auth";
 import { defaultPreferences, type Preferences } from "../../schema/api/preferences";
 import type { Role } from "../../schema/roles";
 import { findToast, makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
@@ -11,10 +12,34 @@ const timezones = [
   { value: "America/New_York", label: "New York", offset: "UTC-05:00", region: "America" },
 ];
 
+const sessions: AccountSession[] = [
+  {
+    id: "s-here",
+    device: "Firefox on Linux",
+    ip: "198.51.100.4",
+    createdAt: "2026-11-20T08:00:00.000Z",
+    lastSeenAt: "2026-11-25T09:30:00.000Z",
+    current: true,
+  },
+  {
+    id: "s-phone",
+    device: "Safari on iOS",
+    ip: null,
+    createdAt: "2026-11-18T07:00:00.000Z",
+    lastSeenAt: "2026-11-24T18:00:00.000Z",
+    current: false,
+  },
+];
+
 async function openSettings(role: Role, extra: Parameters<typeof mockApi>[0] = {}) {
   const profile = makeProfile({ role });
   storeSession(profile);
-  const api = mockApi({ ...signedInApi(profile), "GET /api/timezones": { body: timezones }, ...extra });
+  const api = mockApi({
+    ...signedInApi(profile),
+    "GET /api/timezones": { body: timezones },
+    "GET /api/auth/sessions": { body: sessions },
+    ...extra,
+  });
   const rendered = renderApp("/app/dashboard");
   await screen.findByText("No sites yet");
   await rendered.user.click(screen.getByRole("button", { name: "Settings" }));
@@ -48,14 +73,58 @@ describe("settings modal", () => {
   );
 
   it("shows the account details read-only with the email hint", async () => {
-    const { dialog, user } = await openSettings("orgEngineer");
+    const { dialog } = await openSettings("orgEngineer");
     expect(within(dialog).getByLabelText("Email")).toHaveValue("olivia@sunco.example");
     expect(within(dialog).getByText("Contact your administrator to change your email")).toBeInTheDocument();
     expect(within(dialog).getByText("Organization Engineer")).toBeInTheDocument();
     expect(within(dialog).getByText("SunCo")).toBeInTheDocument();
     expect(within(dialog).getByText("org-1")).toBeInTheDocument();
-    await user.click(within(dialog).getByRole("button", { name: "Reset Password" }));
-    expect(within(dialog).getByText(/email delivery is not set up yet/)).toBeInTheDocument();
+  });
+
+  it("changes the password with the current one and says the other sessions were signed out", async () => {
+    const { dialog, user, calls } = await openSettings("user", {
+      "POST /api/auth/password": { body: { message: "Password changed." } },
+    });
+    await user.type(within(dialog).getByLabelText("Current password"), "old password 1");
+    await user.type(within(dialog).getByLabelText("New password"), "new password 22");
+    await user.click(within(dialog).getByRole("button", { name: "Change password" }));
+    expect(await findToast("Password changed")).toBeInTheDocument();
+    expect(calls.find((c) => c.path === "/api/auth/password")?.body).toEqual({
+      currentPassword: "old password 1",
+      newPassword: "new password 22",
+    });
+    expect(within(dialog).getByLabelText("Current password")).toHaveValue("");
+  });
+
+  it("shows the server's reason when the current password is wrong", async () => {
+    const { dialog, user } = await openSettings("user", {
+      "POST /api/auth/password": {
+        status: 400,
+        body: {
+          error: "The current password is not correct",
+          details: [{ path: ["currentPassword"], message: "The current password is not correct" }],
+        },
+      },
+    });
+    await user.type(within(dialog).getByLabelText("Current password"), "wrong one");
+    await user.type(within(dialog).getByLabelText("New password"), "new password 22");
+    await user.click(within(dialog).getByRole("button", { name: "Change password" }));
+    expect(await findToast("Password not changed")).toBeInTheDocument();
+    expect(await findToast("The current password is not correct")).toBeInTheDocument();
+  });
+
+  it("lists where the account is signed in and signs out everywhere else", async () => {
+    const { dialog, user, calls } = await openSettings("user", {
+      "DELETE /api/auth/sessions": { body: { message: "Signed out of 1 other session(s)", ended: 1 } },
+    });
+    expect(await within(dialog).findByText("Firefox on Linux")).toBeInTheDocument();
+    expect(within(dialog).getByText("Safari on iOS")).toBeInTheDocument();
+    expect(within(dialog).getByText("This device")).toBeInTheDocument();
+    expect(within(dialog).getByText(/198\.51\.100\.4 · last seen/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/Unknown address · last seen/)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Sign out everywhere else" }));
+    expect(await findToast("Other sessions signed out: 1")).toBeInTheDocument();
+    expect(calls.some((c) => c.method === "DELETE" && c.path === "/api/auth/sessions")).toBe(true);
   });
 
   it("returns to the Account tab after being closed", async () => {

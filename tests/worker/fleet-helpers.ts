@@ -39,6 +39,7 @@ export const sitePayload = (overrides: Partial<CreateSiteInput> = {}): CreateSit
   city: "Amsterdam",
   state: "Noord-Holland",
   country: "Nederland",
+  provider: "solis",
   ...overrides,
 });
 

@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { SignJWT, UnsecuredJWT } from "jose";
+import { decodeJwt, SignJWT, UnsecuredJWT } from "jose";
 import { expect } from "vitest";
 import type { AuditEntry, AuditPage } from "../../schema/api/audit";
 import type { AuthResponse } from "../../schema/api/auth";
@@ -186,12 +186,16 @@ export async function createOrg(companyName = "Acme Solar"): Promise<TestOrg> {
   return { owner, engineer, user };
 }
 
-/** A user whose organisation removed them: the account remains, without an organisation. */
+/**
+ * A user whose organisation removed them: the account remains, without an organisation. Removal
+ * ended their sessions, so they have signed in again.
+ */
 export async function createRemovedUser(): Promise<TestUser> {
   const owner = await registerOwner("Former Employer");
   const member = await addMember(owner, "orgEngineer", { prefix: "removed" });
   await expectStatus(await call(`/api/users/${member.id}`, { method: "DELETE", token: owner.token }), 200);
-  return { ...member, orgId: "", role: "user" };
+  const auth = await expectStatus<AuthResponse>(await login(member.email), 200);
+  return { ...member, token: auth.token, orgId: "", role: "user" };
 }
 
 export async function login(email: string, password = PASSWORD, headers: Record<string, string> = {}) {
@@ -213,7 +217,7 @@ export async function createSuperAdmin(): Promise<TestUser> {
   return { id, email, token: auth.token, orgId: "", role: "superAdmin" };
 }
 
-const TABLES = ["organizations", "users", "invites", "audit_logs", "user_preferences", "login_failures"];
+const TABLES = ["organizations", "users", "invites", "audit_logs", "user_preferences", "sessions"];
 
 /** Row counts of every table, to prove a failed request wrote nothing. */
 export async function tableCounts(): Promise<Record<string, number>> {
@@ -258,6 +262,8 @@ export const entriesFor = (page: AuditPage, action: string): AuditEntry[] =>
 
 export interface TokenClaims {
   sub?: string;
+  /** The session the token names. */
+  sid?: string;
   iss?: string;
   /** Seconds since the epoch. */
   iat?: number;
@@ -268,7 +274,7 @@ export interface TokenClaims {
 /** Signs a session token the way the worker does, with any claims and key a test needs. */
 export async function signToken(claims: TokenClaims, secret = TEST_JWT_SECRET): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const jwt = new SignJWT({})
+  const jwt = new SignJWT(claims.sid === undefined ? {} : { sid: claims.sid })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setIssuer(claims.iss ?? TOKEN_ISSUER)
     .setIssuedAt(claims.iat ?? now);
@@ -277,17 +283,20 @@ export async function signToken(claims: TokenClaims, secret = TEST_JWT_SECRET): 
   return jwt.sign(new TextEncoder().encode(secret));
 }
 
-/** A correctly signed token for `userId` that expired a day ago (issued eight days ago). */
-export function expiredToken(userId: string): Promise<string> {
+/** The session id a genuine token names. */
+export const sessionIdOf = (token: string): string => String(decodeJwt(token).sid ?? "");
+
+/** A correctly signed token for the user's live session that expired a day ago (issued eight days ago). */
+export function expiredToken(user: Pick<TestUser, "id" | "token">): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return signToken({ sub: userId, iat: now - 8 * 86_400, exp: now - 86_400 });
+  return signToken({ sub: user.id, sid: sessionIdOf(user.token), iat: now - 8 * 86_400, exp: now - 86_400 });
 }
 
-/** An unsigned token (`alg: none`) naming the user. */
-export function unsignedToken(userId: string): string {
+/** An unsigned token (`alg: none`) naming the user and their live session. */
+export function unsignedToken(user: Pick<TestUser, "id" | "token">): string {
   const now = Math.floor(Date.now() / 1000);
-  return new UnsecuredJWT({})
-    .setSubject(userId)
+  return new UnsecuredJWT({ sid: sessionIdOf(user.token) })
+    .setSubject(user.id)
     .setIssuer(TOKEN_ISSUER)
     .setIssuedAt(now)
     .setExpirationTime(now + 3600)
@@ -319,11 +328,11 @@ export async function expectRejectsBadTokens(route: Route, user: TestUser): Prom
     "another scheme": { Authorization: `Basic ${btoa(`${user.email}:${PASSWORD}`)}` },
     "a malformed token": { Authorization: "Bearer not-a-jwt" },
     "a token signed with another secret": {
-      Authorization: `Bearer ${await signToken({ sub: user.id }, "another-secret-that-is-also-32-characters-long")}`,
+      Authorization: `Bearer ${await signToken({ sub: user.id, sid: sessionIdOf(user.token) }, "another-secret-that-is-also-32-characters-long")}`,
     },
-    "an expired token": { Authorization: `Bearer ${await expiredToken(user.id)}` },
+    "an expired token": { Authorization: `Bearer ${await expiredToken(user)}` },
     "a tampered token": { Authorization: `Bearer ${tamperedToken(user.token, crypto.randomUUID())}` },
-    "an unsigned (alg none) token": { Authorization: `Bearer ${unsignedToken(user.id)}` },
+    "an unsigned (alg none) token": { Authorization: `Bearer ${unsignedToken(user)}` },
   };
   const before = await tableCounts();
   for (const [label, headers] of Object.entries(bad)) {

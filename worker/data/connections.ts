@@ -37,8 +37,10 @@ export const upsertConnection = (db: Db, row: ConnectionInsert) =>
       set: {
         credentialsCiphertext: row.credentialsCiphertext,
         credentialsIv: row.credentialsIv,
+        credentialsKeyId: row.credentialsKeyId ?? null,
         sessionCiphertext: null,
         sessionIv: null,
+        sessionKeyId: null,
         status: "active",
         lastError: null,
         consecutiveFailures: 0,
@@ -101,3 +103,19 @@ export const listSyncRuns = (db: Db, orgId: string, connectionId: string, limit:
     .where(and(eq(syncRuns.orgId, orgId), eq(syncRuns.connectionId, connectionId)))
     .orderBy(desc(syncRuns.startedAt))
     .limit(limit);
+
+/** Every connection's id and encrypted values, for re-encryption under a new key. */
+export const listConnectionSecrets = (db: Db) =>
+  db
+    .select({
+      id: providerConnections.id,
+      orgId: providerConnections.orgId,
+      credentialsCiphertext: providerConnections.credentialsCiphertext,
+      credentialsIv: providerConnections.credentialsIv,
+      credentialsKeyId: providerConnections.credentialsKeyId,
+      sessionCiphertext: providerConnections.sessionCiphertext,
+      sessionIv: providerConnections.sessionIv,
+      sessionKeyId: providerConnections.sessionKeyId,
+    })
+    .from(providerConnections)
+    .orderBy(providerConnections.id);

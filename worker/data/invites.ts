@@ -1,5 +1,6 @@
-import { and, desc, eq, gt, isNull, lt } from "drizzle-orm";
-import { invites } from "../../schema/tables";
+import { and, desc, eq, exists, gt, isNull, lt, notInArray, type SQL, sql } from "drizzle-orm";
+import type { Role } from "../../schema/roles";
+import { type InviteRow, invites, users } from "../../schema/tables";
 import type { Db } from "../lib/db";
 
 export const insertInvite = (db: Db, invite: typeof invites.$inferInsert) =>
@@ -28,12 +29,42 @@ export const findPendingInviteForEmail = (db: Db, orgId: string, email: string, 
 export const findOrgInvite = (db: Db, orgId: string, inviteId: string) =>
   db.query.invites.findFirst({ where: and(eq(invites.orgId, orgId), eq(invites.id, inviteId)) });
 
-export const deleteOrgInvite = (db: Db, orgId: string, inviteId: string) =>
-  db.delete(invites).where(and(eq(invites.orgId, orgId), eq(invites.id, inviteId)));
+/** Revokes a pending invite: one conditional write, so an invite accepted meanwhile stays accepted (0 rows). */
+export const deletePendingOrgInvite = (db: Db, orgId: string, inviteId: string) =>
+  db
+    .delete(invites)
+    .where(and(eq(invites.orgId, orgId), eq(invites.id, inviteId), isNull(invites.acceptedAt)));
+
+/** After a batch's revoke: whether the invite is gone (the revoke happened). */
+export const inviteGone = (inviteId: string) =>
+  sql`not exists (select 1 from ${invites} where ${invites.id} = ${inviteId})`;
 
 /**
- * Marks an invite used only if it still is unused: a second, concurrent acceptance updates
- * no row, and the batch it belongs to is rejected by the caller's guard.
+ * Ends the pending invites a member sent: all of them (removal), or those for roles outside
+ * `keepRoles` (a role change leaves them unable to send those).
+ */
+export const deletePendingInvitesSentBy = (
+  db: Db,
+  orgId: string,
+  senderId: string,
+  keepRoles: readonly Role[],
+  options: { onlyIf?: SQL } = {},
+) =>
+  db
+    .delete(invites)
+    .where(
+      and(
+        eq(invites.orgId, orgId),
+        eq(invites.invitedBy, senderId),
+        isNull(invites.acceptedAt),
+        keepRoles.length > 0 ? notInArray(invites.role, [...keepRoles]) : undefined,
+        options.onlyIf,
+      ),
+    );
+
+/**
+ * Marks an invite used only if it still is unused: a second, concurrent acceptance or a revoke
+ * that deleted it first leaves no row, and the guarded writes batched after it do nothing.
  */
 export const markInviteAccepted = (db: Db, inviteId: string, now: number) =>
   db
@@ -43,3 +74,32 @@ export const markInviteAccepted = (db: Db, inviteId: string, now: number) =>
 
 export const deleteExpiredInvites = (db: Db, before: number) =>
   db.delete(invites).where(and(isNull(invites.acceptedAt), lt(invites.expiresAt, before)));
+
+/** The accepted invite this request marked (in the same batch, just before). */
+const acceptedNow = (db: Db, inviteId: string, now: number) =>
+  exists(
+    db
+      .select({ id: invites.id })
+      .from(invites)
+      .where(and(eq(invites.id, inviteId), eq(invites.acceptedAt, now))),
+  );
+
+/** Creates the invited user only if this request's acceptance went through. Columns in the table's order. */
+export const insertUserFromInvite = (
+  db: Db,
+  inviteId: string,
+  now: number,
+  user: Omit<typeof users.$inferInsert, "orgId" | "role" | "permissions">,
+) =>
+  db
+    .insert(users)
+    .select(
+      sql`select ${user.id}, ${user.email}, ${user.fullName}, ${user.passwordHash}, ${user.passwordSalt}, ${user.passwordIterations}, ${invites.orgId}, ${invites.role}, ${invites.permissions}, ${user.createdAt} from ${invites} where ${invites.id} = ${inviteId} and ${invites.acceptedAt} = ${now}`,
+    );
+
+/** Moves a user without an organisation into the invite's, only if this request's acceptance went through. */
+export const joinOrgThroughInvite = (db: Db, userId: string, invite: InviteRow, now: number) =>
+  db
+    .update(users)
+    .set({ orgId: invite.orgId, role: invite.role, permissions: invite.permissions })
+    .where(and(eq(users.id, userId), isNull(users.orgId), acceptedNow(db, invite.id, now)));

@@ -8,6 +8,31 @@ export const insertUser = (db: Db, user: typeof users.$inferInsert) => db.insert
 export const findUserByEmail = (db: Db, email: string) =>
   db.query.users.findFirst({ where: eq(users.email, email) });
 
+export const findUserById = (db: Db, userId: string) =>
+  db.query.users.findFirst({ where: eq(users.id, userId) });
+
+export const updatePassword = (
+  db: Db,
+  userId: string,
+  password: { hash: string; salt: string; iterations: number },
+) =>
+  db
+    .update(users)
+    .set({
+      passwordHash: password.hash,
+      passwordSalt: password.salt,
+      passwordIterations: password.iterations,
+    })
+    .where(eq(users.id, userId));
+
+/** After a batch's guarded insert: whether the user row exists (the insert happened). */
+export const userExists = (userId: string): SQL =>
+  sql`exists (select 1 from ${users} where ${users.id} = ${userId})`;
+
+/** After a batch's guarded join: whether the user now belongs to the organisation. */
+export const userInOrg = (userId: string, orgId: string): SQL =>
+  sql`exists (select 1 from ${users} where ${users.id} = ${userId} and ${users.orgId} = ${orgId})`;
+
 /** The user with their organisation's name: what every authenticated request re-reads. */
 export async function findUserWithOrg(db: Db, userId: string) {
   const rows = await db

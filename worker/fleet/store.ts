@@ -5,6 +5,14 @@ import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, type LiveMessage } from ".
 import { readFullDirectory, readVersions } from "../data/fleet-directory";
 import type { Env } from "../env";
 import { createDb } from "../lib/db";
+import {
+  closeIfExpired,
+  closeSessionSocket,
+  openSockets,
+  readSocketSession,
+  type SocketSession,
+  sessionTag,
+} from "../realtime/socket-session";
 import { applyDirectory, readMeta, replaceDirectory, writeMeta } from "./data/directory";
 import { importLegacyRows } from "./data/legacy";
 import { liveValues, summedHourlyPower, tableRowCounts } from "./data/reads";
@@ -27,7 +35,7 @@ export interface MetricsAnswer {
   json: string | null;
 }
 
-interface SocketAttachment {
+interface SocketAttachment extends SocketSession {
   userId: string;
 }
 
@@ -306,11 +314,12 @@ export class FleetStore extends DurableObject<Env> {
   override async fetch(request: Request): Promise<Response> {
     const userId = request.headers.get("X-Sunfleet-User");
     const orgId = request.headers.get("X-Sunfleet-Org");
-    if (!userId || !orgId) return new Response("Missing user", { status: 400 });
+    const session = readSocketSession(request.headers);
+    if (!userId || !orgId || !session) return new Response("Missing user", { status: 400 });
     this.claim(orgId);
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
-    this.ctx.acceptWebSocket(server, [userId]);
-    server.serializeAttachment({ userId } satisfies SocketAttachment);
+    this.ctx.acceptWebSocket(server, [userId, sessionTag(session.sessionId)]);
+    server.serializeAttachment({ userId, ...session } satisfies SocketAttachment);
     server.send(
       JSON.stringify({
         type: "connected",
@@ -325,6 +334,7 @@ export class FleetStore extends DurableObject<Env> {
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (closeIfExpired(ws, Date.now())) return;
     if (message === "ping") {
       ws.send(
         JSON.stringify({
@@ -345,7 +355,8 @@ export class FleetStore extends DurableObject<Env> {
 
   /** Sends messages in order to every socket of the organisation, each serialised once; answers deliveries. */
   private publishMany(messages: LiveMessage[]): number {
-    const sockets = this.ctx.getWebSockets();
+    // Sockets whose token has expired are closed on the way, so none outlives its sign-in.
+    const sockets = openSockets(this.ctx.getWebSockets(), Date.now());
     let delivered = 0;
     for (const message of messages) {
       const payload = JSON.stringify(message);
@@ -373,6 +384,19 @@ export class FleetStore extends DurableObject<Env> {
     const sockets = this.ctx.getWebSockets(userId);
     for (const ws of sockets) ws.close(LIVE_CLOSE_ACCESS_REVOKED, "Access revoked");
     return sockets.length;
+  }
+
+  /** Closes the sockets of ended sessions (logout, password change, sessions ended elsewhere). */
+  async disconnectSessions(orgId: string, sessionIds: string[]): Promise<number> {
+    this.claim(orgId);
+    let closed = 0;
+    for (const sessionId of sessionIds) {
+      for (const ws of this.ctx.getWebSockets(sessionTag(sessionId))) {
+        closeSessionSocket(ws, "Session ended");
+        closed++;
+      }
+    }
+    return closed;
   }
 
   async connectedUsers(orgId: string): Promise<string[]> {

@@ -1,52 +1,83 @@
-import { ApiError } from "./errors";
+import type { Keyring } from "./credentials-keyring";
+import { DEFAULT_KEY_ID } from "./credentials-keyring";
 
 /**
- * Provider credentials are encrypted with AES-GCM under CREDENTIALS_KEY (32 random bytes,
- * base64). Each record has its own random IV, and the organisation id is bound as additional
- * data, so a ciphertext copied into another organisation's row does not decrypt.
+ * Provider credentials and vendor sessions are encrypted with AES-GCM under a key of the
+ * keyring. Each record has its own random IV, and the organisation, the connection and the
+ * purpose are bound as additional data, so a ciphertext copied into another connection's row,
+ * or from the session column into the credentials column, does not decrypt.
  */
 const IV_BYTES = 12;
+
+export type BlobPurpose = "credentials" | "session";
+
+export interface BlobScope {
+  orgId: string;
+  connectionId: string;
+  purpose: BlobPurpose;
+}
 
 export interface EncryptedBlob {
   ciphertext: string;
   iv: string;
+  /** The keyring id of the key; null for rows written before the keyring (the default key, org-only binding). */
+  keyId: string | null;
+}
+
+/** Why a stored blob cannot be read: the message is shown to the user as the connection's reason. */
+export class UnreadableBlobError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnreadableBlobError";
+  }
 }
 
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const fromBase64 = (text: string): Uint8Array<ArrayBuffer> =>
   Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
-export const CREDENTIALS_KEY_ERROR =
-  "Server is not configured to store credentials: CREDENTIALS_KEY must be 32 random bytes, base64-encoded";
+const additionalData = (scope: BlobScope, keyId: string | null) =>
+  new TextEncoder().encode(
+    keyId === null ? scope.orgId : `sunfleet/v2|${scope.orgId}|${scope.connectionId}|${scope.purpose}`,
+  );
 
-/** Imports the key, answering 503 (not 500) when it is missing or malformed. */
-export async function importCredentialsKey(encoded: string | undefined): Promise<CryptoKey> {
-  let raw: Uint8Array<ArrayBuffer>;
-  try {
-    raw = fromBase64(encoded ?? "");
-  } catch {
-    throw new ApiError(503, CREDENTIALS_KEY_ERROR);
-  }
-  if (raw.length !== 32) throw new ApiError(503, CREDENTIALS_KEY_ERROR);
-  return crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
-}
-
-export async function encryptJson(key: CryptoKey, value: unknown, orgId: string): Promise<EncryptedBlob> {
+export async function encryptJson(
+  keyring: Keyring,
+  value: unknown,
+  scope: BlobScope,
+): Promise<EncryptedBlob> {
+  const keyId = keyring.newestId;
+  const key = keyring.key(keyId);
+  if (!key) throw new Error("The keyring has no newest key");
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
   const plaintext = new TextEncoder().encode(JSON.stringify(value));
   const ciphertext = await crypto.subtle.encrypt(
-    { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(orgId) },
+    { name: "AES-GCM", iv, additionalData: additionalData(scope, keyId) },
     key,
     plaintext,
   );
-  return { ciphertext: toBase64(new Uint8Array(ciphertext)), iv: toBase64(iv) };
+  return { ciphertext: toBase64(new Uint8Array(ciphertext)), iv: toBase64(iv), keyId };
 }
 
-export async function decryptJson<T>(key: CryptoKey, blob: EncryptedBlob, orgId: string): Promise<T> {
-  const plaintext = await crypto.subtle.decrypt(
-    { name: "AES-GCM", iv: fromBase64(blob.iv), additionalData: new TextEncoder().encode(orgId) },
-    key,
-    fromBase64(blob.ciphertext),
-  );
+export async function decryptJson<T>(keyring: Keyring, blob: EncryptedBlob, scope: BlobScope): Promise<T> {
+  const key = keyring.key(blob.keyId ?? DEFAULT_KEY_ID);
+  const what = scope.purpose === "credentials" ? "credentials" : "vendor session";
+  if (!key) {
+    throw new UnreadableBlobError(
+      `The stored ${what} cannot be read: they were encrypted with key "${blob.keyId ?? DEFAULT_KEY_ID}", which is no longer configured`,
+    );
+  }
+  let plaintext: ArrayBuffer;
+  try {
+    plaintext = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: fromBase64(blob.iv), additionalData: additionalData(scope, blob.keyId) },
+      key,
+      fromBase64(blob.ciphertext),
+    );
+  } catch {
+    throw new UnreadableBlobError(
+      `The stored ${what} cannot be read: the encryption key changed, or they belong to another connection`,
+    );
+  }
   return JSON.parse(new TextDecoder().decode(plaintext)) as T;
 }

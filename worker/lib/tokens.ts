@@ -5,9 +5,22 @@ const ISSUER = "sunfleet";
 
 const key = (secret: string) => new TextEncoder().encode(secret);
 
-export async function signSessionToken(userId: string, secret: string, now = Date.now()): Promise<string> {
+/** What a verified session token carries: its user, its session record and when it expires. */
+export interface SessionClaims {
+  userId: string;
+  sessionId: string;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+}
+
+export async function signSessionToken(
+  userId: string,
+  sessionId: string,
+  secret: string,
+  now = Date.now(),
+): Promise<string> {
   const issuedAt = Math.floor(now / 1000);
-  return new SignJWT({})
+  return new SignJWT({ sid: sessionId })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(userId)
     .setIssuer(ISSUER)
@@ -16,17 +29,23 @@ export async function signSessionToken(userId: string, secret: string, now = Dat
     .sign(key(secret));
 }
 
-/** The user id the token was issued to, or null for a token that is expired, tampered or malformed. */
-export async function verifySessionToken(token: string, secret: string): Promise<string | null> {
+/**
+ * The claims of a valid token, or null for a token that is expired, tampered, malformed or names
+ * no session. Whether the session still exists is the caller's check (D1).
+ */
+export async function verifySessionToken(token: string, secret: string): Promise<SessionClaims | null> {
   try {
-    // A session token always carries its subject and expiry; one without them never expires.
+    // A session token always carries its subject, session and expiry; one without them never expires.
     const { payload } = await jwtVerify(token, key(secret), {
       algorithms: ["HS256"],
       issuer: ISSUER,
-      requiredClaims: ["sub", "iat", "exp"],
+      requiredClaims: ["sub", "iat", "exp", "sid"],
       maxTokenAge: TOKEN_TTL_SECONDS,
     });
-    return typeof payload.sub === "string" ? payload.sub : null;
+    if (typeof payload.sub !== "string" || typeof payload.sid !== "string" || payload.exp === undefined) {
+      return null;
+    }
+    return { userId: payload.sub, sessionId: payload.sid, expiresAt: payload.exp * 1000 };
   } catch (error) {
     if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
     throw error;

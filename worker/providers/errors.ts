@@ -7,7 +7,8 @@ export type ProviderErrorKind =
   | "unavailable" // 5xx, network failure
   | "timeout"
   | "malformed" // unreadable or unexpected answer
-  | "invalid_request"; // the vendor refused our request (4xx other than auth)
+  | "invalid_request" // the vendor refused our request (4xx other than auth)
+  | "unreadable_credentials"; // the stored credentials no longer decrypt: the user must save them again
 
 /** Messages are stored and shown: never longer than this. */
 const MAX_MESSAGE_CHARS = 1000;
@@ -25,6 +26,6 @@ export class ProviderError extends Error {
   }
 
   get retryable(): boolean {
-    return this.kind !== "auth" && this.kind !== "invalid_request";
+    return this.kind !== "auth" && this.kind !== "invalid_request" && this.kind !== "unreadable_credentials";
   }
 }

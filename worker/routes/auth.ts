@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import {
   acceptInviteBodySchema,
+  changePasswordBodySchema,
   loginBodySchema,
   registerBodySchema,
   signupBodySchema,
@@ -8,7 +9,8 @@ import {
 import { type AppEnv, serviceContext, userContext } from "../hono-env";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
-import { acceptInvite, createOwnOrganization, login, logout, register } from "../services/auth";
+import { acceptInvite, changePassword, createOwnOrganization, login, register } from "../services/auth";
+import { endCurrentSession, endOtherSessions, listSessions } from "../services/sessions";
 
 export const authRoutes = new Hono<AppEnv>()
   .post("/register", validate("json", registerBodySchema), async (c) =>
@@ -18,8 +20,16 @@ export const authRoutes = new Hono<AppEnv>()
     c.json(await login(serviceContext(c), c.req.valid("json"))),
   )
   .post("/logout", requireAuth, async (c) => {
-    await logout(userContext(c));
+    await endCurrentSession(userContext(c));
     return c.json({ message: "Signed out" });
+  })
+  .post("/password", requireAuth, validate("json", changePasswordBodySchema), async (c) =>
+    c.json(await changePassword(userContext(c), c.req.valid("json"))),
+  )
+  .get("/sessions", requireAuth, async (c) => c.json(await listSessions(userContext(c))))
+  .delete("/sessions", requireAuth, async (c) => {
+    const ended = await endOtherSessions(userContext(c));
+    return c.json({ message: `Signed out of ${ended} other session(s)`, ended });
   })
   .post("/signup", requireAuth, validate("json", signupBodySchema), async (c) =>
     c.json(await createOwnOrganization(userContext(c), c.req.valid("json").companyName), 201),

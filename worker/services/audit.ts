@@ -12,6 +12,8 @@ export type AuditAction =
   | "auth.login"
   | "auth.login_failed"
   | "auth.logout"
+  | "auth.sessions_end"
+  | "auth.password_change"
   | "org.create"
   | "invite.create"
   | "invite.accept"

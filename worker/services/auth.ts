@@ -1,6 +1,7 @@
 import type {
   AuthResponse,
   AuthUser,
+  ChangePasswordBody,
   LoginBody,
   Profile,
   RegisterBody,
@@ -10,22 +11,35 @@ import type { InviteRow, users } from "../../schema/tables";
 
 type NewUser = typeof users.$inferInsert;
 
-import { findInviteByTokenHash, markInviteAccepted } from "../data/invites";
-import { clearLoginFailures, failuresSince, recordLoginFailure } from "../data/login-failures";
+import {
+  findInviteByTokenHash,
+  insertUserFromInvite,
+  joinOrgThroughInvite,
+  markInviteAccepted,
+} from "../data/invites";
 import { findOrganization, insertOrganization } from "../data/organizations";
-import { attachUserToOrg, findUserByEmail, findUserWithOrg, insertUser } from "../data/users";
-import { ApiError, badRequest, conflict, tooManyRequests } from "../lib/errors";
+import { deleteUserSessions, insertSessionIf } from "../data/sessions";
+import {
+  attachUserToOrg,
+  findUserByEmail,
+  findUserById,
+  findUserWithOrg,
+  insertUser,
+  updatePassword,
+  userExists,
+  userInOrg,
+} from "../data/users";
+import { ApiError, badRequest, conflict } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { dummyPasswordHash, hashPassword, passwordIterations, verifyPassword } from "../lib/password";
-import { jwtSecret } from "../lib/secrets";
-import { signSessionToken } from "../lib/tokens";
-import { auditEntry } from "./audit";
+import { auditEntry, auditEntryIf } from "./audit";
 import type { CurrentUser, ServiceContext, UserContext } from "./context";
-
-export const LOGIN_MAX_FAILURES = 5;
-export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+import { closeSessionSockets, currentSessionId, newSession } from "./sessions";
+import { settleAttempt, type ThrottleKey, takeAttempt } from "./throttle";
 
 const INVALID_INVITE = "This invite link is invalid, has expired or has already been used";
+const TOO_MANY_SIGN_INS = "Too many failed sign-in attempts. Try again later.";
+const TOO_MANY_ATTEMPTS = "Too many attempts. Try again later.";
 
 const toAuthUser = (user: CurrentUser): AuthUser => ({
   id: user.id,
@@ -54,11 +68,11 @@ export async function loadCurrentUser(ctx: ServiceContext, userId: string): Prom
   return { ...row, orgName: row.orgName ?? null };
 }
 
+const invalidInvite = () => badRequest(INVALID_INVITE, [{ path: ["inviteToken"], message: INVALID_INVITE }]);
+
 async function usableInvite(ctx: ServiceContext, token: string, email: string): Promise<InviteRow> {
   const invite = await findInviteByTokenHash(ctx.db, await sha256Hex(token));
-  if (!invite || invite.acceptedAt !== null || invite.expiresAt <= ctx.now) {
-    throw badRequest(INVALID_INVITE, [{ path: ["inviteToken"], message: INVALID_INVITE }]);
-  }
+  if (!invite || invite.acceptedAt !== null || invite.expiresAt <= ctx.now) throw invalidInvite();
   if (invite.email !== email) {
     const message = "This invite was sent to a different email address";
     throw badRequest(message, [{ path: ["email"], message }]);
@@ -70,82 +84,144 @@ async function usableInvite(ctx: ServiceContext, token: string, email: string): 
 const isUniqueViolation = (error: unknown) =>
   error instanceof Error && /UNIQUE constraint failed/i.test(error.message);
 
+const ipKey = (ctx: ServiceContext, name: ThrottleKey["name"]): ThrottleKey[] =>
+  ctx.ip ? [{ name, subject: ctx.ip }] : [];
+
+/** Sign-up without an invite founds an organisation; with one, joins the inviting organisation. */
 export async function register(ctx: ServiceContext, body: RegisterBody): Promise<AuthResponse> {
+  if (body.inviteToken) return registerWithInvite(ctx, body, body.inviteToken);
+  await takeAttempt(
+    ctx.env,
+    [{ name: "signupEmail", subject: body.email }, ...ipKey(ctx, "signupIp")],
+    ctx.now,
+    TOO_MANY_ATTEMPTS,
+  );
   if (await findUserByEmail(ctx.db, body.email)) {
     throw conflict("An account with this email already exists");
   }
-  const invite = body.inviteToken ? await usableInvite(ctx, body.inviteToken, body.email) : null;
+  const user = await newUserRow(ctx, body, newId(), "orgOwner");
+  const orgId = user.orgId as string;
+  const companyName = body.companyName ?? "";
+  const session = newSession(ctx, user.id);
+  const actor = { orgId, actorId: user.id, actorEmail: body.email };
+  try {
+    await ctx.db.batch([
+      insertOrganization(ctx.db, { id: orgId, name: companyName, createdAt: ctx.now }),
+      insertUser(ctx.db, user),
+      session.insert,
+      auditEntry(ctx, { ...actor, action: "org.create", targetType: "organization", targetId: orgId }),
+      auditEntry(ctx, { ...actor, action: "auth.register", targetType: "user", targetId: user.id }),
+    ]);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict("An account with this email already exists");
+    throw error;
+  }
+  return {
+    token: await session.token,
+    user: toAuthUser({ ...currentOf(user), orgId, orgName: companyName }),
+    isFirstUser: true,
+    company: { name: companyName },
+  };
+}
+
+async function newUserRow(
+  ctx: ServiceContext,
+  body: RegisterBody,
+  orgId: string,
+  role: NewUser["role"],
+): Promise<NewUser> {
   const password = await hashPassword(body.password, passwordIterations(ctx.env));
-  const userId = newId();
-  const user: NewUser = {
-    id: userId,
+  return {
+    id: newId(),
     email: body.email,
     fullName: body.fullName,
     passwordHash: password.hash,
     passwordSalt: password.salt,
     passwordIterations: password.iterations,
-    orgId: invite ? invite.orgId : newId(),
-    role: invite ? invite.role : "orgOwner",
-    permissions: invite ? invite.permissions : null,
+    orgId,
+    role,
+    permissions: null,
     createdAt: ctx.now,
   };
-  const orgId = user.orgId as string;
-  const companyName = invite
-    ? ((await findOrganization(ctx.db, orgId))?.name ?? "")
-    : (body.companyName ?? "");
-  const actor = { orgId, actorId: userId, actorEmail: body.email };
+}
+
+const currentOf = (user: NewUser): Omit<CurrentUser, "orgId" | "orgName"> => ({
+  id: user.id,
+  email: user.email,
+  fullName: user.fullName,
+  role: user.role,
+  permissions: user.permissions ?? null,
+});
+
+const inviteKeys = (ctx: ServiceContext, email: string): ThrottleKey[] => [
+  { name: "inviteEmail", subject: email },
+  ...ipKey(ctx, "inviteIp"),
+];
+
+/**
+ * Accepting an invite is one conditional write: the user row is taken from the invite only if
+ * this request marked it accepted, so a revoke that deleted it first leaves nothing to join.
+ */
+async function registerWithInvite(
+  ctx: ServiceContext,
+  body: RegisterBody,
+  token: string,
+): Promise<AuthResponse> {
+  const keys = inviteKeys(ctx, body.email);
+  await takeAttempt(ctx.env, keys, ctx.now, TOO_MANY_ATTEMPTS);
+  if (await findUserByEmail(ctx.db, body.email)) {
+    throw conflict("An account with this email already exists");
+  }
+  const invite = await usableInvite(ctx, token, body.email);
+  const user = {
+    ...(await newUserRow(ctx, body, invite.orgId, invite.role)),
+    permissions: invite.permissions,
+  };
+  const session = newSession(ctx, user.id);
+  const actor = { orgId: invite.orgId, actorId: user.id, actorEmail: body.email };
+  const joined = userExists(user.id);
+  let inserted: { meta: { changes: number } };
   try {
-    if (invite) {
-      // One transaction: the invite is bound to this email and emails are unique, so a
-      // concurrent second acceptance fails on the email index and rolls everything back.
-      await ctx.db.batch([
-        markInviteAccepted(ctx.db, invite.id, ctx.now),
-        insertUser(ctx.db, user),
-        auditEntry(ctx, { ...actor, action: "auth.register", targetType: "user", targetId: userId }),
-        auditEntry(ctx, {
+    [, inserted] = await ctx.db.batch([
+      markInviteAccepted(ctx.db, invite.id, ctx.now),
+      insertUserFromInvite(ctx.db, invite.id, ctx.now, user),
+      insertSessionIf(ctx.db, session.row, joined),
+      auditEntryIf(ctx, { ...actor, action: "auth.register", targetType: "user", targetId: user.id }, joined),
+      auditEntryIf(
+        ctx,
+        {
           ...actor,
           action: "invite.accept",
           targetType: "invite",
           targetId: invite.id,
           details: { role: invite.role },
-        }),
-      ]);
-    } else {
-      await ctx.db.batch([
-        insertOrganization(ctx.db, { id: orgId, name: companyName, createdAt: ctx.now }),
-        insertUser(ctx.db, user),
-        auditEntry(ctx, { ...actor, action: "org.create", targetType: "organization", targetId: orgId }),
-        auditEntry(ctx, { ...actor, action: "auth.register", targetType: "user", targetId: userId }),
-      ]);
-    }
+        },
+        joined,
+      ),
+    ]);
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict("An account with this email already exists");
     throw error;
   }
-  const current: CurrentUser = {
-    id: userId,
-    email: body.email,
-    fullName: body.fullName,
-    role: user.role,
-    orgId,
-    orgName: companyName,
-    permissions: user.permissions ?? null,
-  };
+  if (inserted.meta.changes === 0) throw invalidInvite();
+  await settleAttempt(ctx.env, keys, "forgive");
+  const companyName = (await findOrganization(ctx.db, invite.orgId))?.name ?? "";
   return {
-    token: await signSessionToken(userId, jwtSecret(ctx.env), ctx.now),
-    user: toAuthUser(current),
-    isFirstUser: !invite,
+    token: await session.token,
+    user: toAuthUser({ ...currentOf(user), orgId: invite.orgId, orgName: companyName }),
+    isFirstUser: false,
     company: { name: companyName },
   };
 }
 
 export async function login(ctx: ServiceContext, body: LoginBody): Promise<AuthResponse> {
-  const windowStart = ctx.now - LOGIN_WINDOW_MS;
-  const { failures, oldest } = await failuresSince(ctx.db, body.email, windowStart);
-  if (failures >= LOGIN_MAX_FAILURES && oldest !== null) {
-    const retryAfterSeconds = Math.max(1, Math.ceil((oldest + LOGIN_WINDOW_MS - ctx.now) / 1000));
-    throw tooManyRequests("Too many failed sign-in attempts. Try again later.", retryAfterSeconds);
-  }
+  const ownerKeys: ThrottleKey[] = [
+    { name: "loginEmailIp", subject: `${body.email}|${ctx.ip ?? "-"}` },
+    { name: "loginEmail", subject: body.email },
+  ];
+  const addressKeys = ipKey(ctx, "loginIp");
+  // Counted before the password is checked: parallel guesses cannot pass the limit.
+  await takeAttempt(ctx.env, [...ownerKeys, ...addressKeys], ctx.now, TOO_MANY_SIGN_INS);
   const stored = await findUserByEmail(ctx.db, body.email);
   // Unknown emails are checked against a dummy hash so both failures take the same time.
   const hash = stored
@@ -153,19 +229,21 @@ export async function login(ctx: ServiceContext, body: LoginBody): Promise<AuthR
     : await dummyPasswordHash(passwordIterations(ctx.env));
   const valid = await verifyPassword(body.password, hash);
   if (!stored || !valid) {
-    await ctx.db.batch([
-      recordLoginFailure(ctx.db, body.email, ctx.now),
-      auditEntry(ctx, {
-        orgId: stored?.orgId ?? null,
-        actorId: stored?.id ?? null,
-        actorEmail: body.email,
-        action: "auth.login_failed",
-      }),
-    ]);
+    await auditEntry(ctx, {
+      orgId: stored?.orgId ?? null,
+      actorId: stored?.id ?? null,
+      actorEmail: body.email,
+      action: "auth.login_failed",
+    });
     throw new ApiError(401, "Invalid credentials");
   }
+  await Promise.all([
+    settleAttempt(ctx.env, ownerKeys, "clear"),
+    settleAttempt(ctx.env, addressKeys, "forgive"),
+  ]);
+  const session = newSession(ctx, stored.id);
   await ctx.db.batch([
-    clearLoginFailures(ctx.db, body.email),
+    session.insert,
     auditEntry(ctx, {
       orgId: stored.orgId,
       actorId: stored.id,
@@ -176,20 +254,55 @@ export async function login(ctx: ServiceContext, body: LoginBody): Promise<AuthR
   const current = await loadCurrentUser(ctx, stored.id);
   if (!current) throw new ApiError(401, "Invalid credentials");
   return {
-    token: await signSessionToken(stored.id, jwtSecret(ctx.env), ctx.now),
+    token: await session.token,
     user: toAuthUser(current),
     isFirstUser: false,
     company: current.orgName === null ? null : { name: current.orgName },
   };
 }
 
-export async function logout(ctx: UserContext): Promise<void> {
-  await auditEntry(ctx, {
-    orgId: ctx.user.orgId,
-    actorId: ctx.user.id,
-    actorEmail: ctx.user.email,
-    action: "auth.logout",
+/**
+ * Changes the caller's password after checking the current one, and ends every other session
+ * (and their sockets): whoever else held a token for this account holds nothing now.
+ */
+export async function changePassword(
+  ctx: UserContext,
+  body: ChangePasswordBody,
+): Promise<{ message: string }> {
+  const sessionId = currentSessionId(ctx);
+  const keys: ThrottleKey[] = [{ name: "passwordUser", subject: ctx.user.id }];
+  await takeAttempt(ctx.env, keys, ctx.now, TOO_MANY_ATTEMPTS);
+  const stored = await findUserById(ctx.db, ctx.user.id);
+  if (!stored) throw new ApiError(401, "Not authenticated");
+  const valid = await verifyPassword(body.currentPassword, {
+    hash: stored.passwordHash,
+    salt: stored.passwordSalt,
+    iterations: stored.passwordIterations,
   });
+  if (!valid) {
+    const message = "The current password is not correct";
+    throw badRequest(message, [{ path: ["currentPassword"], message }]);
+  }
+  const password = await hashPassword(body.newPassword, passwordIterations(ctx.env));
+  const [, ended] = await ctx.db.batch([
+    updatePassword(ctx.db, ctx.user.id, password),
+    deleteUserSessions(ctx.db, ctx.user.id, sessionId),
+    auditEntry(ctx, {
+      orgId: ctx.user.orgId,
+      actorId: ctx.user.id,
+      actorEmail: ctx.user.email,
+      action: "auth.password_change",
+      targetType: "user",
+      targetId: ctx.user.id,
+    }),
+  ]);
+  await settleAttempt(ctx.env, keys, "clear");
+  await closeSessionSockets(
+    ctx.env,
+    ctx.user.orgId,
+    ended.map((s) => s.id),
+  );
+  return { message: "Password changed. Every other session was signed out." };
 }
 
 function requireNoOrg(ctx: UserContext): void {
@@ -213,20 +326,29 @@ export async function createOwnOrganization(ctx: UserContext, companyName: strin
 /** A signed-in user without an organisation joins through an invite sent to their email. */
 export async function acceptInvite(ctx: UserContext, token: string): Promise<Profile> {
   requireNoOrg(ctx);
+  const keys = inviteKeys(ctx, ctx.user.email);
+  await takeAttempt(ctx.env, keys, ctx.now, TOO_MANY_ATTEMPTS);
   const invite = await usableInvite(ctx, token, ctx.user.email);
-  await ctx.db.batch([
+  const [, joined] = await ctx.db.batch([
     markInviteAccepted(ctx.db, invite.id, ctx.now),
-    attachUserToOrg(ctx.db, ctx.user.id, invite.orgId, invite.role, invite.permissions),
-    auditEntry(ctx, {
-      orgId: invite.orgId,
-      actorId: ctx.user.id,
-      actorEmail: ctx.user.email,
-      action: "invite.accept",
-      targetType: "invite",
-      targetId: invite.id,
-      details: { role: invite.role },
-    }),
+    joinOrgThroughInvite(ctx.db, ctx.user.id, invite, ctx.now),
+    auditEntryIf(
+      ctx,
+      {
+        orgId: invite.orgId,
+        actorId: ctx.user.id,
+        actorEmail: ctx.user.email,
+        action: "invite.accept",
+        targetType: "invite",
+        targetId: invite.id,
+        details: { role: invite.role },
+      },
+      userInOrg(ctx.user.id, invite.orgId),
+    ),
   ]);
+  // The invite was revoked (or used) between the read and the write: nothing was joined.
+  if (joined.meta.changes === 0) throw invalidInvite();
+  await settleAttempt(ctx.env, keys, "forgive");
   const current = await loadCurrentUser(ctx, ctx.user.id);
   if (!current) throw new ApiError(401, "Not authenticated");
   return toProfile(current);

@@ -15,7 +15,8 @@ import {
   listSyncRuns,
   upsertConnection,
 } from "../data/connections";
-import { encryptJson, importCredentialsKey } from "../lib/credentials-crypto";
+import { sealCredentials } from "../lib/connection-secrets";
+import { loadKeyring } from "../lib/credentials-keyring";
 import { ApiError, badRequest, conflict, notFound } from "../lib/errors";
 import { ProviderError } from "../providers/errors";
 import { ProviderHttp } from "../providers/http";
@@ -161,16 +162,17 @@ export async function saveCredentials(
   const org = authorizeOrgAction(ctx, "credentials:manage");
   const provider = requireProvider(body.provider);
   const credentials = parseCredentialValues(provider, body.credentials, ctx.env);
-  const key = await importCredentialsKey(org.env.CREDENTIALS_KEY);
-  const blob = await encryptJson(key, credentials, org.user.orgId);
+  const keyring = await loadKeyring(org.env);
+  // The connection keeps its id when credentials are saved again: the encryption binds it.
+  const connectionId = (await findConnection(org.db, org.user.orgId, provider.id))?.id ?? crypto.randomUUID();
+  const sealed = await sealCredentials(keyring, org.user.orgId, connectionId, credentials);
   const adapter = findApiAdapter(provider.id);
   await org.db.batch([
     upsertConnection(org.db, {
-      id: crypto.randomUUID(),
+      id: connectionId,
       orgId: org.user.orgId,
       provider: provider.id,
-      credentialsCiphertext: blob.ciphertext,
-      credentialsIv: blob.iv,
+      ...sealed,
       status: "active",
       nextSyncAt: adapter ? org.now : null,
       createdAt: org.now,

@@ -19,6 +19,8 @@ export interface ServiceContext {
   env: Env;
   now: number;
   ip: string | null;
+  /** The caller's User-Agent, for naming a new session's device; absent outside requests. */
+  userAgent?: string | null;
   /** Public origin for links the server hands out (invite links). */
   origin: string;
   /** Transport to the vendor clouds; tests hand in the provider sandbox. Defaults to fetch. */
@@ -27,6 +29,8 @@ export interface ServiceContext {
 
 export interface UserContext extends ServiceContext {
   user: CurrentUser;
+  /** The session the request's token names; absent when a service runs outside a request. */
+  sessionId?: string;
 }
 
 /** A caller who belongs to an organisation; the org id scopes every query they make. */

@@ -14,12 +14,15 @@ import {
 } from "../../schema/roles";
 import type { InviteRow, UserRow } from "../../schema/tables";
 import {
-  deleteOrgInvite,
+  deletePendingInvitesSentBy,
+  deletePendingOrgInvite,
   findOrgInvite,
   findPendingInviteForEmail,
   insertInvite,
+  inviteGone,
   listPendingInvites,
 } from "../data/invites";
+import { deleteUserSessions } from "../data/sessions";
 import {
   countOrgOwners,
   detachMember,
@@ -154,6 +157,11 @@ export async function changeMemberRole(ctx: UserContext, memberId: string, role:
   if (role !== "orgOwner") await requireAnotherOwner(org, member);
   const [updated] = await org.db.batch([
     updateMemberRole(org.db, org.user.orgId, member.id, role),
+    // Invites for roles the new role cannot assign end with the old role (all of them for a
+    // role that assigns none); nothing ends if the change itself was refused.
+    deletePendingInvitesSentBy(org.db, org.user.orgId, member.id, assignableRoles(role), {
+      onlyIf: memberHoldsRole(org.user.orgId, member.id, role),
+    }),
     auditEntryIf(
       org,
       {
@@ -194,13 +202,20 @@ export async function changeMemberPermissions(
   return toMember({ ...member, permissions: unique });
 }
 
-/** Removes a member from the organisation; their account stays and their live sockets close. */
+/**
+ * Removes a member from the organisation; their account stays, but every session they held ends,
+ * their live sockets close, and the invites they sent that are still pending end.
+ */
 export async function removeMember(ctx: UserContext, memberId: string): Promise<{ message: string }> {
   const org = authorizeOrgAction(ctx, "users:remove");
   const member = await manageableMember(org, memberId, "remove");
   await requireAnotherOwner(org, member);
   const [detached] = await org.db.batch([
     detachMember(org.db, org.user.orgId, member.id),
+    deletePendingInvitesSentBy(org.db, org.user.orgId, member.id, [], {
+      onlyIf: userOutsideOrg(org.user.orgId, member.id),
+    }),
+    deleteUserSessions(org.db, member.id, null, { onlyIf: userOutsideOrg(org.user.orgId, member.id) }),
     auditEntryIf(
       org,
       {
@@ -232,15 +247,21 @@ export async function revokeInvite(ctx: UserContext, inviteId: string): Promise<
   const invite = await findOrgInvite(org.db, org.user.orgId, inviteId);
   if (!invite) throw notFound("Invite");
   if (!canManageRole(org.user.role, invite.role)) throw forbidden("You cannot revoke this invite");
-  await org.db.batch([
-    deleteOrgInvite(org.db, org.user.orgId, invite.id),
-    auditEntry(org, {
-      ...actorOf(org),
-      action: "invite.revoke",
-      targetType: "invite",
-      targetId: invite.id,
-      details: { email: invite.email, role: invite.role },
-    }),
+  const [revoked] = await org.db.batch([
+    deletePendingOrgInvite(org.db, org.user.orgId, invite.id),
+    auditEntryIf(
+      org,
+      {
+        ...actorOf(org),
+        action: "invite.revoke",
+        targetType: "invite",
+        targetId: invite.id,
+        details: { email: invite.email, role: invite.role },
+      },
+      inviteGone(invite.id),
+    ),
   ]);
+  // Accepted between the read and the delete: the acceptance stands.
+  if (revoked.meta.changes === 0) throw conflict("This invite has already been accepted");
   return { message: `The invite for ${invite.email} was revoked` };
 }

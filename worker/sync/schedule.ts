@@ -31,6 +31,8 @@ export function describeFailure(
       return `${provider} sent data Sunfleet could not read (${detail}). Sunfleet will retry.`;
     case "invalid_request":
       return `${provider} refused the request (${detail}).`;
+    case "unreadable_credentials":
+      return `${detail}. Save the ${provider} credentials again.`;
     default:
       return `Sync with ${provider} failed unexpectedly. Sunfleet will retry.`;
   }

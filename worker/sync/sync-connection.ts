@@ -8,7 +8,9 @@ import {
   updateSyncRun,
 } from "../data/connections";
 import type { Env } from "../env";
-import { decryptJson, encryptJson, importCredentialsKey } from "../lib/credentials-crypto";
+import { openCredentials, openSession, sealSession } from "../lib/connection-secrets";
+import { UnreadableBlobError } from "../lib/credentials-crypto";
+import { type Keyring, loadKeyring } from "../lib/credentials-keyring";
 import { type Db, runBatch } from "../lib/db";
 import { timezoneAt } from "../lib/geo/timezone-at";
 import type { CallBudget } from "../providers/budget";
@@ -91,14 +93,8 @@ export async function syncConnection(
   try {
     if (!adapter)
       throw new ProviderError("invalid_request", `${connection.provider} has no API to sync from`);
-    const key = await importCredentialsKey(deps.env.CREDENTIALS_KEY);
-    const credentials = adapter.credentialsSchema.parse(
-      await decryptJson(
-        key,
-        { ciphertext: connection.credentialsCiphertext, iv: connection.credentialsIv },
-        connection.orgId,
-      ),
-    );
+    const keyring = await loadKeyring(deps.env);
+    const credentials = adapter.credentialsSchema.parse(await readCredentials(keyring, connection));
     http = new ProviderHttp({
       fetch: deps.fetch,
       budget: deps.budget ?? (await providerBudget(deps.env, adapter, credentials)),
@@ -107,7 +103,7 @@ export async function syncConnection(
       // The budget follows the injected clock only when the sleep is injected too.
       now: deps.sleep ? deps.now : undefined,
     });
-    const stored = await readSession(key, connection);
+    const stored = await openSession(keyring, connection);
     const session = memorySession(stored);
     const snapshot = withZones(
       await adapter.fetchSnapshot(
@@ -122,7 +118,7 @@ export async function syncConnection(
     );
     const invertersCount = snapshot.systems.reduce((n, s) => n + s.inverters.length, 0);
     const readingsCount = snapshot.systems.filter((s) => s.dataTime !== null).length;
-    const sessionBlob = session.changed() ? await writeSession(key, connection.orgId, session.value()) : null;
+    const sessionBlob = session.changed() ? await sealSession(keyring, connection, session.value()) : null;
     const scope = { orgId: connection.orgId, provider: connection.provider, connectionId, now: finishedAt };
     // Metadata and alarms to D1, points to the organisation's fleet store (which publishes them);
     // the run is marked a success only once both hold the page.
@@ -173,24 +169,15 @@ export async function syncConnection(
   }
 }
 
-async function readSession(key: CryptoKey, connection: ProviderConnectionRow) {
-  if (!connection.sessionCiphertext || !connection.sessionIv) return null;
+/** Credentials that no longer decrypt need the user: they must be saved again. */
+async function readCredentials(keyring: Keyring, connection: ProviderConnectionRow): Promise<unknown> {
   try {
-    return await decryptJson<Record<string, unknown>>(
-      key,
-      { ciphertext: connection.sessionCiphertext, iv: connection.sessionIv },
-      connection.orgId,
-    );
-  } catch {
-    // A session that no longer decrypts (key rotated) is simply fetched again.
-    return null;
+    return await openCredentials(keyring, connection);
+  } catch (error) {
+    if (error instanceof UnreadableBlobError)
+      throw new ProviderError("unreadable_credentials", error.message);
+    throw error;
   }
-}
-
-async function writeSession(key: CryptoKey, orgId: string, value: Record<string, unknown> | null) {
-  if (value === null) return { sessionCiphertext: null, sessionIv: null };
-  const blob = await encryptJson(key, value, orgId);
-  return { sessionCiphertext: blob.ciphertext, sessionIv: blob.iv };
 }
 
 async function recordFailure(
@@ -217,7 +204,7 @@ async function recordFailure(
   const detail = error instanceof ProviderError ? error.message : "internal error";
   const message = describeFailure(kind, displayName, detail);
   const failures = connection.consecutiveFailures + 1;
-  const stopRetrying = kind === "auth" || kind === "invalid_request";
+  const stopRetrying = kind === "auth" || kind === "invalid_request" || kind === "unreadable_credentials";
   const retryAfter = error instanceof ProviderError ? error.retryAfterMs : undefined;
   await runBatch(deps.db, [
     updateConnection(deps.db, connection.id, {

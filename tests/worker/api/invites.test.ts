@@ -166,3 +166,157 @@ describe("DELETE /api/invites/{id}", () => {
     expect((await pending(owner)).map((i) => i.id)).toContain(invite.id);
   });
 });
+
+describe("accepting and revoking one invite at the same time", () => {
+  const countRows = async (sql: string, ...binds: unknown[]) =>
+    (
+      await env.DB.prepare(sql)
+        .bind(...binds)
+        .first<{ n: number }>()
+    )?.n ?? 0;
+
+  it.each([1, 2, 3, 4, 5, 6])("lets exactly one of them win (registration, round %i)", async () => {
+    const { owner } = await createOrg();
+    const invite = await createInvite(owner, "orgEngineer");
+    const [accepted, revoked] = await Promise.all([
+      call("/api/auth/register", {
+        method: "POST",
+        body: { email: invite.email, password: PASSWORD, fullName: "Racer", inviteToken: invite.token },
+      }),
+      call(`/api/invites/${invite.id}`, { method: "DELETE", token: owner.token }),
+    ]);
+    const joined = await countRows("SELECT count(*) AS n FROM users WHERE email = ?", invite.email);
+    const inviteLeft = await countRows("SELECT count(*) AS n FROM invites WHERE id = ?", invite.id);
+    const text = `accept ${accepted.status} ${await accepted.clone().text()} / revoke ${revoked.status} ${await revoked.clone().text()}`;
+    if (accepted.status === 201) {
+      expect(revoked.status, text).toBe(409);
+      expect(joined, text).toBe(1);
+      expect(inviteLeft, text).toBe(1);
+    } else {
+      expect(accepted.status, text).toBe(400);
+      expect(revoked.status, text).toBe(200);
+      expect(joined, text).toBe(0);
+      expect(inviteLeft, text).toBe(0);
+      expect(
+        await countRows(
+          "SELECT count(*) AS n FROM audit_logs WHERE action = 'invite.accept' AND target_id = ?",
+          invite.id,
+        ),
+      ).toBe(0);
+    }
+  });
+
+  it.each([1, 2, 3, 4, 5, 6])("lets exactly one of them win (signed-in user, round %i)", async () => {
+    const { owner } = await createOrg();
+    const outsider = await registerOwner("Elsewhere");
+    // The outsider leaves their own organisation first, so an invite can bring them in.
+    await env.DB.prepare("UPDATE users SET org_id = NULL, role = 'user' WHERE id = ?")
+      .bind(outsider.id)
+      .run();
+    const invite = await createInvite(owner, "user", { email: outsider.email });
+    const [accepted, revoked] = await Promise.all([
+      call("/api/auth/accept-invite", {
+        method: "POST",
+        token: outsider.token,
+        body: { inviteToken: invite.token },
+      }),
+      call(`/api/invites/${invite.id}`, { method: "DELETE", token: owner.token }),
+    ]);
+    const row = await env.DB.prepare("SELECT org_id FROM users WHERE id = ?")
+      .bind(outsider.id)
+      .first<{ org_id: string | null }>();
+    const text = `accept ${accepted.status} ${await accepted.clone().text()} / revoke ${revoked.status} ${await revoked.clone().text()}`;
+    if (accepted.status === 200) {
+      expect(revoked.status, text).toBe(409);
+      expect(row?.org_id, text).toBe(owner.orgId);
+    } else {
+      expect(accepted.status, text).toBe(400);
+      expect(revoked.status, text).toBe(200);
+      expect(row?.org_id, text).toBeNull();
+    }
+  });
+
+  it("answers 409 to revoking an invite that was accepted, which stays accepted", async () => {
+    const { owner } = await createOrg();
+    const invite = await createInvite(owner, "user");
+    const member = await registerWithInvite(invite);
+    await expectNothingWritten(async () => {
+      await expectError(
+        await call(`/api/invites/${invite.id}`, { method: "DELETE", token: owner.token }),
+        409,
+      );
+    });
+    await expectStatus(await call("/api/user/profile", { token: member.token }), 200);
+  });
+});
+
+describe("a member's pending invites", () => {
+  const inviteExists = async (inviteId: string) =>
+    (
+      await env.DB.prepare("SELECT count(*) AS n FROM invites WHERE id = ?")
+        .bind(inviteId)
+        .first<{ n: number }>()
+    )?.n === 1;
+
+  it("end when the member who sent them is removed, and their links stop working", async () => {
+    const { owner, engineer } = await createOrg();
+    const sent = await createInvite(engineer, "user");
+    const ownersOwn = await createInvite(owner, "user");
+    await expectStatus(
+      await call(`/api/users/${engineer.id}`, { method: "DELETE", token: owner.token }),
+      200,
+    );
+    expect(await inviteExists(sent.id)).toBe(false);
+    expect(await inviteExists(ownersOwn.id)).toBe(true);
+    await expectError(
+      await call("/api/auth/register", {
+        method: "POST",
+        body: { email: sent.email, password: PASSWORD, fullName: "Too late", inviteToken: sent.token },
+      }),
+      400,
+    );
+  });
+
+  it("end when the sender is demoted to a role that cannot send them, and stay for roles it still can", async () => {
+    const { owner } = await createOrg();
+    const secondOwner = await registerWithInvite(await createInvite(owner, "orgOwner"));
+    const ownerInvite = await createInvite(secondOwner, "orgOwner");
+    const engineerInvite = await createInvite(secondOwner, "orgEngineer");
+    await expectStatus(
+      await call(`/api/users/${secondOwner.id}/role`, {
+        method: "PATCH",
+        token: owner.token,
+        body: { role: "orgEngineer" },
+      }),
+      200,
+    );
+    expect(await inviteExists(ownerInvite.id)).toBe(false);
+    expect(await inviteExists(engineerInvite.id)).toBe(true);
+
+    await expectStatus(
+      await call(`/api/users/${secondOwner.id}/role`, {
+        method: "PATCH",
+        token: owner.token,
+        body: { role: "user" },
+      }),
+      200,
+    );
+    expect(await inviteExists(engineerInvite.id)).toBe(false);
+  });
+
+  it("stay when a role change is refused", async () => {
+    const { owner } = await createOrg();
+    const invite = await createInvite(owner, "orgOwner");
+    // The last owner cannot step down; the invites they sent stay.
+    const engineer = await registerWithInvite(await createInvite(owner, "orgEngineer"));
+    await expectError(
+      await call(`/api/users/${owner.id}/role`, {
+        method: "PATCH",
+        token: engineer.token,
+        body: { role: "user" },
+      }),
+      403,
+    );
+    expect(await inviteExists(invite.id)).toBe(true);
+  });
+});

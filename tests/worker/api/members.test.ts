@@ -261,8 +261,10 @@ describe.each(["users", "members"] as const)("DELETE /api/%s/{id}", (resource) =
       200,
     );
     expect(await userRow(engineer.id)).toMatchObject({ org_id: null, role: "user", permissions: null });
-    await expectStatus(await login(engineer.email), 200);
-    await expectError(await call("/api/users", { token: engineer.token }), 403);
+    // Removal ended the member's sessions; signing in again works and reaches nothing of the organisation.
+    await expectError(await call("/api/users", { token: engineer.token }), 401);
+    const again = await expectStatus<{ token: string }>(await login(engineer.email), 200);
+    await expectError(await call("/api/users", { token: again.token }), 403);
   });
 
   it("answers 404 for an unknown or already removed member", async () => {

@@ -191,13 +191,17 @@ describe("POST /api/auth/accept-invite", () => {
     const newOwner = await registerOwner();
     const invite = await createInvite(newOwner, "user", { email: removed.email });
     await expectStatus(await acceptInvite(removed, invite.token), 200);
-    // Removed again, the spent invite does not bring them back.
+    // Removed again (which ends their sessions: they sign in anew), the spent invite does not bring them back.
     await expectStatus(
       await call(`/api/users/${removed.id}`, { method: "DELETE", token: newOwner.token }),
       200,
     );
+    const signedInAgain = {
+      ...removed,
+      token: (await expectStatus<AuthResponse>(await login(removed.email), 200)).token,
+    };
     await expectNothingWritten(async () => {
-      await expectError(await acceptInvite(removed, invite.token), 400, /already been used/);
+      await expectError(await acceptInvite(signedInAgain, invite.token), 400, /already been used/);
     });
   });
 

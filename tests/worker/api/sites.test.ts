@@ -419,6 +419,8 @@ describe("bad input", () => {
       "Longitude must be between -180 and 180",
     ],
     ["an unknown provider", { provider: "acme" }, "provider", ""],
+    ["no provider (a new site has no system to take one from)", { provider: undefined }, "provider", ""],
+    ["a null provider", { provider: null }, "provider", ""],
     ["a tilt above 90", { tiltDeg: 95 }, "tiltDeg", "Tilt must be between 0 and 90 degrees"],
     ["an unknown field", { colour: "blue" }, "", "Unrecognized key"],
   ];

@@ -47,7 +47,16 @@ describe("GET /api/weather/current", () => {
 
   it("refuses coordinates that are not numbers or out of range", async () => {
     const owner = await registerOwner();
-    for (const query of ["lat=abc&lng=4", "lat=91&lng=4", "lat=52&lng=-181", "lat=52", "lat=52&lng=4&x=1"]) {
+    for (const query of [
+      "lat=abc&lng=4",
+      "lat=91&lng=4",
+      "lat=52&lng=-181",
+      "lat=52",
+      "lat=52&lng=4&x=1",
+      "lat=&lng=",
+      "lat=52&lng=",
+      "lat=%20&lng=4",
+    ]) {
       const body = await expectStatus<{ error: string; details: unknown }>(
         await call(`/api/weather/current?${query}`, { token: owner.token }),
         400,

@@ -2,7 +2,16 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../../worker/index";
-import { createInvite, createOrg, DAY_MS, expectStatus, login, registerWithInvite } from "../helpers";
+import {
+  call,
+  createInvite,
+  createOrg,
+  DAY_MS,
+  expectStatus,
+  login,
+  registerWithInvite,
+  sessionIdOf,
+} from "../helpers";
 
 const MINUTE_MS = 60 * 1000;
 
@@ -13,14 +22,15 @@ async function runCron(scheduledTime: number, cron = "*/5 * * * *") {
   await waitOnExecutionContext(ctx);
 }
 
-const failureTimes = async (email: string) => {
-  const { results } = await env.DB.prepare(
-    "SELECT failed_at FROM login_failures WHERE email = ? ORDER BY failed_at",
-  )
-    .bind(email)
-    .all<{ failed_at: number }>();
-  return results.map((row) => row.failed_at);
+const sessionIds = async (userId: string) => {
+  const { results } = await env.DB.prepare("SELECT id FROM sessions WHERE user_id = ? ORDER BY id")
+    .bind(userId)
+    .all<{ id: string }>();
+  return results.map((row) => row.id);
 };
+
+const setSessionExpiry = (sessionId: string, expiresAt: number) =>
+  env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?").bind(expiresAt, sessionId).run();
 
 const inviteIds = async () => {
   const { results } = await env.DB.prepare("SELECT id FROM invites").all<{ id: string }>();
@@ -31,17 +41,14 @@ const setExpiry = (inviteId: string, expiresAt: number) =>
   env.DB.prepare("UPDATE invites SET expires_at = ? WHERE id = ?").bind(expiresAt, inviteId).run();
 
 describe("the five-minute maintenance cron", () => {
-  it("removes login failures older than 15 minutes and keeps the recent ones", async () => {
+  it("removes sessions whose token has expired and keeps the live ones", async () => {
+    const { owner } = await createOrg();
     const now = Date.now();
-    const email = "throttled@example.com";
-    const times = [now - 60 * MINUTE_MS, now - 16 * MINUTE_MS, now - 14 * MINUTE_MS, now - MINUTE_MS];
-    for (const at of times) {
-      await env.DB.prepare("INSERT INTO login_failures (email, failed_at) VALUES (?, ?)")
-        .bind(email, at)
-        .run();
-    }
+    const second = await expectStatus<{ token: string }>(await login(owner.email), 200);
+    await setSessionExpiry(sessionIdOf(second.token), now - MINUTE_MS);
     await runCron(now);
-    expect(await failureTimes(email)).toEqual([now - 14 * MINUTE_MS, now - MINUTE_MS]);
+    expect(await sessionIds(owner.id)).toEqual([sessionIdOf(owner.token)]);
+    await expectStatus(await call("/api/user/profile", { token: owner.token }), 200);
   });
 
   it("removes expired unaccepted invites and keeps pending and accepted ones", async () => {
@@ -77,24 +84,10 @@ describe("the five-minute maintenance cron", () => {
   });
 
   it("does nothing for a cron string it does not know", async () => {
-    const now = Date.now();
-    await env.DB.prepare("INSERT INTO login_failures (email, failed_at) VALUES (?, ?)")
-      .bind("stale@example.com", now - 60 * MINUTE_MS)
-      .run();
-    await runCron(now, "0 0 * * *");
-    expect(await failureTimes("stale@example.com")).toEqual([now - 60 * MINUTE_MS]);
-  });
-
-  it("leaves an account that failed long ago free to sign in", async () => {
     const { owner } = await createOrg();
-    const long = Date.now() - 30 * MINUTE_MS;
-    for (let i = 0; i < 5; i++) {
-      await env.DB.prepare("INSERT INTO login_failures (email, failed_at) VALUES (?, ?)")
-        .bind(owner.email, long + i)
-        .run();
-    }
-    await runCron(Date.now());
-    expect(await failureTimes(owner.email)).toEqual([]);
-    await expectStatus(await login(owner.email), 200);
+    const now = Date.now();
+    await setSessionExpiry(sessionIdOf(owner.token), now - MINUTE_MS);
+    await runCron(now, "0 0 * * *");
+    expect(await sessionIds(owner.id)).toEqual([sessionIdOf(owner.token)]);
   });
 });

@@ -12,6 +12,9 @@ import {
   expectError,
   expectStatus,
   expiredToken,
+  login,
+  PASSWORD,
+  sessionIdOf,
   signToken,
   type TestUser,
   tableCounts,
@@ -107,9 +110,10 @@ describe("/ws", () => {
       "sunfleet",
       `other, ${owner.token}`,
       `sunfleet, not-a-jwt`,
-      `sunfleet, ${await expiredToken(owner.id)}`,
-      `sunfleet, ${await signToken({ sub: owner.id }, "a-completely-different-secret-of-32-chars")}`,
-      `sunfleet, ${await signToken({ sub: crypto.randomUUID() })}`,
+      `sunfleet, ${await expiredToken(owner)}`,
+      `sunfleet, ${await signToken({ sub: owner.id, sid: sessionIdOf(owner.token) }, "a-completely-different-secret-of-32-chars")}`,
+      `sunfleet, ${await signToken({ sub: crypto.randomUUID(), sid: sessionIdOf(owner.token) })}`,
+      `sunfleet, ${await signToken({ sub: owner.id, sid: crypto.randomUUID() })}`,
     ]) {
       const res = await upgrade(protocols);
       expect(res.webSocket, String(protocols)).toBeNull();
@@ -157,9 +161,74 @@ describe("/ws", () => {
     expect(await connectedUsers(owner.orgId)).toEqual([engineer.id]);
     engineerSocket.ws.send("ping");
     expect(await within(engineerSocket.next())).toMatchObject({ type: "pong" });
-    // And the removed user cannot reconnect with the same token.
-    await expectError(await upgrade(`sunfleet, ${user.token}`), 403);
+    // And the removed user cannot reconnect with the same token: removal ended its session.
+    await expectError(await upgrade(`sunfleet, ${user.token}`), 401);
     engineerSocket.ws.close(1000, "done");
+  });
+
+  it("closes the socket of a session that signs out and keeps the same user's other session's socket", async () => {
+    const { user } = await createOrg();
+    const other = {
+      ...user,
+      token: (await expectStatus<{ token: string }>(await login(user.email), 200)).token,
+    };
+    const leaving = await connect(user);
+    const staying = await connect(other);
+    await within(leaving.next());
+    await within(staying.next());
+
+    await expectStatus(await call("/api/auth/logout", { method: "POST", token: user.token }), 200);
+
+    expect(await within(leaving.closed)).toMatchObject({ code: LIVE_CLOSE_ACCESS_REVOKED });
+    staying.ws.send("ping");
+    expect(await within(staying.next())).toMatchObject({ type: "pong" });
+    await expectError(await upgrade(`sunfleet, ${user.token}`), 401);
+    staying.ws.close(1000, "done");
+  });
+
+  it("closes the other sessions' sockets when the password changes, keeping the changing session's", async () => {
+    const { user } = await createOrg();
+    const other = {
+      ...user,
+      token: (await expectStatus<{ token: string }>(await login(user.email), 200)).token,
+    };
+    const changing = await connect(user);
+    const elsewhere = await connect(other);
+    await within(changing.next());
+    await within(elsewhere.next());
+
+    await expectStatus(
+      await call("/api/auth/password", {
+        method: "POST",
+        token: user.token,
+        body: { currentPassword: PASSWORD, newPassword: "a brand new passphrase" },
+      }),
+      200,
+    );
+
+    expect(await within(elsewhere.closed)).toMatchObject({ code: LIVE_CLOSE_ACCESS_REVOKED });
+    changing.ws.send("ping");
+    expect(await within(changing.next())).toMatchObject({ type: "pong" });
+    changing.ws.close(1000, "done");
+  });
+
+  it("closes a socket whose token has expired when it next sends, without answering it", async () => {
+    const { user } = await createOrg();
+    const soon = Math.floor(Date.now() / 1000) + 1;
+    const shortLived = await signToken({ sub: user.id, sid: sessionIdOf(user.token), exp: soon });
+    const socket = await connect({ ...user, token: shortLived });
+    await within(socket.next());
+    socket.ws.send("ping");
+    expect(await within(socket.next())).toMatchObject({ type: "pong" });
+
+    await new Promise((resolve) => setTimeout(resolve, soon * 1000 - Date.now() + 50));
+    socket.ws.send("ping");
+
+    expect(await within(socket.closed)).toMatchObject({
+      code: LIVE_CLOSE_ACCESS_REVOKED,
+      reason: "Session expired",
+    });
+    expect(socket.messages.filter((m) => m.type === "pong")).toHaveLength(1);
   });
 
   it("keeps each organisation's sockets in its own hub", async () => {

@@ -5,6 +5,8 @@ import { sandboxAccounts } from "../../../sandbox/accounts";
 import { createSandbox } from "../../../sandbox/app";
 import { dispatchDueSyncs } from "../../../worker/cron/dispatch-syncs";
 import worker from "../../../worker/index";
+import { sealCredentials } from "../../../worker/lib/connection-secrets";
+import { loadKeyring } from "../../../worker/lib/credentials-keyring";
 import { createDb } from "../../../worker/lib/db";
 import { localBudget } from "../../../worker/providers/budget";
 import { solisAdapter } from "../../../worker/providers/solis";
@@ -220,7 +222,26 @@ describe("sync engine", () => {
     });
   });
 
-  it("answers a manual sync's vendor failure with 502 and a readable error", async () => {
+  it("answers a manual sync's unexpected failure with 502 and a readable error", async () => {
+    const owner = await registerOwner();
+    const connectionId = await connectSolis(owner);
+    // Credentials that decrypt but no longer fit the provider's schema: an internal fault, not the user's.
+    const sealed = await sealCredentials(await loadKeyring(env), owner.orgId, connectionId, {
+      unexpected: true,
+    });
+    await env.DB.prepare(
+      "UPDATE provider_connections SET credentials_ciphertext = ?, credentials_iv = ?, credentials_key_id = ? WHERE id = ?",
+    )
+      .bind(sealed.credentialsCiphertext, sealed.credentialsIv, sealed.credentialsKeyId, connectionId)
+      .run();
+    const body = await expectStatus<{ error: string }>(
+      await call("/api/providers/solis/sync", { method: "POST", token: owner.token }),
+      502,
+    );
+    expect(body.error).toMatch(/failed unexpectedly/);
+  });
+
+  it("answers a manual sync of credentials that no longer decrypt with 400 and 'needs attention'", async () => {
     const owner = await registerOwner();
     await connectSolis(owner);
     await env.DB.prepare(
@@ -228,11 +249,14 @@ describe("sync engine", () => {
     )
       .bind(owner.orgId)
       .run();
-    const body = await expectStatus<{ error: string }>(
+    const body = await expectStatus<{ error: string; details: { status: string } }>(
       await call("/api/providers/solis/sync", { method: "POST", token: owner.token }),
-      502,
+      400,
     );
-    expect(body.error).toMatch(/failed unexpectedly/);
+    expect(body.error).toBe(
+      "The stored credentials cannot be read: the encryption key changed, or they belong to another connection. Save the SolisCloud credentials again.",
+    );
+    expect(body.details).toEqual({ status: "needs_attention" });
   });
 });
 

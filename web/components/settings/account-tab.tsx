@@ -1,14 +1,13 @@
-import { RiInformationLine } from "@remixicon/react";
-import { Button, Callout, TextInput } from "@tremor/react";
-import { useState } from "react";
+import { TextInput } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import { useCurrentProfile } from "../profile-context";
 import { Field } from "../ui/field";
+import { ChangePasswordForm } from "./change-password-form";
+import { SessionList } from "./session-list";
 
 export function AccountTab() {
   const { t } = useTranslation();
   const profile = useCurrentProfile();
-  const [showResetInfo, setShowResetInfo] = useState(false);
 
   return (
     <div className="space-y-5">
@@ -45,15 +44,11 @@ export function AccountTab() {
           </dd>
         </div>
       </dl>
-      <div className="space-y-3 border-t border-tremor-border pt-5">
-        <Button variant="secondary" onClick={() => setShowResetInfo(true)}>
-          {t("settings.account.resetPassword")}
-        </Button>
-        {showResetInfo ? (
-          <Callout title={t("settings.account.resetPasswordTitle")} icon={RiInformationLine} color="blue">
-            {t("settings.account.resetPasswordInfo")}
-          </Callout>
-        ) : null}
+      <div className="border-t border-tremor-border pt-5">
+        <ChangePasswordForm />
+      </div>
+      <div className="border-t border-tremor-border pt-5">
+        <SessionList />
       </div>
     </div>
   );

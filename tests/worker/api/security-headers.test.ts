@@ -1,0 +1,77 @@
+import { SELF } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "../../../worker/lib/security-headers";
+import { BASE, call, expectStatus, registerOwner } from "../helpers";
+
+/**
+ * The worker's own answers, including the SPA it serves through the assets binding for paths it
+ * routes. Static answers the platform serves without the worker carry the same headers from
+ * public/_headers: tests/e2e/security-headers.e2e.ts reads them from the app as `npm start` serves it.
+ */
+const PATHS = ["/", "/app/dashboard", "/api/health"];
+
+function expectSecurityHeaders(res: Response, label: string): void {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+    expect(res.headers.get(name), `${label}: ${name}`).toBe(value);
+  }
+}
+
+describe("security headers", () => {
+  it.each(PATHS)("are on every answer: %s", async (path) => {
+    const res = await SELF.fetch(`${BASE}${path}`);
+    expect(res.status, path).toBe(200);
+    expectSecurityHeaders(res, path);
+    const csp = res.headers.get("Content-Security-Policy") ?? "";
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).not.toContain("unsafe-eval");
+    await res.arrayBuffer();
+  });
+
+  it("serve the SPA without inline scripts, so the CSP needs none", async () => {
+    const res = await SELF.fetch(`${BASE}/app/dashboard`);
+    const html = await res.text();
+    expect(html).toContain('<div id="root">');
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attributes, body] of scripts) {
+      expect(attributes).toMatch(/\bsrc="\/assets\//);
+      expect(body?.trim()).toBe("");
+    }
+    expect(html).not.toMatch(/\son[a-z]+\s*=/i);
+  });
+
+  it("are on error answers and authenticated API answers too", async () => {
+    const owner = await registerOwner();
+    const profile = await call("/api/user/profile", { token: owner.token });
+    await expectStatus(profile.clone(), 200);
+    expectSecurityHeaders(profile, "profile");
+    const missing = await call("/api/no-such-route");
+    expect(missing.status).toBe(404);
+    expectSecurityHeaders(missing, "404");
+    const unauthenticated = await call("/api/user/profile");
+    expect(unauthenticated.status).toBe(401);
+    expectSecurityHeaders(unauthenticated, "401");
+  });
+
+  it("send HSTS on https answers only", async () => {
+    const plain = await SELF.fetch(`${BASE}/api/health`);
+    expect(plain.headers.get("Strict-Transport-Security")).toBeNull();
+    const secure = await SELF.fetch("https://sunfleet.test/api/health");
+    expect(secure.headers.get("Strict-Transport-Security")).toBe(STRICT_TRANSPORT_SECURITY);
+  });
+});
+
+describe("CORS", () => {
+  it("is closed without CORS_ORIGINS: no Access-Control-Allow-Origin for another site", async () => {
+    expect(env.CORS_ORIGINS).toBeUndefined();
+    const res = await call("/api/health", { headers: { Origin: "https://evil.example" } });
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBeNull();
+    const preflight = await call("/api/auth/login", {
+      method: "OPTIONS",
+      headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST" },
+    });
+    expect(preflight.headers.get("Access-Control-Allow-Origin")).toBeNull();
+  });
+});

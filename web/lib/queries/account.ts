@@ -1,0 +1,35 @@
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { AccountSession, ChangePasswordBody, EndSessionsResponse } from "../../../schema/api/auth";
+import { api } from "../api";
+
+/** The account's sign-ins live under ['account'], apart from the profile. */
+export const accountKeys = {
+  all: ["account"] as const,
+  sessions: () => [...accountKeys.all, "sessions"] as const,
+};
+
+export const sessionsQueryOptions = () =>
+  queryOptions({
+    queryKey: accountKeys.sessions(),
+    queryFn: ({ signal }) => api.get<AccountSession[]>("/auth/sessions", { signal }),
+    // SPEC section 7: settings queries do not retry.
+    retry: false,
+  });
+
+/** Ends every session but this one (DELETE /api/auth/sessions). */
+export function useSignOutEverywhereMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete<EndSessionsResponse>("/auth/sessions"),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
+  });
+}
+
+/** Changes the password; the server ends every other session. */
+export function useChangePasswordMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ChangePasswordBody) => api.post<{ message: string }>("/auth/password", body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
+  });
+}

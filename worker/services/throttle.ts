@@ -1,0 +1,73 @@
+import type { Env } from "../env";
+import { tooManyRequests } from "../lib/errors";
+import { sha256Hex } from "../lib/ids";
+import type { ThrottlePolicy } from "../throttle/delays";
+
+const SECOND_MS = 1000;
+const MINUTE_MS = 60 * SECOND_MS;
+const HOUR_MS = 60 * MINUTE_MS;
+
+const policy = (free: number, baseDelayMs: number, maxDelayMs: number): ThrottlePolicy => ({
+  free,
+  baseDelayMs,
+  maxDelayMs,
+  forgetAfterMs: HOUR_MS,
+});
+
+/**
+ * The counters, each keyed by what it protects. Guessing one account from one address meets the
+ * strict e-mail+IP counter; the owner, signing in from elsewhere, only meets the looser per-email
+ * counter, which a distributed attack must fill first. The per-IP counter limits spraying one
+ * password across many accounts.
+ */
+export const throttlePolicies = {
+  loginEmailIp: policy(5, 30 * SECOND_MS, 15 * MINUTE_MS),
+  loginEmail: policy(20, 30 * SECOND_MS, 15 * MINUTE_MS),
+  loginIp: policy(20, 30 * SECOND_MS, 15 * MINUTE_MS),
+  signupEmail: policy(5, 30 * SECOND_MS, 15 * MINUTE_MS),
+  signupIp: policy(10, MINUTE_MS, HOUR_MS),
+  inviteEmail: policy(5, 30 * SECOND_MS, 15 * MINUTE_MS),
+  inviteIp: policy(10, 30 * SECOND_MS, 15 * MINUTE_MS),
+  passwordUser: policy(5, 30 * SECOND_MS, 15 * MINUTE_MS),
+} as const satisfies Record<string, ThrottlePolicy>;
+
+export type ThrottleName = keyof typeof throttlePolicies;
+
+export interface ThrottleKey {
+  name: ThrottleName;
+  /** What is counted: an e-mail, an address, a user id, or several joined. */
+  subject: string;
+}
+
+/** The counter's Durable Object; named by a hash so e-mails and addresses are not object names. */
+async function counter(env: Env, key: ThrottleKey) {
+  return env.THROTTLE.get(env.THROTTLE.idFromName(await sha256Hex(`${key.name}:${key.subject}`)));
+}
+
+/**
+ * Counts one attempt on every key at once; throws 429 with Retry-After (the longest wait of the
+ * keys that refused) unless all of them let it through.
+ */
+export async function takeAttempt(
+  env: Env,
+  keys: ThrottleKey[],
+  now: number,
+  message: string,
+): Promise<void> {
+  const decisions = await Promise.all(
+    keys.map(async (key) => (await counter(env, key)).take(throttlePolicies[key.name], now)),
+  );
+  const waitMs = Math.max(0, ...decisions.map((d) => (d.allowed ? 0 : d.retryAfterMs)));
+  if (decisions.some((d) => !d.allowed))
+    throw tooManyRequests(message, Math.max(1, Math.ceil(waitMs / 1000)));
+}
+
+/** After a success: `clear` forgets the keys' attempts, `forgive` gives this one attempt back. */
+export async function settleAttempt(env: Env, keys: ThrottleKey[], how: "clear" | "forgive"): Promise<void> {
+  await Promise.all(
+    keys.map(async (key) => {
+      const stub = await counter(env, key);
+      await (how === "clear" ? stub.clear() : stub.forgive());
+    }),
+  );
+}

@@ -1,0 +1,30 @@
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../env";
+import { type AttemptState, nextAttemptState, type ThrottleDecision, type ThrottlePolicy } from "./delays";
+
+const STATE = "state";
+
+/**
+ * One instance per counter key (an e-mail, a client IP, a user): a Durable Object runs one call
+ * at a time, so counting an attempt and deciding on it is a single atomic step however many
+ * requests arrive together.
+ */
+export class Throttle extends DurableObject<Env> {
+  /** Counts one attempt and answers whether it may go ahead now. */
+  async take(policy: ThrottlePolicy, now: number): Promise<ThrottleDecision> {
+    const { state, decision } = nextAttemptState(this.ctx.storage.kv.get<AttemptState>(STATE), policy, now);
+    this.ctx.storage.kv.put(STATE, state);
+    return decision;
+  }
+
+  /** Gives one attempt back (a successful one, which should not count against a shared address). */
+  async forgive(): Promise<void> {
+    const state = this.ctx.storage.kv.get<AttemptState>(STATE);
+    if (state && state.count > 0) this.ctx.storage.kv.put(STATE, { ...state, count: state.count - 1 });
+  }
+
+  /** Forgets every attempt (the owner proved who they are). */
+  async clear(): Promise<void> {
+    this.ctx.storage.kv.delete(STATE);
+  }
+}
