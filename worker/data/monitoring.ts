@@ -99,7 +99,9 @@ function inverterStatements(db: Db, scope: SyncScope, systems: NormalisedSystem[
       SELECT ${field("id")}, ?, s.id, ${field("providerInverterId")}, ${field("serial")}, ${field("model")},
         ${field("ratedPowerW")}, ${field("state")}, ?
       FROM json_each(?) AS j
-      JOIN monitoring_systems s ON s.org_id = ? AND s.provider = ?
+      -- CROSS JOIN keeps the page's rows outermost: each is one index lookup, instead of the
+      -- JSON being re-read once per system of the provider.
+      CROSS JOIN monitoring_systems s ON s.org_id = ? AND s.provider = ?
         AND s.provider_system_id = ${field("providerSystemId")}
       WHERE true
       ON CONFLICT (system_id, provider_inverter_id) DO UPDATE SET
