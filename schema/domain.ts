@@ -13,3 +13,25 @@ export type SyncOutcome = (typeof syncOutcomes)[number];
 
 export const syncTriggers = ["cron", "manual", "save"] as const;
 export type SyncTrigger = (typeof syncTriggers)[number];
+
+export const alertRuleNames = [
+  "communication_lost",
+  "no_production",
+  "underperformance",
+  "inverter_down",
+  "vendor_alarm",
+] as const;
+export type AlertRuleName = (typeof alertRuleNames)[number];
+
+export const alertEventKinds = [
+  "opened",
+  "updated",
+  "acknowledged",
+  "assigned",
+  "resolved",
+  "reopened",
+] as const;
+export type AlertEventKind = (typeof alertEventKinds)[number];
+
+export const notificationKinds = ["alert_opened", "alert_resolved", "sync_finished"] as const;
+export type NotificationKind = (typeof notificationKinds)[number];

@@ -10,7 +10,16 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import type { ProviderId } from "./api/providers";
-import type { AlertSeverity, ConnectionStatus, SyncOutcome, SyncTrigger, SystemState } from "./domain";
+import type {
+  AlertEventKind,
+  AlertRuleName,
+  AlertSeverity,
+  ConnectionStatus,
+  NotificationKind,
+  SyncOutcome,
+  SyncTrigger,
+  SystemState,
+} from "./domain";
 import type { MemberPermission, Role } from "./roles";
 
 /** Epoch milliseconds; every timestamp column is UTC. */
@@ -283,11 +292,148 @@ export const alerts = sqliteTable(
     resolvedAt: timestampMs("resolved_at"),
     /** Who resolved it by hand; null when the vendor cleared it. */
     resolvedBy: text("resolved_by"),
+    /** The rule that raised it; vendor alarms are `vendor_alarm`. */
+    rule: text("rule").$type<AlertRuleName>().notNull().default("vendor_alarm"),
+    /**
+     * `rule:system:device` while a Sunfleet alert is open, null otherwise: the unique index on it
+     * keeps one open alert per system, rule and device, so a repeat updates it.
+     */
+    openKey: text("open_key"),
+    /** Expected minus actual energy while it was open; null when there is no estimate. */
+    lostEnergyWh: real("lost_energy_wh"),
+    /** When the detection last saw its condition hold; it resolves after clearMinutes without. */
+    lastSeenAt: timestampMs("last_seen_at"),
+    acknowledgedAt: timestampMs("acknowledged_at"),
+    acknowledgedBy: text("acknowledged_by"),
+    /** The member it is assigned to (a user id of the same organisation). */
+    assignedTo: text("assigned_to"),
   },
   (t) => [
     uniqueIndex("alerts_org_provider_alarm_unique").on(t.orgId, t.provider, t.providerAlarmId),
+    uniqueIndex("alerts_org_open_key_unique").on(t.orgId, t.openKey),
     // Serves the newest-first alert list filtered by state.
     index("alerts_org_resolved_created_idx").on(t.orgId, t.resolved, t.createdAt),
+  ],
+);
+
+/** What happened to an alert, by whom (a member) or by which rule. */
+export const alertEvents = sqliteTable(
+  "alert_events",
+  {
+    id: text("id").primaryKey(),
+    alertId: text("alert_id")
+      .notNull()
+      .references(() => alerts.id, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    kind: text("kind").$type<AlertEventKind>().notNull(),
+    /** The member who did it; null when a rule or the vendor did. */
+    actorId: text("actor_id"),
+    /** The rule (or `vendor_alarm`) when no member did it. */
+    rule: text("rule").$type<AlertRuleName>(),
+    note: text("note"),
+    createdAt: timestampMs("created_at").notNull(),
+  },
+  (t) => [
+    // Serves one alert's history, oldest first.
+    index("alert_events_alert_created_idx").on(t.alertId, t.createdAt),
+  ],
+);
+
+/** An organisation's settings of one detection rule; absent rows take the defaults. */
+export const alertRules = sqliteTable(
+  "alert_rules",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    rule: text("rule").$type<AlertRuleName>().notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull(),
+    delayMinutes: integer("delay_minutes").notNull(),
+    clearMinutes: integer("clear_minutes").notNull(),
+    windowMinutes: integer("window_minutes"),
+    thresholdPct: real("threshold_pct"),
+    updatedAt: timestampMs("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.rule] })],
+);
+
+/** In-app notifications of one member; the bell shows the unread ones. */
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<NotificationKind>().notNull(),
+    alertId: text("alert_id").references(() => alerts.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    severity: text("severity").$type<AlertSeverity>(),
+    createdAt: timestampMs("created_at").notNull(),
+    readAt: timestampMs("read_at"),
+    /** For alert notifications of members who take real-time e-mail: when it went into a mail. */
+    emailedAt: timestampMs("emailed_at"),
+    /** Whether this notification still waits for a real-time e-mail. */
+    emailPending: integer("email_pending", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [
+    // Serves a member's newest-first list and unread count.
+    index("notifications_user_created_idx").on(t.userId, t.createdAt),
+    // Serves the mail job's scan for notifications waiting for an e-mail.
+    index("notifications_email_pending_idx").on(t.emailPending, t.userId),
+  ],
+);
+
+/**
+ * Every e-mail goes here first and is sent from here; a failed send stays with its next attempt
+ * time and the cron retries it, so no mail is lost.
+ */
+export const emailOutbox = sqliteTable(
+  "email_outbox",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id"),
+    userId: text("user_id"),
+    kind: text("kind").notNull(),
+    toEmail: text("to_email").notNull(),
+    subject: text("subject").notNull(),
+    html: text("html").notNull(),
+    text: text("text").notNull(),
+    /** JSON `[{filename, content}]` (base64 content) or null. */
+    attachments: text("attachments"),
+    createdAt: timestampMs("created_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestampMs("next_attempt_at"),
+    sentAt: timestampMs("sent_at"),
+    lastError: text("last_error"),
+  },
+  (t) => [
+    // Serves the cron's scan for mail due to be (re)sent: unsent rows by next attempt.
+    index("email_outbox_due_idx").on(t.sentAt, t.nextAttemptAt),
+    // Serves "when did this user last get this kind of mail" (real-time grouping).
+    index("email_outbox_user_kind_idx").on(t.userId, t.kind, t.createdAt),
+  ],
+);
+
+/** Password reset links: only the token's hash is kept; single use, valid one hour. */
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestampMs("created_at").notNull(),
+    expiresAt: timestampMs("expires_at").notNull(),
+    usedAt: timestampMs("used_at"),
+  },
+  (t) => [
+    // Serves invalidating a user's earlier links and the maintenance clean-up.
+    index("password_resets_user_idx").on(t.userId),
+    index("password_resets_expires_idx").on(t.expiresAt),
   ],
 );
 
