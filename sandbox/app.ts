@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { SandboxFaults } from "./faults";
 import { froniusSandbox } from "./fronius";
 import { geocoderSandbox } from "./geocoder";
+import { mailSandbox } from "./mail";
 import { smaAuthSandbox, smaDataSandbox } from "./sma";
 import { solaxOpenApiSandbox, solaxTokenSandbox } from "./solax";
 import { solisSandbox } from "./solis";
@@ -19,7 +20,8 @@ export interface SandboxOptions {
 /**
  * The provider sandbox: local emulators of the vendor clouds, speaking their protocols, for
  * development and tests. Never mounted by the production worker.
- * Mount points: /solis, /fronius, /sma, /sma-auth, /solax, /solax-openapi.
+ * Mount points: /solis, /fronius, /sma, /sma-auth, /solax, /solax-openapi, and /mail (a mail
+ * catcher speaking Resend's API, with a page of caught mail).
  */
 export function createSandbox(options: SandboxOptions = {}) {
   const now = options.now ?? (() => Date.now());
@@ -29,6 +31,7 @@ export function createSandbox(options: SandboxOptions = {}) {
   // Vendor emulators (one line each):
   app.route("/weather", weatherSandbox({ now }));
   app.route("/geocoder", geocoderSandbox({ now }));
+  app.route("/mail", mailSandbox({ now }));
   app.route("/fronius", froniusSandbox({ now, faults }));
   app.route("/solax", solaxTokenSandbox({ now, faults }));
   app.route("/solax-openapi", solaxOpenApiSandbox({ now, faults }));

@@ -55,6 +55,10 @@ if (!values["no-sandbox"]) {
     SOLAX_OPENAPI_URL: `${origin}/solax-openapi`,
     WEATHER_API_URL: `${origin}/weather`,
     GEOCODER_URL: `${origin}/geocoder`,
+    EMAIL_API_URL: `${origin}/mail`,
+    EMAIL_API_KEY: "sandbox",
+    // Links in e-mail sent by the cron (no request to take an origin from).
+    APP_URL: `http://127.0.0.1:${values.port}`,
   };
   for (const [name, url] of Object.entries(urls)) {
     // An explicit environment variable wins, so a real vendor can be tried locally.
@@ -77,6 +81,7 @@ const dev = spawnWrangler([
   ...sandboxVars,
 ]);
 console.log(`Sunfleet is starting on http://127.0.0.1:${values.port}`);
+if (sandbox) console.log(`Caught e-mail: http://127.0.0.1:${values["sandbox-port"]}/mail`);
 void runMaintenanceOnceReady(`http://127.0.0.1:${values.port}`);
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {

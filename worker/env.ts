@@ -35,6 +35,12 @@ export interface Env extends ProviderUrlEnv {
   WEATHER_API_URL?: string;
   /** Nominatim-compatible geocoder for address lookups; defaults to nominatim.openstreetmap.org. */
   GEOCODER_URL?: string;
+  /** Resend-compatible e-mail API (default https://api.resend.com); `npm start` points it at the sandbox's catcher. */
+  EMAIL_API_URL?: string;
+  /** Bearer key of the e-mail API; without it mail waits in the outbox. */
+  EMAIL_API_KEY?: string;
+  /** Sender of every e-mail, e.g. `Sunfleet <alerts@example.com>`. */
+  EMAIL_FROM?: string;
   /** Hands each due connection's sync to its own queue invocation. */
   SYNC_QUEUE: Queue<SyncMessage>;
 }

@@ -99,3 +99,12 @@ export type AccountSession = z.infer<typeof accountSessionSchema>;
 
 export const endSessionsResponseSchema = z.object({ message: z.string(), ended: z.number() });
 export type EndSessionsResponse = z.infer<typeof endSessionsResponseSchema>;
+
+export const passwordResetBodySchema = z.strictObject({ email: emailSchema });
+export type PasswordResetBody = z.infer<typeof passwordResetBodySchema>;
+
+export const passwordResetConfirmSchema = z.strictObject({
+  token: z.string().trim().min(1, { error: "Token is required" }).max(200),
+  password: passwordSchema,
+});
+export type PasswordResetConfirm = z.infer<typeof passwordResetConfirmSchema>;

@@ -1,4 +1,5 @@
 import { deleteExpiredInvites } from "../data/invites";
+import { deleteStaleResets } from "../data/password-resets";
 import { deleteExpiredSessions } from "../data/sessions";
 import type { Env } from "../env";
 import { moveLegacyFleetData } from "../fleet/legacy-move";
@@ -11,7 +12,11 @@ import { createDb } from "../lib/db";
  */
 export async function runMaintenance({ env, now }: { env: Env; now: number }) {
   const db = createDb(env.DB);
-  const [sessions, invites] = await db.batch([deleteExpiredSessions(db, now), deleteExpiredInvites(db, now)]);
+  const [sessions, invites] = await db.batch([
+    deleteExpiredSessions(db, now),
+    deleteExpiredInvites(db, now),
+    deleteStaleResets(db, now),
+  ]);
   const legacy = await moveLegacyFleetData(env);
   return {
     sessionsRemoved: sessions.meta.changes,

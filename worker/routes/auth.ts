@@ -3,6 +3,8 @@ import {
   acceptInviteBodySchema,
   changePasswordBodySchema,
   loginBodySchema,
+  passwordResetBodySchema,
+  passwordResetConfirmSchema,
   registerBodySchema,
   signupBodySchema,
 } from "../../schema/api/auth";
@@ -10,6 +12,7 @@ import { type AppEnv, serviceContext, userContext } from "../hono-env";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { acceptInvite, changePassword, createOwnOrganization, login, register } from "../services/auth";
+import { confirmPasswordReset, requestPasswordReset } from "../services/password-reset";
 import { endCurrentSession, endOtherSessions, listSessions } from "../services/sessions";
 
 export const authRoutes = new Hono<AppEnv>()
@@ -26,6 +29,14 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/password", requireAuth, validate("json", changePasswordBodySchema), async (c) =>
     c.json(await changePassword(userContext(c), c.req.valid("json"))),
   )
+  .post("/password-reset", validate("json", passwordResetBodySchema), async (c) => {
+    await requestPasswordReset(serviceContext(c), c.req.valid("json"));
+    return c.json({ message: "If an account exists for this address, a reset link is on its way." }, 202);
+  })
+  .post("/password-reset/confirm", validate("json", passwordResetConfirmSchema), async (c) => {
+    await confirmPasswordReset(serviceContext(c), c.req.valid("json"));
+    return c.json({ message: "Password changed. Sign in with the new password." });
+  })
   .get("/sessions", requireAuth, async (c) => c.json(await listSessions(userContext(c))))
   .delete("/sessions", requireAuth, async (c) => {
     const ended = await endOtherSessions(userContext(c));

@@ -29,6 +29,9 @@ export const throttlePolicies = {
   inviteEmail: policy(5, 30 * SECOND_MS, 15 * MINUTE_MS),
   inviteIp: policy(10, 30 * SECOND_MS, 15 * MINUTE_MS),
   passwordUser: policy(5, 30 * SECOND_MS, 15 * MINUTE_MS),
+  // Each reset request sends a mail: few per address, so nobody's inbox can be flooded.
+  resetEmail: policy(3, 5 * MINUTE_MS, HOUR_MS),
+  resetIp: policy(10, MINUTE_MS, HOUR_MS),
 } as const satisfies Record<string, ThrottlePolicy>;
 
 export type ThrottleName = keyof typeof throttlePolicies;

@@ -1,0 +1,108 @@
+import type { PasswordResetBody, PasswordResetConfirm } from "../../schema/api/auth";
+import { defaultPreferences, type Language } from "../../schema/api/preferences";
+import { consumePasswordReset, expireUserResets, insertPasswordReset } from "../data/password-resets";
+import { findPreferences } from "../data/preferences";
+import { deleteUserSessions } from "../data/sessions";
+import { findUserByEmail, findUserById, updatePassword } from "../data/users";
+import { badRequest } from "../lib/errors";
+import { randomToken, sha256Hex } from "../lib/ids";
+import { hashPassword, passwordIterations } from "../lib/password";
+import { renderMail } from "../mail/layout";
+import { mailMessages } from "../mail/messages";
+import { auditEntry } from "./audit";
+import type { ServiceContext } from "./context";
+import { deliverMail, queueMail } from "./email";
+import { closeSessionSockets } from "./sessions";
+import { settleAttempt, type ThrottleKey, takeAttempt } from "./throttle";
+
+export const RESET_TTL_MS = 60 * 60_000;
+const TOO_MANY = "Too many password reset requests. Try again later.";
+const INVALID = "This reset link is invalid, has expired or has already been used";
+
+/**
+ * Sends a reset link when the address has an account. The answer is the same either way, so
+ * the endpoint does not tell who has an account.
+ */
+export async function requestPasswordReset(ctx: ServiceContext, body: PasswordResetBody): Promise<void> {
+  await takeAttempt(
+    ctx.env,
+    [
+      { name: "resetEmail", subject: body.email },
+      ...(ctx.ip ? [{ name: "resetIp" as const, subject: ctx.ip }] : []),
+    ],
+    ctx.now,
+    TOO_MANY,
+  );
+  const user = await findUserByEmail(ctx.db, body.email);
+  if (!user) return;
+  const token = randomToken();
+  const language: Language =
+    ((await findPreferences(ctx.db, user.id))?.language as Language | undefined) ??
+    defaultPreferences.language;
+  const words = mailMessages[language];
+  const link = `${ctx.origin}/reset-password?token=${encodeURIComponent(token)}`;
+  const content = renderMail(language, words.resetSubject, {
+    paragraphs: [words.resetIntro, words.resetExpiry],
+    action: { label: words.resetAction, url: link },
+  });
+  const mail = queueMail(
+    ctx.db,
+    {
+      kind: "password_reset",
+      orgId: user.orgId,
+      userId: user.id,
+      to: [user.email],
+      subject: words.resetSubject,
+      ...content,
+    },
+    ctx.now,
+  );
+  await ctx.db.batch([
+    expireUserResets(ctx.db, user.id, ctx.now),
+    insertPasswordReset(ctx.db, {
+      tokenHash: await sha256Hex(token),
+      userId: user.id,
+      createdAt: ctx.now,
+      expiresAt: ctx.now + RESET_TTL_MS,
+    }),
+    mail.insert,
+    auditEntry(ctx, {
+      orgId: user.orgId,
+      actorId: user.id,
+      actorEmail: user.email,
+      action: "auth.password_reset_request",
+      targetType: "user",
+      targetId: user.id,
+    }),
+  ]);
+  await deliverMail(ctx.env, ctx.db, [mail.id], ctx.now);
+}
+
+/** Sets the password a valid link was sent for, uses the link up and ends every session of the user. */
+export async function confirmPasswordReset(ctx: ServiceContext, body: PasswordResetConfirm): Promise<void> {
+  const tokenHash = await sha256Hex(body.token);
+  const keys: ThrottleKey[] = ctx.ip ? [{ name: "resetIp", subject: ctx.ip }] : [];
+  await takeAttempt(ctx.env, keys, ctx.now, TOO_MANY);
+  const password = await hashPassword(body.password, passwordIterations(ctx.env));
+  const [consumed] = await consumePasswordReset(ctx.db, tokenHash, ctx.now);
+  if (!consumed) throw badRequest(INVALID, [{ path: ["token"], message: INVALID }]);
+  const [, ended] = await ctx.db.batch([
+    updatePassword(ctx.db, consumed.userId, password),
+    deleteUserSessions(ctx.db, consumed.userId, null),
+  ]);
+  const user = await findUserById(ctx.db, consumed.userId);
+  await auditEntry(ctx, {
+    orgId: user?.orgId ?? null,
+    actorId: consumed.userId,
+    actorEmail: user?.email ?? null,
+    action: "auth.password_reset",
+    targetType: "user",
+    targetId: consumed.userId,
+  });
+  await settleAttempt(ctx.env, keys, "forgive");
+  await closeSessionSockets(
+    ctx.env,
+    user?.orgId ?? null,
+    ended.map((s) => s.id),
+  );
+}
