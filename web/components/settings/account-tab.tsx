@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useCurrentProfile } from "../profile-context";
 import { Field } from "../ui/field";
 import { ChangePasswordForm } from "./change-password-form";
+import { ResetPasswordButton } from "./reset-password-button";
 import { SessionList } from "./session-list";
 
 export function AccountTab() {
@@ -46,6 +47,9 @@ export function AccountTab() {
       </dl>
       <div className="border-t border-tremor-border pt-5">
         <ChangePasswordForm />
+      </div>
+      <div className="border-t border-tremor-border pt-5">
+        <ResetPasswordButton email={profile.email} />
       </div>
       <div className="border-t border-tremor-border pt-5">
         <SessionList />

@@ -33,3 +33,19 @@ export function useChangePasswordMutation() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
   });
 }
+
+/** Mails a reset link to the address (POST /api/auth/password-reset); answers alike for any address. */
+export function usePasswordResetRequestMutation() {
+  return useMutation({
+    mutationFn: (email: string) =>
+      api.post<{ message: string }>("/auth/password-reset", { email }, { auth: false }),
+  });
+}
+
+/** Sets the password a reset link was sent for; every session of the account ends. */
+export function usePasswordResetConfirmMutation() {
+  return useMutation({
+    mutationFn: (body: { token: string; password: string }) =>
+      api.post<{ message: string }>("/auth/password-reset/confirm", body, { auth: false }),
+  });
+}
