@@ -8,6 +8,7 @@ import { corsPolicy } from "./middleware/cors";
 import { securityHeaders } from "./middleware/security-headers";
 import { socketRoutes } from "./realtime/socket-route";
 import { adminRoutes } from "./routes/admin";
+import { alertRulesRoutes } from "./routes/alert-rules";
 import { alertsRoutes } from "./routes/alerts";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
@@ -43,6 +44,7 @@ const api = new Hono<AppEnv>()
   .route("/solar", solarRoutes)
   .route("/weather", weatherRoutes)
   .route("/alerts", alertsRoutes)
+  .route("/alert-rules", alertRulesRoutes)
   .route("/dashboard", dashboardRoutes)
   .route("/analytics", analyticsRoutes)
   .route("/debug", debugRoutes);

@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { alertSeverities } from "../domain";
+import { alertEventKinds, alertRuleNames, alertSeverities } from "../domain";
 import { providerIdSchema } from "./providers";
 
 export const alertsQuerySchema = z.strictObject({
   state: z.enum(["open", "resolved", "all"]).default("all"),
   severity: z.enum(alertSeverities).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
+  /** newest: newest first; lostEnergy: most energy lost first (then newest). */
+  sort: z.enum(["newest", "lostEnergy"]).default("newest"),
 });
 export type AlertsQuery = z.infer<typeof alertsQuerySchema>;
 
@@ -25,6 +27,25 @@ export const alertSchema = z.object({
   systemName: z.string().nullable(),
   siteId: z.string().nullable(),
   siteName: z.string().nullable(),
+  rule: z.enum(alertRuleNames),
+  /** Expected minus actual energy while open; null for vendor alarms without an estimate. */
+  lostEnergyKwh: z.number().nullable(),
+  acknowledgedAt: z.string().nullable(),
+  acknowledgedBy: z.string().nullable(),
+  /** The member it is assigned to (user id), or null. */
+  assignedTo: z.string().nullable(),
+  history: z.array(
+    z.object({
+      kind: z.enum(alertEventKinds),
+      at: z.string(),
+      /** The member who did it; null when a rule or the vendor did. */
+      actorId: z.string().nullable(),
+      actorName: z.string().nullable(),
+      /** The rule when no member did it. */
+      rule: z.enum(alertRuleNames).nullable(),
+      note: z.string().nullable(),
+    }),
+  ),
 });
 export type Alert = z.infer<typeof alertSchema>;
 
@@ -37,3 +58,9 @@ export const alertSummarySchema = z.object({
 export type AlertSummary = z.infer<typeof alertSummarySchema>;
 
 export const alertPatchSchema = z.strictObject({ resolved: z.boolean() });
+
+const noteSchema = z.string().trim().max(500);
+export const alertNoteSchema = z.strictObject({ note: noteSchema.optional() });
+export type AlertNote = z.infer<typeof alertNoteSchema>;
+export const alertAssignSchema = z.strictObject({ userId: z.string().min(1).max(64).nullable() });
+export type AlertAssign = z.infer<typeof alertAssignSchema>;

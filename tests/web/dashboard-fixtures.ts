@@ -115,6 +115,12 @@ export function makeAlert(overrides: Partial<Alert> = {}): Alert {
     systemName: "Harbour East",
     siteId: "site-1",
     siteName: "Harbour Roof",
+    rule: "vendor_alarm",
+    lostEnergyKwh: null,
+    acknowledgedAt: null,
+    acknowledgedBy: null,
+    assignedTo: null,
+    history: [],
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
 import type { AlertsQuery } from "../../schema/api/alerts";
-import type { AlertSeverity } from "../../schema/domain";
+import type { AlertRuleName, AlertSeverity } from "../../schema/domain";
 import type { Db } from "../lib/db";
 
 export interface AlertRowWithNames {
@@ -17,16 +17,22 @@ export interface AlertRowWithNames {
   system_name: string | null;
   site_id: string | null;
   site_name: string | null;
+  rule: AlertRuleName;
+  lost_energy_wh: number | null;
+  acknowledged_at: number | null;
+  acknowledged_by: string | null;
+  assigned_to: string | null;
 }
 
 const SELECT_WITH_NAMES = `
   SELECT a.id, a.title, a.message, a.severity, a.created_at, a.resolved, a.resolved_at, a.provider, a.code,
-    a.device_serial, a.system_id, ms.name AS system_name, s.id AS site_id, s.name AS site_name
+    a.device_serial, a.system_id, ms.name AS system_name, s.id AS site_id, s.name AS site_name,
+    a.rule, a.lost_energy_wh, a.acknowledged_at, a.acknowledged_by, a.assigned_to
   FROM alerts a
   LEFT JOIN monitoring_systems ms ON ms.id = a.system_id AND ms.org_id = a.org_id
   LEFT JOIN sites s ON s.id = ms.site_id AND s.org_id = a.org_id`;
 
-/** Newest first; served by alerts_org_resolved_created_idx. */
+/** Newest first (or most energy lost first); served by alerts_org_resolved_created_idx. */
 export async function listAlerts(db: Db, orgId: string, query: AlertsQuery) {
   const conditions = ["a.org_id = ?"];
   const params: unknown[] = [orgId];
@@ -40,7 +46,7 @@ export async function listAlerts(db: Db, orgId: string, query: AlertsQuery) {
   }
   const rows = await db.$client
     .prepare(
-      `${SELECT_WITH_NAMES} WHERE ${conditions.join(" AND ")} ORDER BY a.created_at DESC, a.id LIMIT ?`,
+      `${SELECT_WITH_NAMES} WHERE ${conditions.join(" AND ")} ORDER BY ${query.sort === "lostEnergy" ? "coalesce(a.lost_energy_wh, -1) DESC, " : ""}a.created_at DESC, a.id LIMIT ?`,
     )
     .bind(...params, query.limit)
     .all<AlertRowWithNames>();
@@ -71,5 +77,24 @@ export const setAlertResolved = (
   now: number,
 ) =>
   db.$client
-    .prepare("UPDATE alerts SET resolved = ?, resolved_at = ?, resolved_by = ? WHERE org_id = ? AND id = ?")
-    .bind(resolved ? 1 : 0, resolved ? now : null, resolved ? by : null, orgId, alertId);
+    .prepare(
+      // A resolved alert gives up its open key; reopening takes it back only if no newer alert holds it.
+      `UPDATE alerts SET resolved = ?, resolved_at = ?, resolved_by = ?,
+         open_key = CASE WHEN ? THEN NULL
+           WHEN provider_alarm_id IS NULL AND system_id IS NOT NULL AND rule <> 'vendor_alarm'
+             AND NOT EXISTS (SELECT 1 FROM alerts o WHERE o.org_id = alerts.org_id
+               AND o.open_key = alerts.rule || ':' || alerts.system_id || ':' || coalesce(alerts.device_serial, ''))
+           THEN rule || ':' || system_id || ':' || coalesce(device_serial, '') ELSE open_key END
+       WHERE org_id = ? AND id = ?`,
+    )
+    .bind(resolved ? 1 : 0, resolved ? now : null, resolved ? by : null, resolved ? 1 : 0, orgId, alertId);
+
+export const setAlertAcknowledged = (db: Db, orgId: string, alertId: string, by: string, now: number) =>
+  db.$client
+    .prepare("UPDATE alerts SET acknowledged_at = ?, acknowledged_by = ? WHERE org_id = ? AND id = ?")
+    .bind(now, by, orgId, alertId);
+
+export const setAlertAssignee = (db: Db, orgId: string, alertId: string, userId: string | null) =>
+  db.$client
+    .prepare("UPDATE alerts SET assigned_to = ? WHERE org_id = ? AND id = ?")
+    .bind(userId, orgId, alertId);

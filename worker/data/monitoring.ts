@@ -162,21 +162,25 @@ function alarmStatements(db: Db, scope: SyncScope, alarms: NormalisedAlarm[] | n
       scope.provider,
     ),
   );
-  // An open vendor alarm the vendor no longer reports has cleared at the vendor.
+  // A vendor fault can outlast the vendor's query window (Solis looks 2 days back), so an alarm
+  // missing from a page is not over: only the vendor's own end time closes it. The history
+  // records the vendor's opening and end once each.
   const reported = JSON.stringify(alarms.map((a) => a.providerAlarmId));
-  const clearGone = statement(
+  const history = statement(
     db,
     `
-    UPDATE alerts SET resolved = 1, resolved_at = ?
-    WHERE org_id = ? AND provider = ? AND resolved = 0
-      AND provider_alarm_id IS NOT NULL
-      AND provider_alarm_id NOT IN (SELECT value FROM json_each(?))`,
-    scope.now,
+    INSERT INTO alert_events (id, alert_id, org_id, kind, actor_id, rule, note, created_at)
+    SELECT lower(hex(randomblob(16))), a.id, a.org_id, k.kind, NULL, 'vendor_alarm', NULL,
+      CASE k.kind WHEN 'opened' THEN a.created_at ELSE a.resolved_at END
+    FROM alerts a JOIN (SELECT 'opened' AS kind UNION ALL SELECT 'resolved') k
+    WHERE a.org_id = ? AND a.provider = ? AND a.provider_alarm_id IN (SELECT value FROM json_each(?))
+      AND (k.kind = 'opened' OR (a.resolved = 1 AND a.resolved_by IS NULL))
+      AND NOT EXISTS (SELECT 1 FROM alert_events e WHERE e.alert_id = a.id AND e.kind = k.kind)`,
     scope.orgId,
     scope.provider,
     reported,
   );
-  return [...upserts, clearGone];
+  return [...upserts, history];
 }
 
 /** Every D1 write of one sync page, in dependency order (systems before their inverters and alarms). */

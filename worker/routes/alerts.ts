@@ -1,10 +1,15 @@
 import { Hono } from "hono";
-import { alertPatchSchema, alertsQuerySchema } from "../../schema/api/alerts";
+import {
+  alertAssignSchema,
+  alertNoteSchema,
+  alertPatchSchema,
+  alertsQuerySchema,
+} from "../../schema/api/alerts";
 import { idParamSchema } from "../../schema/api/common";
 import { type AppEnv, userContext } from "../hono-env";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
-import { getAlertSummary, getAlerts, updateAlert } from "../services/alerts";
+import { acknowledgeAlert, assignAlert, getAlertSummary, getAlerts, updateAlert } from "../services/alerts";
 
 export const alertsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
@@ -14,4 +19,16 @@ export const alertsRoutes = new Hono<AppEnv>()
   .get("/summary", async (c) => c.json(await getAlertSummary(userContext(c))))
   .patch("/:id", validate("param", idParamSchema), validate("json", alertPatchSchema), async (c) =>
     c.json(await updateAlert(userContext(c), c.req.valid("param").id, c.req.valid("json").resolved)),
+  )
+  .post("/:id/acknowledge", validate("param", idParamSchema), validate("json", alertNoteSchema), async (c) =>
+    c.json(await acknowledgeAlert(userContext(c), c.req.valid("param").id, c.req.valid("json").note)),
+  )
+  .post("/:id/assign", validate("param", idParamSchema), validate("json", alertAssignSchema), async (c) =>
+    c.json(await assignAlert(userContext(c), c.req.valid("param").id, c.req.valid("json").userId)),
+  )
+  .post("/:id/resolve", validate("param", idParamSchema), validate("json", alertNoteSchema), async (c) =>
+    c.json(await updateAlert(userContext(c), c.req.valid("param").id, true, c.req.valid("json").note)),
+  )
+  .post("/:id/reopen", validate("param", idParamSchema), validate("json", alertNoteSchema), async (c) =>
+    c.json(await updateAlert(userContext(c), c.req.valid("param").id, false, c.req.valid("json").note)),
   );

@@ -1,27 +1,34 @@
 import type { Alert, AlertSummary, AlertsQuery } from "../../schema/api/alerts";
 import type { ProviderId } from "../../schema/api/providers";
+import type { AlertEventKind } from "../../schema/domain";
+import { type AlertEventRow, insertAlertEvent, listAlertEvents } from "../data/alert-events";
 import {
   type AlertRowWithNames,
   countOpenAlerts,
   findAlert,
   listAlerts,
+  setAlertAcknowledged,
+  setAlertAssignee,
   setAlertResolved,
 } from "../data/alerts";
-import { runBatch } from "../lib/db";
-import { notFound } from "../lib/errors";
-import { auditEntry } from "./audit";
+import { findOrgMember } from "../data/users";
+import { type BatchStatement, runBatch } from "../lib/db";
+import { badRequest, notFound } from "../lib/errors";
+import { type AuditAction, auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
-import type { UserContext } from "./context";
+import type { OrgContext, UserContext } from "./context";
 import { fleetStoreOf } from "./fleet-store";
 
-const toAlert = (row: AlertRowWithNames): Alert => ({
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+const toAlert = (row: AlertRowWithNames, events: AlertEventRow[]): Alert => ({
   id: row.id,
   title: row.title,
   message: row.message,
   severity: row.severity,
   createdAt: new Date(row.created_at).toISOString(),
   resolved: row.resolved === 1,
-  resolvedAt: row.resolved_at === null ? null : new Date(row.resolved_at).toISOString(),
+  resolvedAt: iso(row.resolved_at),
   provider: row.provider as ProviderId | null,
   code: row.code,
   deviceSerial: row.device_serial,
@@ -29,11 +36,39 @@ const toAlert = (row: AlertRowWithNames): Alert => ({
   systemName: row.system_name,
   siteId: row.site_id,
   siteName: row.site_name,
+  rule: row.rule,
+  lostEnergyKwh: row.lost_energy_wh === null ? null : Math.round(row.lost_energy_wh) / 1000,
+  acknowledgedAt: iso(row.acknowledged_at),
+  acknowledgedBy: row.acknowledged_by,
+  assignedTo: row.assigned_to,
+  history: events.map((e) => ({
+    kind: e.kind,
+    at: new Date(e.created_at).toISOString(),
+    actorId: e.actor_id,
+    actorName: e.actor_name,
+    rule: e.rule,
+    note: e.note,
+  })),
 });
+
+async function withHistory(org: OrgContext, rows: AlertRowWithNames[]): Promise<Alert[]> {
+  const events = await listAlertEvents(
+    org.db,
+    org.user.orgId,
+    rows.map((r) => r.id),
+  );
+  const byAlert = new Map<string, AlertEventRow[]>();
+  for (const event of events) {
+    const list = byAlert.get(event.alert_id) ?? [];
+    list.push(event);
+    byAlert.set(event.alert_id, list);
+  }
+  return rows.map((row) => toAlert(row, byAlert.get(row.id) ?? []));
+}
 
 export async function getAlerts(ctx: UserContext, query: AlertsQuery): Promise<Alert[]> {
   const org = authorizeOrgAction(ctx, "org:read");
-  return (await listAlerts(org.db, org.user.orgId, query)).map(toAlert);
+  return withHistory(org, await listAlerts(org.db, org.user.orgId, query));
 }
 
 export async function getAlertSummary(ctx: UserContext): Promise<AlertSummary> {
@@ -48,32 +83,96 @@ export async function getAlertSummary(ctx: UserContext): Promise<AlertSummary> {
   };
 }
 
-/** Resolves or reopens an alert by hand; the organisation's sockets hear the new count. */
-export async function updateAlert(ctx: UserContext, alertId: string, resolved: boolean): Promise<Alert> {
-  const org = authorizeOrgAction(ctx, "alerts:manage");
-  const alert = await findAlert(org.db, org.user.orgId, alertId);
-  if (!alert) throw notFound("Alert");
-  await runBatch(org.db, [
-    setAlertResolved(org.db, org.user.orgId, alertId, resolved, org.user.id, org.now),
-    auditEntry(org, {
-      orgId: org.user.orgId,
-      actorId: org.user.id,
-      actorEmail: org.user.email,
-      action: resolved ? "alert.resolve" : "alert.reopen",
-      targetType: "alert",
-      targetId: alertId,
-      details: { title: alert.title },
-    }),
-  ]);
+/** Tells the organisation's sockets the open count changed; a failure leaves the change stored. */
+export async function publishAlertCount(org: OrgContext): Promise<void> {
   const summary = await getAlertSummary(org);
   try {
     await fleetStoreOf(org).publish(org.user.orgId, [
       { type: "alerts_changed", data: { openCount: summary.open } },
     ]);
   } catch {
-    // The change is stored; live clients catch up on their next refresh.
+    // Live clients catch up on their next refresh.
   }
+}
+
+/** One change by a member: the update, its history entry and audit entry in one batch. */
+async function changeAlert(
+  ctx: UserContext,
+  alertId: string,
+  change: {
+    kind: AlertEventKind;
+    audit: AuditAction;
+    note?: string;
+    statement: (org: OrgContext) => BatchStatement;
+    details?: Record<string, unknown>;
+  },
+): Promise<Alert> {
+  const org = authorizeOrgAction(ctx, "alerts:manage");
+  const alert = await findAlert(org.db, org.user.orgId, alertId);
+  if (!alert) throw notFound("Alert");
+  await runBatch(org.db, [
+    change.statement(org),
+    insertAlertEvent(org.db, {
+      orgId: org.user.orgId,
+      alertId,
+      kind: change.kind,
+      actorId: org.user.id,
+      rule: null,
+      note: change.note || null,
+      at: org.now,
+    }),
+    auditEntry(org, {
+      orgId: org.user.orgId,
+      actorId: org.user.id,
+      actorEmail: org.user.email,
+      action: change.audit,
+      targetType: "alert",
+      targetId: alertId,
+      details: { title: alert.title, ...change.details },
+    }),
+  ]);
+  if (change.kind === "resolved" || change.kind === "reopened") await publishAlertCount(org);
   const updated = await findAlert(org.db, org.user.orgId, alertId);
   if (!updated) throw notFound("Alert");
-  return toAlert(updated);
+  const [answer] = await withHistory(org, [updated]);
+  return answer as Alert;
+}
+
+/** Resolves or reopens an alert by hand; the organisation's sockets hear the new count. */
+export function updateAlert(
+  ctx: UserContext,
+  alertId: string,
+  resolved: boolean,
+  note?: string,
+): Promise<Alert> {
+  return changeAlert(ctx, alertId, {
+    kind: resolved ? "resolved" : "reopened",
+    audit: resolved ? "alert.resolve" : "alert.reopen",
+    note,
+    statement: (org) => setAlertResolved(org.db, org.user.orgId, alertId, resolved, org.user.id, org.now),
+  });
+}
+
+export function acknowledgeAlert(ctx: UserContext, alertId: string, note?: string): Promise<Alert> {
+  return changeAlert(ctx, alertId, {
+    kind: "acknowledged",
+    audit: "alert.acknowledge",
+    note,
+    statement: (org) => setAlertAcknowledged(org.db, org.user.orgId, alertId, org.user.id, org.now),
+  });
+}
+
+/** Assigns an alert to a member of the same organisation (or to nobody). */
+export async function assignAlert(ctx: UserContext, alertId: string, userId: string | null): Promise<Alert> {
+  const org = authorizeOrgAction(ctx, "alerts:manage");
+  if (userId !== null && !(await findOrgMember(org.db, org.user.orgId, userId))) {
+    const message = "Assign the alert to a member of your organisation";
+    throw badRequest(message, [{ path: ["userId"], message }]);
+  }
+  return changeAlert(ctx, alertId, {
+    kind: "assigned",
+    audit: "alert.assign",
+    statement: () => setAlertAssignee(org.db, org.user.orgId, alertId, userId),
+    details: { assignedTo: userId },
+  });
 }

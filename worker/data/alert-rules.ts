@@ -1,0 +1,22 @@
+import { eq } from "drizzle-orm";
+import type { AlertRule } from "../../schema/api/alert-rules";
+import { alertRules } from "../../schema/tables";
+import type { Db } from "../lib/db";
+
+export const listAlertRuleRows = (db: Db, orgId: string) =>
+  db.select().from(alertRules).where(eq(alertRules.orgId, orgId));
+
+export const upsertAlertRule = (db: Db, orgId: string, rule: AlertRule, now: number) => {
+  const values = {
+    enabled: rule.enabled,
+    delayMinutes: rule.delayMinutes,
+    clearMinutes: rule.clearMinutes,
+    windowMinutes: rule.windowMinutes,
+    thresholdPct: rule.thresholdPct,
+    updatedAt: now,
+  };
+  return db
+    .insert(alertRules)
+    .values({ orgId, rule: rule.rule, ...values })
+    .onConflictDoUpdate({ target: [alertRules.orgId, alertRules.rule], set: values });
+};
