@@ -13,3 +13,7 @@ export type SyncOutcome = (typeof syncOutcomes)[number];
 
 export const syncTriggers = ["cron", "manual", "save"] as const;
 export type SyncTrigger = (typeof syncTriggers)[number];
+
+/** Where a site's place came from: a verified address, the vendor's coordinates, the vendor's address geocoded. */
+export const siteLocationSources = ["verified", "vendor", "geocoded"] as const;
+export type SiteLocationSource = (typeof siteLocationSources)[number];

@@ -10,7 +10,14 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import type { ProviderId } from "./api/providers";
-import type { AlertSeverity, ConnectionStatus, SyncOutcome, SyncTrigger, SystemState } from "./domain";
+import type {
+  AlertSeverity,
+  ConnectionStatus,
+  SiteLocationSource,
+  SyncOutcome,
+  SyncTrigger,
+  SystemState,
+} from "./domain";
 import type { MemberPermission, Role } from "./roles";
 
 /** Epoch milliseconds; every timestamp column is UTC. */
@@ -20,6 +27,8 @@ export const organizations = sqliteTable("organizations", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   createdAt: timestampMs("created_at").notNull(),
+  /** Whether each synced plant with a place becomes a site of its own. */
+  autoCreateSites: integer("auto_create_sites", { mode: "boolean" }).notNull().default(true),
 });
 
 export const users = sqliteTable(
@@ -230,6 +239,11 @@ export const monitoringSystems = sqliteTable(
     updatedAt: timestampMs("updated_at").notNull(),
     /** The site this system is attached to; null while it is available. Set only by the sites service. */
     siteId: text("site_id").references((): AnySQLiteColumn => sites.id, { onDelete: "set null" }),
+    /**
+     * When the plant was last offered a site of its own (made, or its address not found): a site
+     * the user later removes or splits is not made again by the next sync.
+     */
+    autoSiteAt: timestampMs("auto_site_at"),
   },
   (t) => [
     // Idempotent upserts: one row per vendor site in an organisation.
@@ -320,6 +334,8 @@ export const sites = sqliteTable(
     country: text("country"),
     /** IANA zone derived from the coordinates. */
     timezone: text("timezone").notNull(),
+    /** Where the place came from: a verified address, the vendor's coordinates, or the vendor's address geocoded. */
+    locationSource: text("location_source").$type<SiteLocationSource>().notNull().default("verified"),
     /** The provider chosen at creation (SPEC: that of the first system); informational. */
     provider: text("provider").$type<ProviderId>(),
     /** DC capacity set by hand; null = the sum of the attached systems' capacities. */
