@@ -35,3 +35,7 @@ export type AlertEventKind = (typeof alertEventKinds)[number];
 
 export const notificationKinds = ["alert_opened", "alert_resolved", "sync_finished"] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
+
+/** Where a site's place came from: a verified address, the vendor's coordinates, the vendor's address geocoded. */
+export const siteLocationSources = ["verified", "vendor", "geocoded"] as const;
+export type SiteLocationSource = (typeof siteLocationSources)[number];

@@ -16,6 +16,7 @@ import type {
   AlertSeverity,
   ConnectionStatus,
   NotificationKind,
+  SiteLocationSource,
   SyncOutcome,
   SyncTrigger,
   SystemState,
@@ -29,6 +30,8 @@ export const organizations = sqliteTable("organizations", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   createdAt: timestampMs("created_at").notNull(),
+  /** Whether each synced plant with a place becomes a site of its own. */
+  autoCreateSites: integer("auto_create_sites", { mode: "boolean" }).notNull().default(true),
 });
 
 export const users = sqliteTable(
@@ -239,6 +242,11 @@ export const monitoringSystems = sqliteTable(
     updatedAt: timestampMs("updated_at").notNull(),
     /** The site this system is attached to; null while it is available. Set only by the sites service. */
     siteId: text("site_id").references((): AnySQLiteColumn => sites.id, { onDelete: "set null" }),
+    /**
+     * When the plant was last offered a site of its own (made, or its address not found): a site
+     * the user later removes or splits is not made again by the next sync.
+     */
+    autoSiteAt: timestampMs("auto_site_at"),
   },
   (t) => [
     // Idempotent upserts: one row per vendor site in an organisation.
@@ -466,6 +474,8 @@ export const sites = sqliteTable(
     country: text("country"),
     /** IANA zone derived from the coordinates. */
     timezone: text("timezone").notNull(),
+    /** Where the place came from: a verified address, the vendor's coordinates, or the vendor's address geocoded. */
+    locationSource: text("location_source").$type<SiteLocationSource>().notNull().default("verified"),
     /** The provider chosen at creation (SPEC: that of the first system); informational. */
     provider: text("provider").$type<ProviderId>(),
     /** DC capacity set by hand; null = the sum of the attached systems' capacities. */

@@ -16,6 +16,7 @@ import { dashboardRoutes, debugRoutes } from "./routes/dashboard";
 import { geocodeRoutes } from "./routes/geocode";
 import { healthRoutes } from "./routes/health";
 import { invitesRoutes, membersRoutes, usersRoutes } from "./routes/members";
+import { organizationRoutes } from "./routes/organization";
 import { portfoliosRoutes } from "./routes/portfolios";
 import { credentialsRoutes, providersRoutes } from "./routes/providers";
 import { availableSystemsRoutes, sitesRoutes } from "./routes/sites";
@@ -32,6 +33,7 @@ const api = new Hono<AppEnv>()
   .route("/user", userRoutes)
   .route("/users", usersRoutes)
   .route("/members", membersRoutes)
+  .route("/organization", organizationRoutes)
   .route("/invites", invitesRoutes)
   .route("/admin", adminRoutes)
   .route("/timezones", timezonesRoutes)

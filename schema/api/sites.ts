@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { systemStates } from "../domain";
+import { siteLocationSources, systemStates } from "../domain";
 import { providerIdSchema } from "./providers";
 
 /** A plain decimal, as SPEC's forms send numbers: "100.5", "-33.87", "1e3". */
@@ -190,6 +190,8 @@ export const siteSchema = z.object({
   country: z.string().nullable(),
   /** IANA time zone derived from the coordinates. */
   timezone: z.string(),
+  /** Where the place came from: a verified address, the vendor's coordinates, or the vendor's address geocoded. */
+  locationSource: z.enum(siteLocationSources),
   /** The provider chosen at creation, else that of the first system; null for an empty site. */
   provider: providerIdSchema.nullable(),
   /** Distinct providers of the attached systems. */
@@ -271,3 +273,37 @@ export type AvailableSystem = z.infer<typeof availableSystemSchema>;
 
 export const siteDeletedSchema = z.object({ message: z.string(), releasedSystemIds: z.array(z.string()) });
 export type SiteDeleted = z.infer<typeof siteDeletedSchema>;
+
+const systemIdList = z.array(z.string().trim().min(1).max(64)).min(1).max(500);
+const siteIdList = z.array(z.string().trim().min(1).max(64)).min(1).max(100);
+
+/** Sites for plants: the given ones, or every plant attached to no site. */
+export const sitesFromSystemsBodySchema = z.strictObject({ systemIds: systemIdList.optional() });
+export type SitesFromSystemsBody = z.infer<typeof sitesFromSystemsBodySchema>;
+
+export const plantSkipReasons = [
+  "not_available",
+  "no_location",
+  "address_not_found",
+  "geocoder_unavailable",
+] as const;
+
+export const sitesFromSystemsSchema = z.object({
+  /** How many sites were made. */
+  created: z.number(),
+  sites: z.array(enhancedSiteSchema),
+  /** Plants that got no site, with why. */
+  skipped: z.array(z.object({ systemId: z.string(), reason: z.enum(plantSkipReasons) })),
+});
+export type SitesFromSystems = z.infer<typeof sitesFromSystemsSchema>;
+
+/** Moves every system of the listed sites into this one; the listed sites are then removed. */
+export const mergeSitesBodySchema = z.strictObject({ siteIds: siteIdList });
+export type MergeSitesBody = z.infer<typeof mergeSitesBodySchema>;
+
+/** Gives each listed system (default: every system but the first) a site of its own. */
+export const splitSiteBodySchema = z.strictObject({ systemIds: systemIdList.optional() });
+export type SplitSiteBody = z.infer<typeof splitSiteBodySchema>;
+
+export const splitSiteSchema = z.object({ site: enhancedSiteSchema, sites: z.array(enhancedSiteSchema) });
+export type SplitSite = z.infer<typeof splitSiteSchema>;

@@ -179,7 +179,6 @@ describe("Create New Site wizard", () => {
       city: "Amsterdam",
       state: "Noord-Holland",
       country: "Nederland",
-      capacity: "8.6",
       provider: "solis",
       estimatedYield: estimate.annualYield,
     });

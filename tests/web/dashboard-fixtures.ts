@@ -62,6 +62,7 @@ export function makeFleetSite(overrides: Partial<Site> = {}): Site {
     state: null,
     country: "GB",
     timezone: "Europe/London",
+    locationSource: "verified",
     provider: "solis",
     providers: ["solis"],
     capacity: 10,

@@ -223,8 +223,31 @@ describe("dashboard", () => {
     expect(new URL(weatherCall?.url ?? "", "http://localhost").searchParams.get("lat")).toBe("51.5");
   });
 
-  it("uses the default coordinates only when the organisation has no sites", async () => {
-    const { calls } = renderDashboard({ sites: [], weather: makeWeather({ cloudCover: 85, uvIndex: 9 }) });
+  it("reads the weather at a system's coordinates when no site exists yet", async () => {
+    const { calls } = renderDashboard({
+      sites: [],
+      metrics: [
+        makeMetric({
+          stationName: "Quay Roof",
+          siteName: null,
+          location: { address: null, latitude: 48.85, longitude: 2.35 },
+        }),
+      ],
+    });
+    expect(await screen.findByText("Quay Roof", { selector: "*" }, { timeout: 3000 })).toBeInTheDocument();
+    await waitFor(() => expect(calls.some((call) => call.path === "/api/weather/current")).toBe(true));
+    const params = new URL(calls.find((call) => call.path === "/api/weather/current")?.url ?? "", "http://x")
+      .searchParams;
+    expect([params.get("lat"), params.get("lng")]).toEqual(["48.85", "2.35"]);
+    expect(screen.queryByText("New York (no sites yet)")).not.toBeInTheDocument();
+  });
+
+  it("uses the default coordinates only when nothing in the organisation has a place", async () => {
+    const { calls } = renderDashboard({
+      sites: [],
+      metrics: [makeMetric({ location: { address: null, latitude: null, longitude: null } })],
+      weather: makeWeather({ cloudCover: 85, uvIndex: 9 }),
+    });
     expect(await screen.findByText("Cloudy")).toBeInTheDocument();
     expect(screen.getByText("9.0 · High")).toBeInTheDocument();
     expect(screen.getByText("New York (no sites yet)")).toBeInTheDocument();

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { Role } from "../../schema/roles";
 import { findToast, makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
-import { makeEnhancedSite, makeSiteSystem } from "./sites-fixtures";
+import { makeAvailableSystem, makeEnhancedSite, makeSiteSystem } from "./sites-fixtures";
 
 const sites = [
   makeEnhancedSite(),
@@ -55,6 +55,36 @@ describe("Site Management", () => {
     expect(east).toHaveTextContent("1 Jun 2026");
     // Stored values show at once; the live column waits for this session's first live message.
     expect(within(east).getByText("Waiting for real-time data...")).toBeInTheDocument();
+  });
+
+  it("offers sites for the plants that have a place and creates them in one call", async () => {
+    const placed = makeAvailableSystem({ id: "plant-1", latitude: 52.1, longitude: 4.3 });
+    const addressOnly = makeAvailableSystem({
+      id: "plant-2",
+      latitude: null,
+      longitude: null,
+      location: "Milano",
+    });
+    const nowhere = makeAvailableSystem({ id: "plant-3", latitude: null, longitude: null, location: null });
+    const { user, calls } = openManagement("orgOwner", {
+      "GET /api/available-systems": { body: [placed, addressOnly, nowhere] },
+      "POST /api/sites/from-systems": {
+        status: 201,
+        body: { created: 2, sites: [makeEnhancedSite({ locationSource: "vendor" })], skipped: [] },
+      },
+    });
+    const button = await screen.findByRole("button", { name: "Create sites for 2 plants" });
+    await user.click(button);
+    expect(await findToast("2 sites created")).toBeInTheDocument();
+    const post = calls.find((call) => call.method === "POST" && call.path === "/api/sites/from-systems");
+    expect(post?.body).toEqual({ systemIds: ["plant-1", "plant-2"] });
+  });
+
+  it("shows where a site's location came from", async () => {
+    const { user } = openManagement();
+    const warehouse = await siteGroup("Warehouse Roof");
+    await user.click(within(warehouse).getByRole("button", { expanded: false }));
+    expect(within(warehouse).getByTestId("location-source")).toHaveTextContent("a verified address");
   });
 
   it("deletes a site only after confirmation", async () => {

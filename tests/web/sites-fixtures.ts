@@ -17,6 +17,7 @@ export function makeSite(overrides: Partial<Site> = {}): Site {
     state: "Noord-Holland",
     country: "Nederland",
     timezone: "Europe/Amsterdam",
+    locationSource: "verified",
     provider: "solis",
     providers: ["solis"],
     capacity: 12.5,

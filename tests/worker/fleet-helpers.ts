@@ -6,11 +6,24 @@ import type { AvailableSystem, CreateSiteInput, EnhancedSite } from "../../schem
 import type { FleetStore } from "../../worker/fleet/store";
 import { call, expectStatus, type TestUser } from "./helpers";
 
-/** Saves a sandbox account's credentials: the save runs a real sync through the sandbox (3 systems). */
+/**
+ * Saves a sandbox account's credentials: the save runs a real sync through the sandbox (3 systems).
+ * Unless `autoSites` is set, the organisation's automatic sites are switched off first, so the
+ * plants stay available for the tests that build sites by hand.
+ */
 export async function connectProvider(
   owner: TestUser,
   provider: "solis" | "fronius",
+  { autoSites = false }: { autoSites?: boolean } = {},
 ): Promise<AvailableSystem[]> {
+  await expectStatus(
+    await call("/api/organization/settings", {
+      method: "PATCH",
+      token: owner.token,
+      body: { autoCreateSites: autoSites },
+    }),
+    200,
+  );
   const credentials =
     provider === "solis"
       ? { keyId: sandboxAccounts.solis[0].keyId, keySecret: sandboxAccounts.solis[0].keySecret }

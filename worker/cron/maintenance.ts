@@ -4,11 +4,13 @@ import { deleteExpiredSessions } from "../data/sessions";
 import type { Env } from "../env";
 import { moveLegacyFleetData } from "../fleet/legacy-move";
 import { createDb } from "../lib/db";
+import { geocodeAwaitingPlants } from "../services/plant-sites";
 
 /**
  * Removes sessions past their token's expiry and invites that can no longer be used, and moves
  * fleet data an upgrade left in D1 into the organisations' fleet stores. Raw readings past their
- * retention are removed by each fleet store's own alarm.
+ * retention are removed by each fleet store's own alarm. Synced plants with only an address get
+ * their geocoded site here, a few per run, so no sync page waits on the geocoder.
  */
 export async function runMaintenance({ env, now }: { env: Env; now: number }) {
   const db = createDb(env.DB);
@@ -18,7 +20,10 @@ export async function runMaintenance({ env, now }: { env: Env; now: number }) {
     deleteStaleResets(db, now),
   ]);
   const legacy = await moveLegacyFleetData(env);
+  const plants = await geocodeAwaitingPlants({ env, now });
   return {
+    plantSitesCreated: plants.created,
+    plantAddressesNotFound: plants.notFound,
     sessionsRemoved: sessions.meta.changes,
     invitesRemoved: invites.meta.changes,
     legacyRowsMoved: legacy.moved,

@@ -145,3 +145,23 @@ export const detachSystem = (db: Db, orgId: string, siteId: string, systemId: st
 /** Holds once the system is attached to the site: guards the audit entry batched after an attach. */
 export const systemAttachedTo = (orgId: string, systemId: string, siteId: string) =>
   sql`EXISTS (SELECT 1 FROM monitoring_systems WHERE org_id = ${orgId} AND id = ${systemId} AND site_id = ${siteId})`;
+
+/** Moves every system of one site to another (a merge). */
+export const moveSiteSystems = (db: Db, orgId: string, fromSiteId: string, toSiteId: string) =>
+  db
+    .update(monitoringSystems)
+    .set({ siteId: toSiteId })
+    .where(and(eq(monitoringSystems.orgId, orgId), eq(monitoringSystems.siteId, fromSiteId)));
+
+/** Returns the listed systems of a site to the available list (a split, batched before their new sites). */
+export const releaseSystems = (db: Db, orgId: string, siteId: string, systemIds: string[]) =>
+  db
+    .update(monitoringSystems)
+    .set({ siteId: null })
+    .where(
+      and(
+        eq(monitoringSystems.orgId, orgId),
+        eq(monitoringSystems.siteId, siteId),
+        idIn(monitoringSystems.id, systemIds),
+      ),
+    );

@@ -3,13 +3,17 @@ import { idParamSchema } from "../../schema/api/common";
 import {
   attachSystemBodySchema,
   createSiteBodySchema,
+  mergeSitesBodySchema,
   siteSystemParamSchema,
+  sitesFromSystemsBodySchema,
+  splitSiteBodySchema,
   updateSiteBodySchema,
 } from "../../schema/api/sites";
 import { weatherHistoryQuerySchema } from "../../schema/api/weather-history";
 import { type AppEnv, userContext } from "../hono-env";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
+import { createSitesFromSystems, mergeSites, splitSite } from "../services/plant-sites";
 import {
   attachSystem,
   createSite,
@@ -30,6 +34,16 @@ export const sitesRoutes = new Hono<AppEnv>()
   .get("/enhanced", async (c) => c.json(await listEnhancedSites(userContext(c))))
   .post("/", validate("json", createSiteBodySchema), async (c) =>
     c.json(await createSite(userContext(c), c.req.valid("json")), 201),
+  )
+  .post("/from-systems", validate("json", sitesFromSystemsBodySchema), async (c) => {
+    const result = await createSitesFromSystems(userContext(c), c.req.valid("json"));
+    return c.json(result, result.created > 0 ? 201 : 200);
+  })
+  .post("/:id/merge", validate("param", idParamSchema), validate("json", mergeSitesBodySchema), async (c) =>
+    c.json(await mergeSites(userContext(c), c.req.valid("param").id, c.req.valid("json"))),
+  )
+  .post("/:id/split", validate("param", idParamSchema), validate("json", splitSiteBodySchema), async (c) =>
+    c.json(await splitSite(userContext(c), c.req.valid("param").id, c.req.valid("json")), 201),
   )
   .get("/:id", validate("param", idParamSchema), async (c) =>
     c.json(await getSite(userContext(c), c.req.valid("param").id)),

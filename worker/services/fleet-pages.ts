@@ -11,6 +11,7 @@ import { type Db, runBatch } from "../lib/db";
 import type { NormalisedAlarm, NormalisedSystem, ProviderSnapshot } from "../providers/types";
 import { liveMessageOf } from "../realtime/publish";
 import { fleetStoreFor } from "./fleet-store";
+import { pagePlantSiteStatements } from "./plant-sites";
 
 /** A past point of a system (a CSV row, a vendor history answer), by the vendor's system id. */
 export interface HistoryPoint {
@@ -30,7 +31,8 @@ export interface PageInput {
 }
 
 /**
- * Stores one page of systems: their metadata and alarms in one D1 batch (which also reads back
+ * Stores one page of systems: their metadata and alarms (and sites for new plants with
+ * coordinates, when the organisation wants them) in one D1 batch (which also reads back
  * the page's directory and D1's change counter around the writes), then their points in the
  * organisation's fleet store, which rolls them up and publishes the live messages itself.
  */
@@ -44,6 +46,8 @@ export async function storeSystemsPage(
   const results = await runBatch(db, [
     orgVersionStatement(db, scope.orgId),
     ...pageMetadataStatements(db, scope, input.systems, input.alarms),
+    // Plants with coordinates become sites in the same transaction, so the directory read below has them.
+    ...pagePlantSiteStatements(db, scope, input.systems),
     orgVersionStatement(db, scope.orgId),
     pageSystemsStatement(db, scope.orgId, scope.provider, ids),
     pageInvertersStatement(db, scope.orgId, scope.provider, ids),

@@ -9,7 +9,7 @@ import {
 import { readGeocodeCache, reserveCallSlot, sweepGeocodeCache, writeGeocodeCache } from "../data/geocode";
 import { ApiError } from "../lib/errors";
 import { authorizeOrgAction } from "./authorization";
-import type { OrgContext, UserContext } from "./context";
+import type { ServiceContext, UserContext } from "./context";
 
 /**
  * Address lookups against a Nominatim-compatible geocoder, following the OpenStreetMap
@@ -73,7 +73,7 @@ const badGateway = (message: string, details: Record<string, unknown> = {}) =>
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-async function callGeocoder(ctx: OrgContext, query: string, countryCodes: string | undefined) {
+async function callGeocoder(ctx: ServiceContext, query: string, countryCodes: string | undefined) {
   const base = (ctx.env.GEOCODER_URL || DEFAULT_GEOCODER_URL).replace(/\/+$/, "");
   const url = new URL(`${base}/search`);
   url.searchParams.set("q", query);
@@ -141,7 +141,7 @@ async function callGeocoder(ctx: OrgContext, query: string, countryCodes: string
 }
 
 /** Waits for this isolate's turn in the deployment-wide one-call-per-second queue. */
-async function takeCallSlot(ctx: OrgContext): Promise<void> {
+async function takeCallSlot(ctx: ServiceContext): Promise<void> {
   const now = Date.now();
   const slot = await reserveCallSlot(ctx.db, SERVICE, now, CALL_INTERVAL_MS, MAX_QUEUE_WAIT_MS);
   if (slot === null) {
@@ -157,7 +157,7 @@ async function takeCallSlot(ctx: OrgContext): Promise<void> {
 }
 
 /** Up to five places for the query: from the cache, else from the geocoder (then cached). */
-async function lookup(ctx: OrgContext, address: string, countryCodes: string | undefined) {
+async function lookup(ctx: ServiceContext, address: string, countryCodes: string | undefined) {
   const query = normaliseQuery(address);
   const key = `${query}|${countryCodes ?? ""}`;
   const cached = cachedResultsSchema.safeParse(await readGeocodeCache(ctx.db, key, Date.now()));
@@ -170,6 +170,15 @@ async function lookup(ctx: OrgContext, address: string, countryCodes: string | u
     sweepGeocodeCache(ctx.db, now),
   ]);
   return results;
+}
+
+/**
+ * The best place for an address, or null when none matches: for work outside a request (a
+ * synced plant's address). Shares the cache and the one-call-per-second slot with the routes.
+ */
+export async function geocodeBest(ctx: ServiceContext, address: string): Promise<GeocodeResult | null> {
+  const [best] = await lookup(ctx, address, undefined);
+  return best ?? null;
 }
 
 /** SPEC's address verification: the best match, or 404 "Address not found" with details. */

@@ -26,6 +26,7 @@ import {
   insertSite,
   listAttachedSystems,
   listAvailableSystems as listAvailableSystemsQuery,
+  listSitesByIds,
   listSites as listSitesQuery,
   listSystemsOfSites,
   releaseSiteSystems,
@@ -150,6 +151,7 @@ function toSite(row: SiteRow, systems: SystemView[], live: SiteLive): Site {
     state: row.state,
     country: row.country,
     timezone: row.timezone,
+    locationSource: row.locationSource,
     provider: row.provider ?? providers[0] ?? null,
     providers,
     capacity: live.capacityKw,
@@ -242,7 +244,18 @@ export async function loadSiteViews(org: OrgContext, rows: SiteRow[]) {
   });
 }
 
-async function requireSite(org: OrgContext, siteId: string): Promise<SiteRow> {
+/** The sites of the given ids as full views (sites made from plants, merges and splits answer these). */
+export async function enhancedSitesByIds(org: OrgContext, siteIds: string[]): Promise<EnhancedSite[]> {
+  if (siteIds.length === 0) return [];
+  const [rows, systems] = await Promise.all([
+    listSitesByIds(org.db, org.user.orgId, siteIds),
+    withLive(org, listSystemsOfSites(org.db, org.user.orgId, siteIds)),
+  ]);
+  const bySite = groupBySite(systems);
+  return rows.map((row) => toEnhancedSite(row, bySite.get(row.id) ?? [], org.now));
+}
+
+export async function requireSite(org: OrgContext, siteId: string): Promise<SiteRow> {
   const site = await findSite(org.db, org.user.orgId, siteId);
   if (!site) throw notFound("Site");
   return site;
@@ -253,7 +266,7 @@ async function enhancedSite(org: OrgContext, site: SiteRow): Promise<EnhancedSit
   return toEnhancedSite(site, systems, org.now);
 }
 
-const actorOf = (org: OrgContext) => ({
+export const actorOf = (org: OrgContext) => ({
   orgId: org.user.orgId,
   actorId: org.user.id,
   actorEmail: org.user.email,
@@ -310,6 +323,7 @@ export async function createSite(ctx: UserContext, body: CreateSiteBody): Promis
     state: body.state,
     country: body.country,
     timezone: timezoneAt(body.latitude, body.longitude),
+    locationSource: "verified",
     provider: body.provider ?? null,
     capacityKw: manualCapacity(body.capacity) ?? null,
     acLimitKw: body.acLimitKw ?? null,
@@ -353,6 +367,7 @@ function siteChanges(site: SiteRow, body: UpdateSiteBody): SiteUpdate {
     changes.latitude = body.latitude ?? site.latitude;
     changes.longitude = body.longitude ?? site.longitude;
     changes.timezone = timezoneAt(changes.latitude, changes.longitude);
+    changes.locationSource = "verified";
   }
   return changes;
 }

@@ -343,7 +343,12 @@ describe("user-supplied SolisCloud API URLs", () => {
 
   it("refuses a stored URL before any call, whatever was saved earlier", async () => {
     const seen: Request[] = [];
-    const http = new ProviderHttp({ fetch: async (r) => (seen.push(r), new Response("{}")) });
+    const http = new ProviderHttp({
+      fetch: async (r) => {
+        seen.push(r);
+        return new Response("{}");
+      },
+    });
     const error = await failure(
       solisAdapter.fetchSnapshot(context(http), { ...solisCredentials, apiUrl: "https://evil.example.com" }),
     );

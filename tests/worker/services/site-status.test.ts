@@ -27,6 +27,7 @@ const site: SiteRow = {
   state: null,
   country: null,
   timezone: "Europe/Amsterdam",
+  locationSource: "verified",
   provider: null,
   capacityKw: null,
   acLimitKw: null,

@@ -136,6 +136,11 @@ export function ManagedSite({ site, canManage }: ManagedSiteProps) {
                 : t("siteManagement.details.perYear", { value: formatKwh(site.estimatedYield, locale) })}
             </Detail>
             <Detail label={t("siteManagement.details.timezone")}>{site.timezone}</Detail>
+            <Detail label={t("siteManagement.details.locationSource")}>
+              <span data-testid="location-source">
+                {t(`siteManagement.details.source.${site.locationSource}`)}
+              </span>
+            </Detail>
           </dl>
           {editing ? <SiteEditForm site={site} onDone={() => setEditing(false)} /> : null}
           <SystemsTable site={site} canManage={canManage} />

@@ -329,6 +329,9 @@ export const en = {
     systemsCount: "Systems: {{count}}",
     noSystems: "No monitoring systems are attached to this site.",
     systemsOf: "Monitoring systems of {{name}}",
+    createFromPlants: "Create sites for {{count}} plants",
+    createdFromPlants: "{{count}} sites created",
+    createFromPlantsFailed: "Sites could not be created",
     details: {
       capacity: "Capacity",
       manual: "set for the site",
@@ -338,6 +341,12 @@ export const en = {
       acLimit: "AC limit",
       estimatedYield: "Estimated yield",
       perYear: "{{value}} per year",
+      locationSource: "Location from",
+      source: {
+        vendor: "the monitoring provider",
+        geocoded: "the provider’s address, geocoded",
+        verified: "a verified address",
+      },
       timezone: "Time zone",
       notSet: "Not set",
     },

@@ -340,6 +340,9 @@ export const es: Translation = {
     systemsCount: "Sistemas: {{count}}",
     noSystems: "Esta instalación no tiene sistemas de monitorización.",
     systemsOf: "Sistemas de monitorización de {{name}}",
+    createFromPlants: "Crear instalaciones para {{count}} plantas",
+    createdFromPlants: "{{count}} instalaciones creadas",
+    createFromPlantsFailed: "No se pudieron crear las instalaciones",
     details: {
       capacity: "Capacidad",
       manual: "fijada para la instalación",
@@ -349,6 +352,12 @@ export const es: Translation = {
       acLimit: "Límite CA",
       estimatedYield: "Rendimiento estimado",
       perYear: "{{value}} al año",
+      locationSource: "Ubicación desde",
+      source: {
+        vendor: "el proveedor de monitorización",
+        geocoded: "la dirección del proveedor, geocodificada",
+        verified: "una dirección verificada",
+      },
       timezone: "Zona horaria",
       notSet: "Sin definir",
     },

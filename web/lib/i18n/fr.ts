@@ -344,6 +344,9 @@ export const fr: Translation = {
     systemsCount: "Systèmes : {{count}}",
     noSystems: "Aucun système de supervision n’est rattaché à ce site.",
     systemsOf: "Systèmes de supervision de {{name}}",
+    createFromPlants: "Créer des sites pour {{count}} centrales",
+    createdFromPlants: "{{count}} sites créés",
+    createFromPlantsFailed: "Les sites n’ont pas pu être créés",
     details: {
       capacity: "Puissance installée",
       manual: "fixée pour le site",
@@ -353,6 +356,12 @@ export const fr: Translation = {
       acLimit: "Limite CA",
       estimatedYield: "Productible estimé",
       perYear: "{{value}} par an",
+      locationSource: "Emplacement issu de",
+      source: {
+        vendor: "le fournisseur de supervision",
+        geocoded: "l’adresse du fournisseur, géocodée",
+        verified: "une adresse vérifiée",
+      },
       timezone: "Fuseau horaire",
       notSet: "Non défini",
     },

@@ -7,6 +7,7 @@ import type {
   Site,
   SiteDeleted,
   SiteSystem,
+  SitesFromSystems,
   UpdateSiteInput,
 } from "../../../schema/api/sites";
 import { api } from "../api";
@@ -60,6 +61,16 @@ function refreshSites(queryClient: QueryClient) {
       queryClient.invalidateQueries({ queryKey }),
     ),
   );
+}
+
+/** A site for each given plant (or every free one) that has a place. */
+export function useSitesFromSystemsMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (systemIds?: string[]) =>
+      api.post<SitesFromSystems>("/sites/from-systems", systemIds ? { systemIds } : {}),
+    onSuccess: () => refreshSites(queryClient),
+  });
 }
 
 /** The site as POST /api/sites answers it (the created site, with its id). */

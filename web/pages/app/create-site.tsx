@@ -115,7 +115,7 @@ function CreateSiteWizard() {
           city: place.city,
           state: place.state,
           country: place.country,
-          capacity: String(capacityKw),
+          // No capacity: the site's capacity follows the systems attached to it, now and later.
           provider: first.provider,
           estimatedYield: estimate.data?.annualYield ?? null,
         },

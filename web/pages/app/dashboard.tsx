@@ -24,7 +24,7 @@ import { isFallbackMetric, metricsQueryOptions, useMetricsUnavailableSince } fro
 import { sitesQueryOptions } from "../../lib/queries/sites";
 import { currentWeatherQueryOptions } from "../../lib/queries/weather";
 
-/** Default coordinates (New York), used only when the organisation has no sites. */
+/** Default coordinates (New York), used only when nothing in the organisation has a place. */
 const DEFAULT_WEATHER_LOCATION = { latitude: 40.7128, longitude: -74.006 } as const;
 
 interface WeatherLocation {
@@ -34,8 +34,8 @@ interface WeatherLocation {
 }
 
 /**
- * Where the weather is read: the first site, the default point only when there are no sites.
- * If the site list cannot be read, a system's own coordinates stand in.
+ * Where the weather is read: the first site, else the first system with coordinates (a plant
+ * not on a site yet), the default point only when nothing has a place.
  */
 function weatherLocation(
   sites: readonly Site[] | undefined,
@@ -44,8 +44,7 @@ function weatherLocation(
 ): WeatherLocation | null {
   const first = sites?.[0];
   if (first) return { latitude: first.latitude, longitude: first.longitude, siteName: first.name };
-  if (sites) return { ...DEFAULT_WEATHER_LOCATION, siteName: null };
-  if (!sitesFailed) return null;
+  if (!sites && !sitesFailed) return null;
   const located = metrics.find(
     (metric) => metric.location.latitude !== null && metric.location.longitude !== null,
   );
@@ -53,7 +52,7 @@ function weatherLocation(
     ? {
         latitude: located.location.latitude,
         longitude: located.location.longitude,
-        siteName: located.siteName,
+        siteName: located.siteName ?? located.stationName,
       }
     : { ...DEFAULT_WEATHER_LOCATION, siteName: null };
 }

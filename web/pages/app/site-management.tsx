@@ -1,6 +1,8 @@
-import { RiAddLine, RiBuilding4Line } from "@remixicon/react";
+import { RiAddLine, RiBuilding4Line, RiMagicLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
+import { Button } from "@tremor/react";
 import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
 import { can } from "../../../schema/roles";
 import { PlaceholderLinks } from "../../components/placeholder-links";
 import { useCurrentProfile } from "../../components/profile-context";
@@ -14,7 +16,11 @@ import { Spinner } from "../../components/ui/spinner";
 import { StatCard } from "../../components/ui/stat-card";
 import { formatCapacityKw, formatCount, localeFor } from "../../lib/format";
 import { actorFromProfile } from "../../lib/permissions";
-import { enhancedSitesQueryOptions } from "../../lib/queries/sites";
+import {
+  availableSystemsQueryOptions,
+  enhancedSitesQueryOptions,
+  useSitesFromSystemsMutation,
+} from "../../lib/queries/sites";
 
 /**
  * Site Management: totals, then each site expanding to its systems with their
@@ -31,6 +37,31 @@ export function SiteManagementPage() {
   const sites = sitesQuery.data ?? [];
   const totalSystems = sites.reduce((sum, site) => sum + site.systemCount, 0);
   const totalCapacityKw = sites.reduce((sum, site) => sum + site.totalCapacity, 0);
+  const availableQuery = useQuery({ ...availableSystemsQueryOptions(), enabled: canManage });
+  const placedPlants = (availableQuery.data ?? []).filter(
+    (system) => (system.latitude !== null && system.longitude !== null) || system.location,
+  );
+  const fromPlants = useSitesFromSystemsMutation();
+  const createFromPlants =
+    canManage && placedPlants.length > 0 ? (
+      <Button
+        variant="secondary"
+        icon={RiMagicLine}
+        loading={fromPlants.isPending}
+        onClick={() =>
+          fromPlants.mutate(
+            placedPlants.map((system) => system.id),
+            {
+              onSuccess: ({ created }) =>
+                toast.success(t("siteManagement.createdFromPlants", { count: created })),
+              onError: () => toast.error(t("siteManagement.createFromPlantsFailed")),
+            },
+          )
+        }
+      >
+        {t("siteManagement.createFromPlants", { count: placedPlants.length })}
+      </Button>
+    ) : null;
   const createLink = (label: string) =>
     canManage ? (
       <ButtonLink to="/app/create-site">
@@ -53,7 +84,12 @@ export function SiteManagementPage() {
       <PageHeader
         title={t("pages.siteManagement")}
         description={t("siteManagement.subtitle")}
-        actions={createLink(t("siteManagement.createNew"))}
+        actions={
+          <div className="flex flex-wrap gap-2">
+            {createFromPlants}
+            {createLink(t("siteManagement.createNew"))}
+          </div>
+        }
       />
       <div className="mb-6 grid gap-4 sm:grid-cols-3">
         <StatCard
