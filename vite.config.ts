@@ -41,7 +41,7 @@ const budgets = bundleBudget({
     {
       name: "dashboard",
       chunks: ["index.html", routeChunk("app/route.tsx"), routeChunk("app/dashboard.tsx")],
-      maxGzipBytes: 382_000,
+      maxGzipBytes: 276_000,
       targetGzipBytes: 250_000,
     },
   ],

@@ -1,12 +1,12 @@
 import { RiAddLine, RiErrorWarningLine, RiInformationLine, RiSunLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import { Callout } from "@tremor/react";
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import type { Site } from "../../../schema/api/sites";
 import { AlertsPanel } from "../../components/dashboard/alerts-panel";
 import { fleetTotals } from "../../components/dashboard/fleet";
-import { GenerationChart } from "../../components/dashboard/generation-chart";
 import { ProviderSummary } from "../../components/dashboard/provider-summary";
 import { SummaryCards } from "../../components/dashboard/summary-cards";
 import { SystemPerformanceTable } from "../../components/dashboard/system-performance-table";
@@ -23,6 +23,13 @@ import { useFleetSeries } from "../../lib/queries/fleet-series";
 import { isFallbackMetric, metricsQueryOptions, useMetricsUnavailableSince } from "../../lib/queries/metrics";
 import { sitesQueryOptions } from "../../lib/queries/sites";
 import { currentWeatherQueryOptions } from "../../lib/queries/weather";
+
+// The chart library (recharts under Tremor's charts) loads with the chart, after the first screen.
+const GenerationChart = lazy(() =>
+  import("../../components/dashboard/generation-chart").then((module) => ({
+    default: module.GenerationChart,
+  })),
+);
 
 /** Default coordinates (New York), used only when nothing in the organisation has a place. */
 const DEFAULT_WEATHER_LOCATION = { latitude: 40.7128, longitude: -74.006 } as const;
@@ -148,7 +155,9 @@ export function DashboardPage() {
         />
         <div className="grid gap-6 lg:grid-cols-3">
           <div className="lg:col-span-2">
-            <GenerationChart query={seriesQuery} locale={locale} timeZone={timeZone} />
+            <Suspense fallback={<Spinner />}>
+              <GenerationChart query={seriesQuery} locale={locale} timeZone={timeZone} />
+            </Suspense>
           </div>
           <ProviderSummary metrics={metrics} locale={locale} />
         </div>
