@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { screenshot } from "./browser";
-import { api, baseUrl, browserPages, expectConsoleError, PASSWORD, SOLIS_SANDBOX } from "./helpers";
+import {
+  api,
+  baseUrl,
+  browserPages,
+  expectConsoleError,
+  PASSWORD,
+  SOLIS_SANDBOX,
+  withoutAutoSites,
+} from "./helpers";
 
 const newPage = browserPages();
 
@@ -78,6 +86,7 @@ describe("analytics, weather and the demo in the browser", () => {
     await emptyPage.getByText("No Weather Data").waitFor();
     await emptyPage.context().close();
 
+    await withoutAutoSites(session.token);
     await api("/api/credentials", {
       method: "POST",
       token: session.token,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { screenshot } from "./browser";
-import { api, baseUrl, browserPages, PASSWORD, SOLIS_SANDBOX } from "./helpers";
+import { api, baseUrl, browserPages, PASSWORD, SOLIS_SANDBOX, withoutAutoSites } from "./helpers";
 
 const newPage = browserPages();
 
@@ -18,6 +18,7 @@ describe("the live dashboard in the browser", () => {
       method: "POST",
       body: { email, password: PASSWORD, fullName: "Dana Dashboard", companyName: "Tide Solar" },
     });
+    await withoutAutoSites(session.token);
     await api("/api/credentials", {
       method: "POST",
       token: session.token,

@@ -125,3 +125,11 @@ export function browserPages() {
     return page;
   };
 }
+
+/**
+ * Turns off making a site for each synced plant, for tests about grouping plants into sites by
+ * hand (the wizard, attaching a system to a site they create).
+ */
+export async function withoutAutoSites(token: string): Promise<void> {
+  await api("/api/organization/settings", { method: "PATCH", token, body: { autoCreateSites: false } });
+}

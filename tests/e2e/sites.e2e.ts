@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { screenshot } from "./browser";
-import { api, baseUrl, browserPages, PASSWORD, SOLIS_SANDBOX } from "./helpers";
+import { api, baseUrl, browserPages, PASSWORD, SOLIS_SANDBOX, withoutAutoSites } from "./helpers";
 
 const newPage = browserPages();
 
@@ -11,6 +11,7 @@ describe("sites, systems and portfolios in the browser", () => {
       method: "POST",
       body: { email, password: PASSWORD, fullName: "Sam Sites", companyName: "Canal Solar" },
     });
+    await withoutAutoSites(session.token);
     await api("/api/credentials", {
       method: "POST",
       token: session.token,
@@ -122,6 +123,40 @@ describe("sites, systems and portfolios in the browser", () => {
     await dialog.getByRole("list", { name: "Portfolios" }).getByText("1 site").waitFor();
     await dialog.getByText("Full Access").waitFor();
     await screenshot(page, "17-settings-sites-portfolios");
+    await page.context().close();
+  });
+});
+
+describe("plants become sites in the browser", () => {
+  it("shows a site per synced plant with its plant, and the weather of one of them", async () => {
+    const email = `e2e-plants-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+    const session = await api<{ token: string; user: unknown }>("/api/auth/register", {
+      method: "POST",
+      body: { email, password: PASSWORD, fullName: "Pat Plants", companyName: "Polder Solar" },
+    });
+    await api("/api/credentials", {
+      method: "POST",
+      token: session.token,
+      body: { provider: "solis", credentials: SOLIS_SANDBOX },
+    });
+    // The sandbox's Solis plants carry coordinates: each becomes a site with the plant attached.
+    const sites = await api<{ id: string; name: string; systemCount?: number }[]>("/api/sites", {
+      token: session.token,
+    });
+    expect(sites.length).toBe(3);
+    const available = await api<unknown[]>("/api/available-systems", { token: session.token });
+    expect(available).toEqual([]);
+    const [first] = sites;
+    if (!first) throw new Error("no site was made from the plants");
+
+    const page = await newPage({ session, width: 1366 });
+    await page.goto(`${baseUrl}/app/sites`);
+    await page.getByText(first.name).first().waitFor();
+    await screenshot(page, "15-sites-from-plants");
+    await page.goto(`${baseUrl}/app/weather`);
+    await page.getByText(first.name).first().waitFor();
+    await expect.poll(() => page.getByText("No Weather Data").count()).toBe(0);
+    await screenshot(page, "16-weather-of-a-plant-site");
     await page.context().close();
   });
 });
