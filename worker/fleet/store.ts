@@ -53,6 +53,7 @@ const RETENTION_CONTINUE_MS = 1_000;
 const META_ORG = "org";
 const META_DIRECTORY_VERSION = "directory_version";
 const META_RETENTION_CURSOR = "retention_cursor";
+const META_RETENTION_DUE = "retention_due";
 
 interface CacheEntry {
   /** What the value was built from. */
@@ -282,15 +283,45 @@ export class FleetStore extends DurableObject<Env> {
     return (Number.isFinite(days) && days > 0 ? days : DEFAULT_RAW_RETENTION_DAYS) * DAY_MS;
   }
 
+  /** Retention is due a day after the first page, then daily (or a second later while a backlog remains). */
   private async scheduleRetention(): Promise<void> {
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
+    if (readMeta(this.db, META_RETENTION_DUE) !== null) return;
+    writeMeta(this.db, META_RETENTION_DUE, String(Date.now() + DAY_MS));
+    await this.scheduleAlarm();
   }
 
-  /** One bounded retention run; continues shortly while a backlog remains, else comes back tomorrow. */
+  /**
+   * The one alarm serves retention and socket expiry: it is set for whichever comes first, the
+   * next retention run or the earliest token expiry among the open sockets.
+   */
+  private async scheduleAlarm(): Promise<void> {
+    const due = readMeta(this.db, META_RETENTION_DUE);
+    const expiries = this.ctx
+      .getWebSockets()
+      .map((ws) => (ws.deserializeAttachment() as Partial<SocketAttachment> | null)?.tokenExpiresAt)
+      .filter((at): at is number => typeof at === "number" && at > Date.now());
+    const next = Math.min(due === null ? Number.POSITIVE_INFINITY : Number(due), ...expiries);
+    if (!Number.isFinite(next)) return;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > next || current < Date.now()) await this.ctx.storage.setAlarm(next);
+  }
+
+  /**
+   * Closes sockets whose token has expired (without waiting for them to speak), and runs one
+   * bounded retention pass when it is due: a pass that stops at its budget continues a second
+   * later, a finished one comes back the next day.
+   */
   override async alarm(): Promise<void> {
-    const stored = readMeta(this.db, META_RETENTION_CURSOR);
-    const run = this.runRetention(Date.now(), stored ? (JSON.parse(stored) as RetentionRun["cursor"]) : null);
-    await this.ctx.storage.setAlarm(Date.now() + (run.cursor ? RETENTION_CONTINUE_MS : DAY_MS));
+    const now = Date.now();
+    openSockets(this.ctx.getWebSockets(), now);
+    const due = readMeta(this.db, META_RETENTION_DUE);
+    if (due !== null && Number(due) <= now) {
+      const stored = readMeta(this.db, META_RETENTION_CURSOR);
+      const run = this.runRetention(now, stored ? (JSON.parse(stored) as RetentionRun["cursor"]) : null);
+      writeMeta(this.db, META_RETENTION_DUE, String(now + (run.cursor ? RETENTION_CONTINUE_MS : DAY_MS)));
+    }
+    await this.ctx.storage.deleteAlarm();
+    await this.scheduleAlarm();
   }
 
   /** A retention run at `now` from a cursor; the cursor for the next run is stored. */
@@ -320,6 +351,8 @@ export class FleetStore extends DurableObject<Env> {
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server, [userId, sessionTag(session.sessionId)]);
     server.serializeAttachment({ userId, ...session } satisfies SocketAttachment);
+    // The alarm closes the socket when its token expires, even if it never speaks again.
+    await this.scheduleAlarm();
     server.send(
       JSON.stringify({
         type: "connected",
