@@ -38,7 +38,7 @@ function applyChunk(db: FleetDb, entries: DirectoryEntry[]): void {
   db.run(sql`
     INSERT INTO inverters (inverter_id, sys, serial)
     SELECT j.value ->> 'inverterId', s.sys, j.value ->> 'serial'
-    FROM json_each(${JSON.stringify(inverters)}) AS j JOIN systems s ON s.system_id = j.value ->> 'systemId'
+    FROM json_each(${JSON.stringify(inverters)}) AS j CROSS JOIN systems s ON s.system_id = j.value ->> 'systemId'
     WHERE true
     ON CONFLICT (inverter_id) DO UPDATE SET sys = excluded.sys, serial = excluded.serial`);
 }

@@ -26,7 +26,7 @@ export function importLegacyRows(db: FleetDb, rows: LegacyRows): void {
     db.run(sql`
       INSERT INTO system_readings (sys, t, power_w, energy_today_wh, state)
       SELECT s.sys, j.value ->> 't', j.value ->> 'powerW', j.value ->> 'energyTodayWh', j.value ->> 'state'
-      FROM json_each(${json}) AS j JOIN systems s ON s.system_id = j.value ->> 'systemId' WHERE true
+      FROM json_each(${json}) AS j CROSS JOIN systems s ON s.system_id = j.value ->> 'systemId' WHERE true
       ON CONFLICT (sys, t) DO NOTHING`);
   }
   if (rows.inverterReadings.length > 0) {
@@ -44,7 +44,7 @@ export function importLegacyRows(db: FleetDb, rows: LegacyRows): void {
       INSERT INTO inverter_readings (inv, t, power_w, energy_today_wh, temperature_dc, state)
       SELECT i.inv, j.value ->> 't', j.value ->> 'powerW', j.value ->> 'energyTodayWh', j.value ->> 'temperatureDc',
         j.value ->> 'state'
-      FROM json_each(${json}) AS j JOIN inverters i ON i.inverter_id = j.value ->> 'inverterId' WHERE true
+      FROM json_each(${json}) AS j CROSS JOIN inverters i ON i.inverter_id = j.value ->> 'inverterId' WHERE true
       ON CONFLICT (inv, t) DO NOTHING`);
   }
   if (rows.hourly.length > 0) {
@@ -59,7 +59,7 @@ export function importLegacyRows(db: FleetDb, rows: LegacyRows): void {
     db.run(sql`
       INSERT INTO system_hourly (sys, hour, avg_power_w, samples)
       SELECT s.sys, j.value ->> 'hour', j.value ->> 'avgPowerW', j.value ->> 'samples'
-      FROM json_each(${json}) AS j JOIN systems s ON s.system_id = j.value ->> 'systemId' WHERE true
+      FROM json_each(${json}) AS j CROSS JOIN systems s ON s.system_id = j.value ->> 'systemId' WHERE true
       ON CONFLICT (sys, hour) DO NOTHING`);
   }
   if (rows.daily.length > 0) {
@@ -74,7 +74,7 @@ export function importLegacyRows(db: FleetDb, rows: LegacyRows): void {
     db.run(sql`
       INSERT INTO system_daily (sys, date, energy_wh, peak_power_w)
       SELECT s.sys, j.value ->> 'date', j.value ->> 'energyWh', j.value ->> 'peakPowerW'
-      FROM json_each(${json}) AS j JOIN systems s ON s.system_id = j.value ->> 'systemId' WHERE true
+      FROM json_each(${json}) AS j CROSS JOIN systems s ON s.system_id = j.value ->> 'systemId' WHERE true
       ON CONFLICT (sys, date) DO UPDATE SET energy_wh = max(energy_wh, excluded.energy_wh)`);
   }
   // Live values go through the normal path: newest wins, their hour and day are rolled up again.

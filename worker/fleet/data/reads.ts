@@ -22,7 +22,7 @@ export function readMetricRows(db: FleetDb, systemOrSiteId?: string): MetricRows
   const inverters = db.all<InverterMetricRow>(sql`
     SELECT s.system_id, i.serial, ${sql.raw(stateNameSql("i.state"))} AS state, i.power_w, i.energy_today_wh,
       i.temperature_c
-    FROM inverters i JOIN systems s ON s.sys = i.sys ${where} ORDER BY i.serial`);
+    FROM inverters i CROSS JOIN systems s ON s.sys = i.sys ${where} ORDER BY i.serial`);
   return { systems, inverters };
 }
 

@@ -4,7 +4,9 @@ import type { FleetDb } from "../db";
 /*
  * Fleet-wide reads for the dashboard's series: each query aggregates over every system of the
  * store at once, so the number of queries does not grow with the fleet. Hour ranges are turned
- * into bounds on the stored hour number, so every read walks the (sys, hour) key.
+ * into bounds on the stored hour number, and CROSS JOIN fixes the join order (SQLite keeps it):
+ * the small side drives and every read of a rollup table is a range of its (sys, …) key, never
+ * a scan of a table that holds a year of every system's hours.
  */
 const HOUR_MS = 3_600_000;
 /** Meteronline systems (CSV imports) stay out of fleet totals. */
@@ -82,10 +84,10 @@ export function sumSameTimeEnergy(db: FleetDb, windows: SameTimeWindow[]) {
           AND y.avg_power_w IS NOT NULL)
     ),
     hours AS (
-      SELECT c.*, h.hour * ${HOUR_MS} AS hour_start, h.avg_power_w FROM compared c JOIN system_hourly h
+      SELECT c.*, h.hour * ${HOUR_MS} AS hour_start, h.avg_power_w FROM compared c CROSS JOIN system_hourly h
         ON h.sys = c.sys AND h.hour >= c.y_first AND h.hour <= c.y_last WHERE h.avg_power_w IS NOT NULL
       UNION ALL
-      SELECT c.*, h.hour * ${HOUR_MS} AS hour_start, h.avg_power_w FROM compared c JOIN system_hourly h
+      SELECT c.*, h.hour * ${HOUR_MS} AS hour_start, h.avg_power_w FROM compared c CROSS JOIN system_hourly h
         ON h.sys = c.sys AND h.hour >= c.t_first AND h.hour <= c.t_last WHERE h.avg_power_w IS NOT NULL
     )
     SELECT (SELECT count(*) FROM compared) AS systems,
@@ -116,7 +118,7 @@ export function sumDailyEnergyByGroup(db: FleetDb, days: { zone: string; date: s
   return db.all<GroupEnergyRow>(sql`
     WITH d AS MATERIALIZED (SELECT value ->> 'zone' AS zone, value ->> 'date' AS date FROM json_each(${JSON.stringify(days)}))
     SELECT s.timezone AS zone, s.location_key, d.date, sum(e.energy_wh) AS energy_wh, sum(s.capacity_w) AS capacity_w
-    FROM systems s JOIN d ON d.zone = s.timezone JOIN system_daily e ON e.sys = s.sys AND e.date = d.date
+    FROM d CROSS JOIN systems s ON d.zone = s.timezone CROSS JOIN system_daily e ON e.sys = s.sys AND e.date = d.date
     WHERE ${COUNTED} AND ${HAS_EXPECTATION}
     GROUP BY 1, 2, 3`);
 }

@@ -24,7 +24,7 @@ export function storePoints(db: FleetDb, points: SystemPoint[]) {
   db.run(sql`
     INSERT INTO system_readings (sys, t, power_w, energy_today_wh, state)
     SELECT s.sys, j.value ->> 't', j.value ->> 'powerW', j.value ->> 'energyTodayWh', j.value ->> 'state'
-    FROM json_each(${JSON.stringify(readings)}) AS j JOIN systems s ON s.system_id = j.value ->> 'systemId'
+    FROM json_each(${JSON.stringify(readings)}) AS j CROSS JOIN systems s ON s.system_id = j.value ->> 'systemId'
     WHERE true
     ON CONFLICT (sys, t) DO NOTHING`);
 
@@ -43,7 +43,7 @@ export function storePoints(db: FleetDb, points: SystemPoint[]) {
       INSERT INTO inverter_readings (inv, t, power_w, energy_today_wh, temperature_dc, state)
       SELECT i.inv, j.value ->> 't', j.value ->> 'powerW', j.value ->> 'energyTodayWh', j.value ->> 'temperatureDc',
         j.value ->> 'state'
-      FROM json_each(${JSON.stringify(inverterReadings)}) AS j JOIN inverters i ON i.inverter_id = j.value ->> 'inverterId'
+      FROM json_each(${JSON.stringify(inverterReadings)}) AS j CROSS JOIN inverters i ON i.inverter_id = j.value ->> 'inverterId'
       WHERE true
       ON CONFLICT (inv, t) DO NOTHING`);
   }
@@ -111,7 +111,7 @@ function rollUp(db: FleetDb, points: SystemPoint[]) {
     FROM (SELECT s.sys, j.value ->> 'hour' AS hour
           FROM json_each(${JSON.stringify([...hours.values()])}) AS j
           JOIN systems s ON s.system_id = j.value ->> 'systemId') AS k
-    JOIN system_readings r ON r.sys = k.sys AND r.t >= k.hour * ${HOUR_S} AND r.t < (k.hour + 1) * ${HOUR_S}
+    CROSS JOIN system_readings r ON r.sys = k.sys AND r.t >= k.hour * ${HOUR_S} AND r.t < (k.hour + 1) * ${HOUR_S}
     WHERE true
     GROUP BY r.sys, k.hour
     ON CONFLICT (sys, hour) DO UPDATE SET avg_power_w = excluded.avg_power_w, samples = excluded.samples`);
@@ -143,7 +143,7 @@ function rollUp(db: FleetDb, points: SystemPoint[]) {
     db.run(sql`
       INSERT INTO system_daily (sys, date, energy_wh, peak_power_w)
       SELECT s.sys, j.value ->> 'date', j.value ->> 'energyWh', j.value ->> 'powerW'
-      FROM json_each(${JSON.stringify([...days.values()])}) AS j JOIN systems s ON s.system_id = j.value ->> 'systemId'
+      FROM json_each(${JSON.stringify([...days.values()])}) AS j CROSS JOIN systems s ON s.system_id = j.value ->> 'systemId'
       WHERE true
       ON CONFLICT (sys, date) DO UPDATE SET energy_wh = max(energy_wh, excluded.energy_wh),
         peak_power_w = max(coalesce(peak_power_w, 0), coalesce(excluded.peak_power_w, 0))`);
