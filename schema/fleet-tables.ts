@@ -44,7 +44,11 @@ export const fleetSystems = sqliteTable(
     /** Vendor data time of the live values, epoch ms. */
     dataTime: integer("data_time"),
   },
-  (t) => [uniqueIndex("systems_system_id_unique").on(t.systemId)],
+  (t) => [
+    uniqueIndex("systems_system_id_unique").on(t.systemId),
+    // Serves one site's systems (analytics of a site, without scanning the fleet).
+    index("systems_site_idx").on(t.siteId),
+  ],
 );
 
 export const fleetInverters = sqliteTable(

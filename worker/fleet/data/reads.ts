@@ -13,17 +13,32 @@ const SYSTEM_METRIC_COLUMNS =
 
 /** Every system with its inverters (or one system, or the systems of the site with that id). */
 export function readMetricRows(db: FleetDb, systemOrSiteId?: string): MetricRows {
-  const where = systemOrSiteId
-    ? sql`WHERE s.system_id = ${systemOrSiteId} OR s.site_id = ${systemOrSiteId}`
-    : sql``;
-  const systems = db.all<SystemMetricRow>(
-    sql`SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s ${where} ORDER BY coalesce(s.site_name, s.name), s.name`,
-  );
-  const inverters = db.all<InverterMetricRow>(sql`
-    SELECT s.system_id, i.serial, ${sql.raw(stateNameSql("i.state"))} AS state, i.power_w, i.energy_today_wh,
-      i.temperature_c
-    FROM inverters i CROSS JOIN systems s ON s.sys = i.sys ${where} ORDER BY i.serial`);
-  return { systems, inverters };
+  if (systemOrSiteId === undefined) {
+    return {
+      systems: db.all<SystemMetricRow>(
+        sql`SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s ORDER BY coalesce(s.site_name, s.name), s.name`,
+      ),
+      inverters: db.all<InverterMetricRow>(sql`
+        SELECT s.system_id, i.serial, ${sql.raw(stateNameSql("i.state"))} AS state, i.power_w, i.energy_today_wh,
+          i.temperature_c
+        FROM inverters i CROSS JOIN systems s ON s.sys = i.sys ORDER BY i.serial`),
+    };
+  }
+  // One system by its id, else a site's systems: each an index lookup, never a scan of the fleet.
+  const keys = db.all<{ sys: number }>(sql`
+    SELECT sys FROM systems WHERE system_id = ${systemOrSiteId}
+    UNION SELECT sys FROM systems WHERE site_id = ${systemOrSiteId}`);
+  const sysList = JSON.stringify(keys.map((k) => k.sys));
+  return {
+    systems: db.all<SystemMetricRow>(sql`
+      SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s WHERE s.sys IN (SELECT value FROM json_each(${sysList}))
+      ORDER BY coalesce(s.site_name, s.name), s.name`),
+    inverters: db.all<InverterMetricRow>(sql`
+      SELECT s.system_id, i.serial, ${sql.raw(stateNameSql("i.state"))} AS state, i.power_w, i.energy_today_wh,
+        i.temperature_c
+      FROM inverters i CROSS JOIN systems s ON s.sys = i.sys
+      WHERE i.sys IN (SELECT value FROM json_each(${sysList})) ORDER BY i.serial`),
+  };
 }
 
 /** Raw points of one system in [from, to] (epoch ms). */

@@ -1,0 +1,1 @@
+CREATE INDEX `systems_site_idx` ON `systems` (`site_id`);
