@@ -1,0 +1,286 @@
+import { getPosition } from "suncalc";
+import type { AlertRule } from "../../../schema/api/alert-rules";
+import type { AlertRuleName, AlertSeverity } from "../../../schema/domain";
+import { expectedPowerW } from "../energy/expected";
+
+/*
+ * Sunfleet's own fault detection, as pure functions of one system's recent data. Each rule answers
+ * whether its condition holds now, since when, whether it has lasted past the rule's delay, and
+ * the energy lost over any interval of it (expected minus actual). The service
+ * (worker/services/detection.ts) turns these findings into alerts.
+ */
+
+export const STEP_MS = 5 * 60_000;
+const MINUTE_MS = 60_000;
+/** A point stands for the power until the next one, for at most this long. */
+const POINT_VALID_MS = 10 * 60_000;
+/** The sun must be this high at the plant for a silent plant to count as lost. */
+export const DAYLIGHT_ELEVATION_DEG = 5;
+/** Communication lost turns critical after this many daylight minutes. */
+export const COMMUNICATION_CRITICAL_MINUTES = 240;
+/** Without coordinates daylight is unknown: only a gap this long counts. */
+export const NO_PLACE_GAP_MINUTES = 720;
+/** No production is only checked while expected power is above this share of capacity. */
+export const NO_PRODUCTION_EXPECTED_PCT = 10;
+/** Underperformance is only judged over points with irradiance above this. */
+export const UNDERPERFORMANCE_MIN_GHI = 200;
+
+export interface SystemInput {
+  capacityW: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  lastDataAt: number | null;
+  /** [time ms, power W], oldest first. */
+  points: [number, number | null][];
+  /** [time ms, power W, offline 0/1], oldest first. */
+  inverters: { serial: string; points: [number, number | null, number][] }[];
+}
+
+/** Global horizontal irradiance (W/m²) at an instant, null when unknown. */
+export type Irradiance = (at: number) => number | null;
+
+export interface Finding {
+  rule: Exclude<AlertRuleName, "vendor_alarm">;
+  deviceSerial: string | null;
+  /** The condition holds at the newest data. */
+  holds: boolean;
+  /** It has held past the rule's delay: an alert is raised. */
+  raised: boolean;
+  severity: AlertSeverity;
+  /** When the current run of the condition began (epoch ms); null when it does not hold. */
+  since: number | null;
+  title: string;
+  message: string;
+  /** Energy lost (Wh) over [from, to) of the condition. */
+  lostWh: (from: number, to: number) => number;
+}
+
+const none = (rule: Finding["rule"], deviceSerial: string | null = null): Finding => ({
+  rule,
+  deviceSerial,
+  holds: false,
+  raised: false,
+  severity: "warning",
+  since: null,
+  title: "",
+  message: "",
+  lostWh: () => 0,
+});
+
+export const sunElevation = (latitude: number, longitude: number, at: number) =>
+  getPosition(new Date(at), latitude, longitude).altitude;
+
+/** The value of the newest point at or before `at` (within POINT_VALID_MS), or undefined. */
+function valueAt<P extends [number, ...unknown[]]>(points: P[], at: number): P | undefined {
+  let found: P | undefined;
+  for (const p of points) {
+    if (p[0] > at) break;
+    found = p;
+  }
+  return found && at - found[0] < POINT_VALID_MS ? found : undefined;
+}
+
+/** Sums f over 5-minute steps of [from, to), in Wh. */
+function integrate(from: number, to: number, powerAt: (at: number) => number): number {
+  let wh = 0;
+  for (let at = from; at < to; at += STEP_MS) {
+    wh += (Math.max(0, powerAt(at)) * Math.min(STEP_MS, to - at)) / 3_600_000;
+  }
+  return wh;
+}
+
+const expectedAt = (input: SystemInput, ghi: Irradiance, at: number) =>
+  expectedPowerW(input.capacityW ?? 0, ghi(at) ?? 0);
+
+/** The start of the run of points, ending at the newest, for which `test` holds; null if the newest fails. */
+function runStart<P extends [number, ...unknown[]]>(points: P[], test: (p: P) => boolean): number | null {
+  let start: number | null = null;
+  for (let i = points.length - 1; i >= 0; i--) {
+    const p = points[i] as P;
+    if (!test(p)) break;
+    start = p[0];
+  }
+  return start;
+}
+
+const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
+
+/**
+ * No new data for the rule's delay of daylight (sun above 5° at the plant); critical after 4
+ * daylight hours. Its loss is the expected energy while silent, the production being unknown.
+ */
+export function communicationLost(
+  input: SystemInput,
+  rule: AlertRule,
+  ghi: Irradiance,
+  now: number,
+): Finding {
+  const last = input.lastDataAt;
+  if (last === null || now <= last) return none("communication_lost");
+  const { latitude, longitude } = input;
+  const placed = latitude !== null && longitude !== null;
+  const daylight = (at: number) =>
+    !placed || sunElevation(latitude as number, longitude as number, at) > DAYLIGHT_ELEVATION_DEG;
+  let daylightMs = 0;
+  for (let at = last; at < now; at += STEP_MS) if (daylight(at)) daylightMs += Math.min(STEP_MS, now - at);
+  const minutes = daylightMs / MINUTE_MS;
+  const needed = placed ? rule.delayMinutes : Math.max(rule.delayMinutes, NO_PLACE_GAP_MINUTES);
+  const holds = minutes >= Math.max(needed, 1);
+  if (!holds) return none("communication_lost");
+  return {
+    rule: "communication_lost",
+    deviceSerial: null,
+    holds,
+    raised: true,
+    severity: placed && minutes >= COMMUNICATION_CRITICAL_MINUTES ? "critical" : "warning",
+    since: last,
+    title: "Communication lost",
+    message: `No data since ${hhmm(last)} UTC (${Math.round(minutes)} min of daylight)`,
+    lostWh: (from, to) =>
+      integrate(Math.max(from, last), to, (at) => (daylight(at) ? expectedAt(input, ghi, at) : 0)),
+  };
+}
+
+/** Power below the threshold (% of capacity) while irradiance expects over 10 % of capacity; critical. */
+export function noProduction(input: SystemInput, rule: AlertRule, ghi: Irradiance): Finding {
+  const capacity = input.capacityW ?? 0;
+  if (capacity <= 0) return none("no_production");
+  const threshold = ((rule.thresholdPct ?? 1) / 100) * capacity;
+  const since = runStart(
+    input.points,
+    ([at, power]) =>
+      (power ?? 0) < threshold && expectedAt(input, ghi, at) > (NO_PRODUCTION_EXPECTED_PCT / 100) * capacity,
+  );
+  if (since === null) return none("no_production");
+  const newest = (input.points.at(-1) as [number, number | null])[0];
+  return {
+    rule: "no_production",
+    deviceSerial: null,
+    holds: true,
+    raised: newest - since >= rule.delayMinutes * MINUTE_MS,
+    severity: "critical",
+    since,
+    title: "No production",
+    message: `Below ${rule.thresholdPct ?? 1} % of capacity since ${hhmm(since)} UTC under irradiance`,
+    lostWh: (from, to) =>
+      integrate(
+        from,
+        to,
+        (at) => expectedAt(input, ghi, at) - ((valueAt(input.points, at)?.[1] as number) ?? 0),
+      ),
+  };
+}
+
+/**
+ * Energy below the threshold (% of expected) over the rule's window (at least 2 h by default),
+ * every point of which saw irradiance above 200 W/m² and the window is covered by points.
+ */
+export function underperformance(input: SystemInput, rule: AlertRule, ghi: Irradiance): Finding {
+  const capacity = input.capacityW ?? 0;
+  const newest = input.points.at(-1);
+  if (capacity <= 0 || !newest) return none("underperformance");
+  const windowMs = (rule.windowMinutes ?? 120) * MINUTE_MS;
+  const start = newest[0] - windowMs;
+  const inWindow = input.points.filter(([at]) => at > start);
+  // Covered: no gap above 10 minutes, from the window's start to its end.
+  let previous = start;
+  for (const [at] of inWindow) {
+    if (at - previous > POINT_VALID_MS) return none("underperformance");
+    previous = at;
+  }
+  if (inWindow.some(([at]) => (ghi(at) ?? 0) <= UNDERPERFORMANCE_MIN_GHI)) return none("underperformance");
+  const actual = inWindow.reduce((sum, [, power]) => sum + (power ?? 0), 0);
+  const expected = inWindow.reduce((sum, [at]) => sum + expectedAt(input, ghi, at), 0);
+  const pct = rule.thresholdPct ?? 80;
+  if (expected <= 0 || actual >= (pct / 100) * expected) return none("underperformance");
+  return {
+    rule: "underperformance",
+    deviceSerial: null,
+    holds: true,
+    raised: true,
+    severity: "warning",
+    since: start,
+    title: "Underperformance",
+    message: `${Math.round((actual / expected) * 100)} % of expected energy over the last ${Math.round(windowMs / MINUTE_MS)} min`,
+    lostWh: (from, to) =>
+      integrate(
+        from,
+        to,
+        (at) => expectedAt(input, ghi, at) - ((valueAt(input.points, at)?.[1] as number) ?? 0),
+      ),
+  };
+}
+
+/**
+ * One inverter at 0 W or offline while the others produce above the threshold (% of their share
+ * of capacity); its loss is the others' mean power minus its own.
+ */
+export function inverterDown(input: SystemInput, rule: AlertRule): Finding[] {
+  const capacity = input.capacityW ?? 0;
+  const n = input.inverters.length;
+  if (n < 2 || capacity <= 0) return [];
+  const share = capacity / n;
+  const threshold = ((rule.thresholdPct ?? 5) / 100) * share;
+  const times = input.points.map(([at]) => at);
+  const powerOf = (inverter: SystemInput["inverters"][number], at: number) => {
+    const p = valueAt(inverter.points, at);
+    return p === undefined || p[2] === 1 ? null : (p[1] ?? 0);
+  };
+  const othersMean = (index: number, at: number) => {
+    const others = input.inverters.filter((_, i) => i !== index).map((inv) => powerOf(inv, at) ?? 0);
+    return others.reduce((a, b) => a + b, 0) / others.length;
+  };
+  const down = (index: number, at: number) => {
+    const own = powerOf(input.inverters[index] as SystemInput["inverters"][number], at);
+    return (own === null || own <= 0) && othersMean(index, at) > threshold;
+  };
+  return input.inverters.map((inverter, index) => {
+    const since = runStart(
+      times.map((at) => [at] as [number]),
+      ([at]) => down(index, at),
+    );
+    if (since === null) return none("inverter_down", inverter.serial);
+    const newest = times.at(-1) as number;
+    return {
+      rule: "inverter_down",
+      deviceSerial: inverter.serial,
+      holds: true,
+      raised: newest - since >= rule.delayMinutes * MINUTE_MS,
+      severity: "warning",
+      since,
+      title: "Inverter down",
+      message: `Inverter ${inverter.serial} produces nothing since ${hhmm(since)} UTC while the others produce`,
+      lostWh: (from, to) => integrate(from, to, (at) => othersMean(index, at) - (powerOf(inverter, at) ?? 0)),
+    };
+  });
+}
+
+/**
+ * Every rule over one system. Communication lost suppresses the production rules (their
+ * findings are left out, so open ones are neither updated nor resolved while it lasts); no
+ * production and a down inverter explain low energy, so they suppress underperformance.
+ * A disabled rule's finding never holds.
+ */
+export function evaluateSystem(
+  input: SystemInput,
+  rules: Record<AlertRuleName, AlertRule>,
+  ghi: Irradiance,
+  now: number,
+): { findings: Finding[]; suppressed: Finding["rule"][] } {
+  const enabled = (finding: Finding) =>
+    rules[finding.rule].enabled ? finding : none(finding.rule, finding.deviceSerial);
+  const lost = enabled(communicationLost(input, rules.communication_lost, ghi, now));
+  if (lost.holds) {
+    return { findings: [lost], suppressed: ["no_production", "underperformance", "inverter_down"] };
+  }
+  const noPower = enabled(noProduction(input, rules.no_production, ghi));
+  const inverters = inverterDown(input, rules.inverter_down).map(enabled);
+  const explained = noPower.holds || inverters.some((f) => f.holds);
+  const under = explained
+    ? none("underperformance")
+    : enabled(underperformance(input, rules.underperformance, ghi));
+  return {
+    findings: [lost, noPower, ...inverters, under],
+    suppressed: explained ? ["underperformance"] : [],
+  };
+}
