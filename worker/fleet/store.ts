@@ -13,6 +13,7 @@ import {
   type SocketSession,
   sessionTag,
 } from "../realtime/socket-session";
+import { type DetectionSystem, readDetectionInput } from "./data/detection";
 import { applyDirectory, readMeta, replaceDirectory, writeMeta } from "./data/directory";
 import { importLegacyRows } from "./data/legacy";
 import { liveValues, summedHourlyPower, tableRowCounts } from "./data/reads";
@@ -205,6 +206,18 @@ export class FleetStore extends DurableObject<Env> {
   async summedHourlyPower(orgId: string, systemIds: string[], startMs: number, endMs: number) {
     this.claim(orgId);
     return summedHourlyPower(this.db, systemIds, startMs, endMs);
+  }
+
+  /** What fault detection reads: the systems (all, or the listed ones) with their points in [from, to]. */
+  async detectionInput(
+    orgId: string,
+    systemIds: string[] | null,
+    fromMs: number,
+    toMs: number,
+  ): Promise<DetectionSystem[]> {
+    this.claim(orgId);
+    await this.directoryCurrent(orgId);
+    return readDetectionInput(this.db, systemIds, fromMs, toMs);
   }
 
   async liveValues(orgId: string, systemIds: string[]): Promise<LiveValues[]> {

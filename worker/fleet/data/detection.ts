@@ -1,0 +1,98 @@
+import { sql } from "drizzle-orm";
+import type { FleetDb } from "../db";
+
+/** One system's recent data as fault detection reads it (times epoch ms, power whole watts). */
+export interface DetectionSystem {
+  systemId: string;
+  capacityW: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  locationKey: string | null;
+  /** The newest vendor data time the store holds for the system (live values or points). */
+  lastDataAt: number | null;
+  /** Points in the window, oldest first: [time, power W or null]. */
+  points: [number, number | null][];
+  /** Each inverter's points in the window, oldest first: [time, power W or null, offline 0/1]. */
+  inverters: { serial: string; points: [number, number | null, number][] }[];
+}
+
+/**
+ * The systems (all, or the listed ones) with their system and inverter points in [from, to]
+ * (epoch ms): three reads over the readings' primary keys.
+ */
+export function readDetectionInput(
+  db: FleetDb,
+  systemIds: string[] | null,
+  fromMs: number,
+  toMs: number,
+): DetectionSystem[] {
+  const where =
+    systemIds === null
+      ? sql``
+      : sql`WHERE s.system_id IN (SELECT value FROM json_each(${JSON.stringify(systemIds)}))`;
+  const fromS = Math.ceil(fromMs / 1000);
+  const toS = Math.floor(toMs / 1000);
+  const systems = db.all<{
+    sys: number;
+    system_id: string;
+    capacity_w: number | null;
+    latitude: number | null;
+    longitude: number | null;
+    location_key: string | null;
+    data_time: number | null;
+    last_t: number | null;
+  }>(sql`
+    SELECT s.sys, s.system_id, s.capacity_w, s.latitude, s.longitude, s.location_key, s.data_time,
+      (SELECT max(r.t) FROM system_readings r WHERE r.sys = s.sys) AS last_t
+    FROM systems s ${where}`);
+  if (systems.length === 0) return [];
+  const sysList = JSON.stringify(systems.map((s) => s.sys));
+  const points = db.all<{ sys: number; t: number; power_w: number | null }>(sql`
+    SELECT r.sys, r.t, r.power_w FROM system_readings r
+    WHERE r.sys IN (SELECT value FROM json_each(${sysList})) AND r.t >= ${fromS} AND r.t <= ${toS}
+    ORDER BY r.sys, r.t`);
+  const inverterPoints = db.all<{
+    sys: number;
+    inv: number;
+    serial: string | null;
+    t: number | null;
+    power_w: number | null;
+    state: number | null;
+  }>(sql`
+    SELECT i.sys, i.inv, coalesce(i.serial, i.inverter_id) AS serial, r.t, r.power_w, r.state
+    FROM inverters i LEFT JOIN inverter_readings r ON r.inv = i.inv AND r.t >= ${fromS} AND r.t <= ${toS}
+    WHERE i.sys IN (SELECT value FROM json_each(${sysList}))
+    ORDER BY i.sys, i.inv, r.t`);
+
+  const bySys = new Map<number, DetectionSystem>();
+  for (const s of systems) {
+    const lastPoint = s.last_t === null ? null : s.last_t * 1000;
+    bySys.set(s.sys, {
+      systemId: s.system_id,
+      capacityW: s.capacity_w,
+      latitude: s.latitude,
+      longitude: s.longitude,
+      locationKey: s.location_key,
+      lastDataAt:
+        s.data_time === null
+          ? lastPoint
+          : lastPoint === null
+            ? s.data_time
+            : Math.max(s.data_time, lastPoint),
+      points: [],
+      inverters: [],
+    });
+  }
+  for (const p of points) bySys.get(p.sys)?.points.push([p.t * 1000, p.power_w]);
+  const inverters = new Map<number, DetectionSystem["inverters"][number]>();
+  for (const p of inverterPoints) {
+    let inverter = inverters.get(p.inv);
+    if (!inverter) {
+      inverter = { serial: p.serial ?? String(p.inv), points: [] };
+      inverters.set(p.inv, inverter);
+      bySys.get(p.sys)?.inverters.push(inverter);
+    }
+    if (p.t !== null) inverter.points.push([p.t * 1000, p.power_w, p.state === 2 ? 1 : 0]);
+  }
+  return [...bySys.values()];
+}
