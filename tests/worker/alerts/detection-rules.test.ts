@@ -197,15 +197,19 @@ describe("evaluateSystem", () => {
 
   it("raises nothing for a disabled rule", () => {
     const input = system("09:00", "12:00", () => 0);
-    const raised = (off: Partial<typeof rules>) =>
-      evaluateSystem(input, { ...rules, ...off }, clearSky(800), at("12:00"))
-        .findings.filter((f) => f.raised)
-        .map((f) => f.rule);
-    const disabled = (name: "no_production" | "underperformance") => ({ ...rules[name], enabled: false });
-    // Without no production, the plant's 0 W is still energy below 80 % of expected.
-    expect(raised({ no_production: disabled("no_production") })).toEqual(["underperformance"]);
-    expect(
-      raised({ no_production: disabled("no_production"), underperformance: disabled("underperformance") }),
-    ).toEqual([]);
+    const off = { ...rules, no_production: { ...rules.no_production, enabled: false } };
+    const { findings } = evaluateSystem(input, off, clearSky(800), at("12:00"));
+    // A plant at 0 W is no production's: underperformance leaves those instants out.
+    expect(findings.filter((f) => f.raised).map((f) => f.rule)).toEqual([]);
+  });
+
+  it("leaves instants of no production and of a down inverter out of underperformance", () => {
+    const recovered = system("09:00", "11:05", (t) => (t >= at("10:00") && t < at("11:00") ? 0 : EXPECTED));
+    expect(underperformance(recovered, rules.underperformance, clearSky(800)).holds).toBe(true);
+    const after = evaluateSystem(recovered, rules, clearSky(800), at("11:05"));
+    expect(after.findings.filter((f) => f.holds).map((f) => f.rule)).toEqual([]);
+    const low = system("09:00", "11:05", (t) => (t >= at("10:00") && t < at("11:00") ? 0 : 0.6 * EXPECTED));
+    const still = evaluateSystem(low, rules, clearSky(800), at("11:05"));
+    expect(still.findings.filter((f) => f.raised).map((f) => f.rule)).toEqual(["underperformance"]);
   });
 });

@@ -175,22 +175,31 @@ export function noProduction(input: SystemInput, rule: AlertRule, ghi: Irradianc
  * Energy below the threshold (% of expected) over the rule's window (at least 2 h by default),
  * every point of which saw irradiance above 200 W/m² and the window is covered by points.
  */
-export function underperformance(input: SystemInput, rule: AlertRule, ghi: Irradiance): Finding {
+export function underperformance(
+  input: SystemInput,
+  rule: AlertRule,
+  ghi: Irradiance,
+  /** Instants another rule explains (no production, a down inverter): left out of the comparison. */
+  explained: (at: number) => boolean = () => false,
+): Finding {
   const capacity = input.capacityW ?? 0;
   const newest = input.points.at(-1);
   if (capacity <= 0 || !newest) return none("underperformance");
   const windowMs = (rule.windowMinutes ?? 120) * MINUTE_MS;
   const start = newest[0] - windowMs;
   const inWindow = input.points.filter(([at]) => at > start);
-  // Covered: no gap above 10 minutes, from the window's start to its end.
-  let previous = start;
+  // Covered: a point within 5 minutes of the window's start, then no gap above 10 minutes.
+  const first = inWindow[0]?.[0];
+  if (first === undefined || first - start > STEP_MS) return none("underperformance");
+  let previous = first;
   for (const [at] of inWindow) {
     if (at - previous > POINT_VALID_MS) return none("underperformance");
     previous = at;
   }
   if (inWindow.some(([at]) => (ghi(at) ?? 0) <= UNDERPERFORMANCE_MIN_GHI)) return none("underperformance");
-  const actual = inWindow.reduce((sum, [, power]) => sum + (power ?? 0), 0);
-  const expected = inWindow.reduce((sum, [at]) => sum + expectedAt(input, ghi, at), 0);
+  const counted = inWindow.filter(([at]) => !explained(at));
+  const actual = counted.reduce((sum, [, power]) => sum + (power ?? 0), 0);
+  const expected = counted.reduce((sum, [at]) => sum + expectedAt(input, ghi, at), 0);
   const pct = rule.thresholdPct ?? 80;
   if (expected <= 0 || actual >= (pct / 100) * expected) return none("underperformance");
   return {
@@ -199,7 +208,7 @@ export function underperformance(input: SystemInput, rule: AlertRule, ghi: Irrad
     holds: true,
     raised: true,
     severity: "warning",
-    since: start,
+    since: first,
     title: "Underperformance",
     message: `${Math.round((actual / expected) * 100)} % of expected energy over the last ${Math.round(windowMs / MINUTE_MS)} min`,
     lostWh: (from, to) =>
@@ -211,6 +220,27 @@ export function underperformance(input: SystemInput, rule: AlertRule, ghi: Irrad
   };
 }
 
+/** Per-instant tests of a system's inverters: their power, the others' mean, whether one is down. */
+function inverterTests(input: SystemInput, rule: AlertRule) {
+  const n = input.inverters.length;
+  const share = (input.capacityW ?? 0) / Math.max(n, 1);
+  const threshold = ((rule.thresholdPct ?? 5) / 100) * share;
+  const powerOf = (inverter: SystemInput["inverters"][number], at: number) => {
+    const p = valueAt(inverter.points, at);
+    return p === undefined || p[2] === 1 ? null : (p[1] ?? 0);
+  };
+  const othersMean = (index: number, at: number) => {
+    const others = input.inverters.filter((_, i) => i !== index).map((inv) => powerOf(inv, at) ?? 0);
+    return others.reduce((a, b) => a + b, 0) / Math.max(others.length, 1);
+  };
+  const down = (index: number, at: number) => {
+    if (n < 2) return false;
+    const own = powerOf(input.inverters[index] as SystemInput["inverters"][number], at);
+    return (own === null || own <= 0) && othersMean(index, at) > threshold;
+  };
+  return { powerOf, othersMean, down };
+}
+
 /**
  * One inverter at 0 W or offline while the others produce above the threshold (% of their share
  * of capacity); its loss is the others' mean power minus its own.
@@ -219,21 +249,8 @@ export function inverterDown(input: SystemInput, rule: AlertRule): Finding[] {
   const capacity = input.capacityW ?? 0;
   const n = input.inverters.length;
   if (n < 2 || capacity <= 0) return [];
-  const share = capacity / n;
-  const threshold = ((rule.thresholdPct ?? 5) / 100) * share;
+  const { down, othersMean, powerOf } = inverterTests(input, rule);
   const times = input.points.map(([at]) => at);
-  const powerOf = (inverter: SystemInput["inverters"][number], at: number) => {
-    const p = valueAt(inverter.points, at);
-    return p === undefined || p[2] === 1 ? null : (p[1] ?? 0);
-  };
-  const othersMean = (index: number, at: number) => {
-    const others = input.inverters.filter((_, i) => i !== index).map((inv) => powerOf(inv, at) ?? 0);
-    return others.reduce((a, b) => a + b, 0) / others.length;
-  };
-  const down = (index: number, at: number) => {
-    const own = powerOf(input.inverters[index] as SystemInput["inverters"][number], at);
-    return (own === null || own <= 0) && othersMean(index, at) > threshold;
-  };
   return input.inverters.map((inverter, index) => {
     const since = runStart(
       times.map((at) => [at] as [number]),
@@ -276,9 +293,14 @@ export function evaluateSystem(
   const noPower = enabled(noProduction(input, rules.no_production, ghi));
   const inverters = inverterDown(input, rules.inverter_down).map(enabled);
   const explained = noPower.holds || inverters.some((f) => f.holds);
+  // Instants when no production or a down inverter held are theirs, not underperformance's.
+  const floor = ((rules.no_production.thresholdPct ?? 1) / 100) * (input.capacityW ?? 0);
+  const { down } = inverterTests(input, rules.inverter_down);
+  const explainedAt = (at: number) =>
+    (valueAt(input.points, at)?.[1] ?? 0) < floor || input.inverters.some((_, i) => down(i, at));
   const under = explained
     ? none("underperformance")
-    : enabled(underperformance(input, rules.underperformance, ghi));
+    : enabled(underperformance(input, rules.underperformance, ghi, explainedAt));
   return {
     findings: [lost, noPower, ...inverters, under],
     suppressed: explained ? ["underperformance"] : [],
