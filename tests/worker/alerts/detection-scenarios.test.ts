@@ -1,0 +1,233 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { SystemPoint } from "../../../worker/fleet/types";
+import { createDb } from "../../../worker/lib/db";
+import { detectAlerts } from "../../../worker/services/detection";
+import { insertOrg, insertSystem, storePoints } from "../fleet/fleet-fixtures";
+
+/*
+ * Known-answer scenarios: a 10 kW plant in Amsterdam on 21 June 2026 under 800 W/m² from 07:00 to
+ * 17:00 UTC (expected 6,605 W), driven in 5-minute steps by an explicit clock: each step stores
+ * the scenario's point (if any) and runs detection at that instant.
+ */
+
+const MIN = 60_000;
+const at = (hhmm: string, day = 21) => Date.parse(`2026-06-${day}T${hhmm}:00Z`);
+const EXPECTED_W = 6605;
+const db = createDb(env.DB);
+
+interface AlertRow {
+  id: string;
+  rule: string;
+  severity: string;
+  resolved: number;
+  device_serial: string | null;
+  lost_energy_wh: number;
+  system_id: string;
+}
+
+async function plant(inverters = 0) {
+  const orgId = await insertOrg();
+  const system = await insertSystem(orgId, { latitude: 52.37, longitude: 4.9, capacityW: 10_000, inverters });
+  const hours: string[] = [];
+  for (const day of [21, 22]) {
+    for (let h = 0; h < 24; h++) {
+      const start = Date.UTC(2026, 5, day, h);
+      hours.push(`('52.37,4.90', ${start}, ${h >= 7 && h < 17 ? 800 : 0})`);
+    }
+  }
+  await env.DB.prepare(
+    `INSERT OR REPLACE INTO irradiance_hourly (location_key, hour_start, ghi_wm2) VALUES ${hours.join(", ")}`,
+  ).run();
+  return { orgId, system };
+}
+
+type Plant = Awaited<ReturnType<typeof plant>>;
+
+/** A system point with the given power per inverter (or whole-system power without inverters). */
+function pointOf(p: Plant, time: number, powers: number[]): SystemPoint {
+  const total = powers.reduce((a, b) => a + b, 0);
+  return {
+    systemId: p.system.id,
+    time,
+    state: "online",
+    powerW: total,
+    energyTodayWh: null,
+    energyTotalWh: null,
+    inverters: p.system.inverterIds.map((inverterId, i) => ({
+      inverterId,
+      time,
+      state: "online",
+      powerW: powers[i] ?? 0,
+      energyTodayWh: null,
+      temperatureC: null,
+    })),
+  };
+}
+
+/** Steps the clock from `from` to `to` (inclusive) every 5 minutes: store the point, detect. */
+async function drive(p: Plant, from: number, to: number, powers: (t: number) => number[] | null) {
+  for (let t = from; t <= to; t += 5 * MIN) {
+    const values = powers(t);
+    if (values) await storePoints(p.orgId, [pointOf(p, t, values)]);
+    await detectAlerts({ db, env }, p.orgId, { now: t });
+  }
+}
+
+async function alertsOf(orgId: string) {
+  const rows = await env.DB.prepare("SELECT * FROM alerts WHERE org_id = ? ORDER BY created_at")
+    .bind(orgId)
+    .all<AlertRow>();
+  return rows.results;
+}
+
+async function historyOf(alertId: string) {
+  const rows = await env.DB.prepare(
+    "SELECT kind, rule, actor_id FROM alert_events WHERE alert_id = ? ORDER BY created_at",
+  )
+    .bind(alertId)
+    .all<{ kind: string; rule: string | null; actor_id: string | null }>();
+  return rows.results;
+}
+
+const expectWithin10Pct = (actual: number, expected: number) => {
+  expect(actual).toBeGreaterThan(expected * 0.9);
+  expect(actual).toBeLessThan(expected * 1.1);
+};
+
+// Each scenario runs dozens of 5-minute steps (a store write and a detection run each).
+describe("detection scenarios", { timeout: 60_000 }, () => {
+  it("a plant that stops reporting at midday: communication lost, critical after 4 daylight hours", async () => {
+    const p = await plant();
+    const producing = () => [EXPECTED_W];
+    await drive(p, at("09:00"), at("12:00"), producing);
+    await drive(p, at("12:05"), at("12:55"), () => null);
+    expect(await alertsOf(p.orgId)).toEqual([]);
+
+    await drive(p, at("13:00"), at("13:00"), () => null);
+    let [alert, ...others] = await alertsOf(p.orgId);
+    expect(others).toEqual([]);
+    expect(alert).toMatchObject({ rule: "communication_lost", severity: "warning", resolved: 0 });
+    expectWithin10Pct(alert?.lost_energy_wh ?? 0, EXPECTED_W);
+
+    await drive(p, at("13:05"), at("16:00"), () => null);
+    [alert, ...others] = await alertsOf(p.orgId);
+    expect(others).toEqual([]);
+    expect(alert).toMatchObject({ rule: "communication_lost", severity: "critical", resolved: 0 });
+    // Four silent hours of expected energy.
+    expectWithin10Pct(alert?.lost_energy_wh ?? 0, 4 * EXPECTED_W);
+
+    await drive(p, at("16:05"), at("16:10"), producing);
+    expect((await alertsOf(p.orgId))[0]?.resolved).toBe(0);
+    await drive(p, at("16:15"), at("16:30"), producing);
+    const after = await alertsOf(p.orgId);
+    expect(after).toHaveLength(1);
+    expect(after[0]?.resolved).toBe(1);
+    expect((await historyOf(after[0]?.id as string)).map((e) => [e.kind, e.rule, e.actor_id])).toEqual([
+      ["opened", "communication_lost", null],
+      ["updated", "communication_lost", null],
+      ["resolved", "communication_lost", null],
+    ]);
+  });
+
+  it("a plant at 0 W under a clear sky: no production, critical, after 30 minutes", async () => {
+    const p = await plant();
+    await drive(p, at("10:00"), at("10:55"), () => [EXPECTED_W]);
+    await drive(p, at("11:00"), at("11:25"), () => [0]);
+    expect(await alertsOf(p.orgId)).toEqual([]);
+    await drive(p, at("11:30"), at("12:00"), () => [0]);
+    const [alert, ...others] = await alertsOf(p.orgId);
+    expect(others).toEqual([]);
+    expect(alert).toMatchObject({ rule: "no_production", severity: "critical", resolved: 0 });
+    // One hour at 0 W (11:00 to 12:00).
+    expectWithin10Pct(alert?.lost_energy_wh ?? 0, EXPECTED_W);
+
+    await drive(p, at("12:05"), at("12:10"), () => [EXPECTED_W]);
+    expect((await alertsOf(p.orgId))[0]?.resolved).toBe(0);
+    await drive(p, at("12:15"), at("13:30"), () => [EXPECTED_W]);
+    const after = await alertsOf(p.orgId);
+    expect(after.map((a) => [a.rule, a.resolved])).toEqual([["no_production", 1]]);
+    expectWithin10Pct(after[0]?.lost_energy_wh ?? 0, EXPECTED_W);
+  });
+
+  it("a plant at 60 % of expected: underperformance, warning, once 2 hours are covered", async () => {
+    const p = await plant();
+    const low = Math.round(0.6 * EXPECTED_W);
+    await drive(p, at("09:00"), at("10:50"), () => [low]);
+    expect(await alertsOf(p.orgId)).toEqual([]);
+    await drive(p, at("10:55"), at("12:00"), () => [low]);
+    const [alert, ...others] = await alertsOf(p.orgId);
+    expect(others).toEqual([]);
+    expect(alert).toMatchObject({ rule: "underperformance", severity: "warning", resolved: 0 });
+    // 40 % of expected over 09:00 to 12:00.
+    expectWithin10Pct(alert?.lost_energy_wh ?? 0, 3 * 0.4 * EXPECTED_W);
+
+    await drive(p, at("12:05"), at("14:00"), () => [EXPECTED_W]);
+    const after = await alertsOf(p.orgId);
+    expect(after.map((a) => [a.rule, a.resolved])).toEqual([["underperformance", 1]]);
+  });
+
+  it("one dead inverter beside a producing one: inverter down for that inverter only", async () => {
+    const p = await plant(2);
+    const half = Math.round(EXPECTED_W / 2);
+    await drive(p, at("09:00"), at("09:25"), () => [half, 0]);
+    expect(await alertsOf(p.orgId)).toEqual([]);
+    await drive(p, at("09:30"), at("10:55"), () => [half, 0]);
+    const [alert, ...others] = await alertsOf(p.orgId);
+    expect(others).toEqual([]);
+    const [serial] = (
+      await env.DB.prepare("SELECT serial FROM inverters WHERE id = ?").bind(p.system.inverterIds[1]).all<{
+        serial: string;
+      }>()
+    ).results;
+    expect(alert).toMatchObject({
+      rule: "inverter_down",
+      severity: "warning",
+      resolved: 0,
+      device_serial: serial?.serial,
+    });
+    // Two hours of the producing inverter's power.
+    expectWithin10Pct(alert?.lost_energy_wh ?? 0, 2 * half);
+
+    await drive(p, at("11:00"), at("12:00"), () => [half, half]);
+    const after = await alertsOf(p.orgId);
+    expect(after.map((a) => [a.rule, a.resolved])).toEqual([["inverter_down", 1]]);
+  });
+
+  it("a night without data raises nothing", async () => {
+    const p = await plant();
+    await drive(p, at("19:00"), at("20:30"), () => [50]);
+    // Silent from 20:30 to 03:30 UTC, the sun below 5° at the plant all along.
+    await drive(p, at("20:35"), at("03:25", 22) + 0 * MIN, () => null);
+    await drive(p, at("03:30", 22), at("05:00", 22), () => [100]);
+    expect(await alertsOf(p.orgId)).toEqual([]);
+  });
+
+  it("updates the open alert on a repeat, never duplicating it", async () => {
+    const p = await plant();
+    await drive(p, at("11:00"), at("11:30"), () => [0]);
+    const [first] = await alertsOf(p.orgId);
+    // The same instant evaluated again (a page and the cron) adds nothing.
+    await detectAlerts({ db, env }, p.orgId, { now: at("11:30") });
+    await detectAlerts({ db, env }, p.orgId, { now: at("11:30"), systemIds: [p.system.id] });
+    expect(await alertsOf(p.orgId)).toEqual([first]);
+    await drive(p, at("11:35"), at("11:45"), () => [0]);
+    const rows = await alertsOf(p.orgId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.id).toBe(first?.id);
+    expect(rows[0]?.lost_energy_wh).toBeGreaterThan(first?.lost_energy_wh ?? 0);
+    expect((await historyOf(first?.id as string)).map((e) => e.kind)).toEqual(["opened"]);
+  });
+
+  it("raises nothing for a disabled rule", async () => {
+    const p = await plant();
+    await env.DB.prepare(
+      `INSERT INTO alert_rules (org_id, rule, enabled, delay_minutes, clear_minutes, window_minutes, threshold_pct, updated_at)
+       VALUES (?, 'no_production', 0, 30, 15, NULL, 1, ?)`,
+    )
+      .bind(p.orgId, Date.now())
+      .run();
+    await drive(p, at("11:00"), at("12:30"), () => [0]);
+    expect(await alertsOf(p.orgId)).toEqual([]);
+  });
+});
