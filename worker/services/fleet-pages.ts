@@ -10,6 +10,7 @@ import type { DirectoryEntry, StoredPage, SystemPoint } from "../fleet/types";
 import { type Db, runBatch } from "../lib/db";
 import type { NormalisedAlarm, NormalisedSystem, ProviderSnapshot } from "../providers/types";
 import { liveMessageOf } from "../realtime/publish";
+import { detectAfterPage } from "./detection";
 import { fleetStoreFor } from "./fleet-store";
 import { pagePlantSiteStatements } from "./plant-sites";
 
@@ -111,5 +112,7 @@ export async function storeSystemsPage(
     points,
     messages,
   });
+  // Fault detection over the page's systems; it logs its own failures, never failing the page.
+  await detectAfterPage(deps, scope.orgId, [...new Set(points.map((p) => p.systemId))], scope.now);
   return { ...stored, directory };
 }
