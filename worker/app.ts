@@ -16,6 +16,7 @@ import { dashboardRoutes, debugRoutes } from "./routes/dashboard";
 import { geocodeRoutes } from "./routes/geocode";
 import { healthRoutes } from "./routes/health";
 import { invitesRoutes, membersRoutes, usersRoutes } from "./routes/members";
+import { notificationsRoutes } from "./routes/notifications";
 import { organizationRoutes } from "./routes/organization";
 import { portfoliosRoutes } from "./routes/portfolios";
 import { credentialsRoutes, providersRoutes } from "./routes/providers";
@@ -47,6 +48,7 @@ const api = new Hono<AppEnv>()
   .route("/weather", weatherRoutes)
   .route("/alerts", alertsRoutes)
   .route("/alert-rules", alertRulesRoutes)
+  .route("/notifications", notificationsRoutes)
   .route("/dashboard", dashboardRoutes)
   .route("/analytics", analyticsRoutes)
   .route("/debug", debugRoutes);
