@@ -146,6 +146,7 @@ export async function detectAlerts(
 
   const statements: BatchStatement[] = [];
   const seen = new Set<string>();
+  let severityChanged = false;
   for (const system of systems) {
     const hours = system.locationKey ? irradiance.get(system.locationKey) : undefined;
     const ghi: Irradiance = (at) => hours?.get(Math.floor(at / HOUR_MS) * HOUR_MS) ?? null;
@@ -157,6 +158,7 @@ export async function detectAlerts(
       if (finding.holds && alert) {
         statements.push(...updateStatements(db, orgId, alert, finding, now));
         run.updated++;
+        if (finding.severity !== alert.severity) severityChanged = true;
       } else if (finding.raised) {
         statements.push(...openStatements(db, orgId, system.systemId, finding, now));
         run.opened++;
@@ -183,7 +185,8 @@ export async function detectAlerts(
   }
   if (statements.length === 0) return run;
   await runBatch(db, statements);
-  if (run.opened > 0 || run.resolved > 0 || run.updated > 0) await publishOpenCount(deps, orgId);
+  // The sockets hear of changes to the open alerts' count or severities, not of every repeat.
+  if (run.opened > 0 || run.resolved > 0 || severityChanged) await publishOpenCount(deps, orgId);
   return run;
 }
 
