@@ -20,6 +20,7 @@ import { notificationsRoutes } from "./routes/notifications";
 import { organizationRoutes } from "./routes/organization";
 import { portfoliosRoutes } from "./routes/portfolios";
 import { credentialsRoutes, providersRoutes } from "./routes/providers";
+import { reportsRoutes } from "./routes/reports";
 import { availableSystemsRoutes, sitesRoutes } from "./routes/sites";
 import { solarRoutes } from "./routes/solar";
 import { timezonesRoutes } from "./routes/timezones";
@@ -51,6 +52,7 @@ const api = new Hono<AppEnv>()
   .route("/notifications", notificationsRoutes)
   .route("/dashboard", dashboardRoutes)
   .route("/analytics", analyticsRoutes)
+  .route("/reports", reportsRoutes)
   .route("/debug", debugRoutes);
 
 export const app = new Hono<AppEnv>()

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { alertEventKinds, alertRuleNames, alertSeverities } from "../domain";
+import { exportFormatSchema } from "./exports";
 import { providerIdSchema } from "./providers";
 
 export const alertsQuerySchema = z.strictObject({
@@ -8,6 +9,7 @@ export const alertsQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   /** newest: newest first; lostEnergy: most energy lost first (then newest). */
   sort: z.enum(["newest", "lostEnergy"]).default("newest"),
+  format: exportFormatSchema,
 });
 export type AlertsQuery = z.infer<typeof alertsQuerySchema>;
 

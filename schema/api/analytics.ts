@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { exportFormatSchema } from "./exports";
 import { providerIdSchema } from "./providers";
 
 export const analyticsRanges = ["24h", "7d", "30d", "1y"] as const;
@@ -7,6 +8,9 @@ export type AnalyticsRange = (typeof analyticsRanges)[number];
 export const analyticsQuerySchema = z.strictObject({
   system: z.string().min(1).max(64).default("all"),
   range: z.enum(analyticsRanges).default("24h"),
+  format: exportFormatSchema,
+  /** Which series a CSV export holds: power readings or daily energy. */
+  series: z.enum(["power", "energy"]).default("power"),
 });
 export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { exportFormatSchema } from "./exports";
 
 export const auditQuerySchema = z.strictObject({
   action: z.string().max(64).optional(),
@@ -10,6 +11,7 @@ export const auditQuerySchema = z.strictObject({
   orgId: z.string().max(64).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
+  format: exportFormatSchema,
 });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
 

@@ -16,6 +16,7 @@ import {
 import { type DetectionSystem, readDetectionInput } from "./data/detection";
 import { applyDirectory, readMeta, replaceDirectory, writeMeta } from "./data/directory";
 import { importLegacyRows } from "./data/legacy";
+import { energyBySystem } from "./data/monthly-energy";
 import { liveValues, summedHourlyPower, tableRowCounts } from "./data/reads";
 import { pruneReadings, type RetentionRun } from "./data/retention";
 import { storePoints } from "./data/writes";
@@ -218,6 +219,15 @@ export class FleetStore extends DurableObject<Env> {
     this.claim(orgId);
     await this.directoryCurrent(orgId);
     return readDetectionInput(this.db, systemIds, fromMs, toMs);
+  }
+
+  /** Each system's energy (Wh) summed over the plant-local dates of one month (YYYY-MM). */
+  async monthlyEnergy(orgId: string, month: string): Promise<{ systemId: string; energyWh: number }[]> {
+    this.claim(orgId);
+    return energyBySystem(this.db, `${month}-01`, `${month}-31`).map((row) => ({
+      systemId: row.system_id,
+      energyWh: row.energy_wh,
+    }));
   }
 
   async liveValues(orgId: string, systemIds: string[]): Promise<LiveValues[]> {

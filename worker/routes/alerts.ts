@@ -7,15 +7,20 @@ import {
 } from "../../schema/api/alerts";
 import { idParamSchema } from "../../schema/api/common";
 import { type AppEnv, userContext } from "../hono-env";
+import { csvHeaders } from "../lib/csv";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { acknowledgeAlert, assignAlert, getAlertSummary, getAlerts, updateAlert } from "../services/alerts";
+import { alertsCsv } from "../services/exports";
 
 export const alertsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/", validate("query", alertsQuerySchema), async (c) =>
-    c.json(await getAlerts(userContext(c), c.req.valid("query"))),
-  )
+  .get("/", validate("query", alertsQuerySchema), async (c) => {
+    const query = c.req.valid("query");
+    const alerts = await getAlerts(userContext(c), query);
+    if (query.format === "csv") return c.body(alertsCsv(alerts), 200, csvHeaders("alerts.csv"));
+    return c.json(alerts);
+  })
   .get("/summary", async (c) => c.json(await getAlertSummary(userContext(c))))
   .patch("/:id", validate("param", idParamSchema), validate("json", alertPatchSchema), async (c) =>
     c.json(await updateAlert(userContext(c), c.req.valid("param").id, c.req.valid("json").resolved)),

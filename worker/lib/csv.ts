@@ -1,0 +1,55 @@
+import Papa from "papaparse";
+
+/** Byte order mark: spreadsheet programs read the file as UTF-8 only with it. */
+const BOM = "\uFEFF";
+
+export type CsvCell = string | number | boolean | null | undefined;
+
+/** A CSV document from a header row and data rows: UTF-8 with BOM, CRLF line ends. */
+export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
+  const data = rows.map((row) => row.map((cell) => (cell === null || cell === undefined ? "" : cell)));
+  // Cells starting with = + - @ are quoted and prefixed so spreadsheets do not run them as formulas.
+  return BOM + Papa.unparse({ fields: [...header], data }, { newline: "\r\n", escapeFormulae: true });
+}
+
+/** The headers of a CSV download with a filename. */
+export const csvHeaders = (filename: string): Record<string, string> => ({
+  "Content-Type": "text/csv; charset=utf-8",
+  "Content-Disposition": `attachment; filename="${filename.replace(/[^\w.-]/g, "_")}"`,
+});
+
+/** An ISO 8601 time with its numeric UTC offset in the given IANA zone, e.g. 2026-06-01T14:00:00+02:00. */
+export function isoWithOffset(value: string | number | null, timeZone = "UTC"): string {
+  if (value === null) return "";
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return "";
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    })
+      .formatToParts(date)
+      .map((part) => [part.type, part.value]),
+  );
+  const local = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  const offsetMin = Math.round((local - Math.floor(date.getTime() / 1000) * 1000) / 60_000);
+  const sign = offsetMin < 0 ? "-" : "+";
+  const abs = Math.abs(offsetMin);
+  const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
+  const ms = date.getTime() % 1000;
+  const fraction = ms === 0 ? "" : `.${String((ms + 1000) % 1000).padStart(3, "0")}`;
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${fraction}${offset}`;
+}
