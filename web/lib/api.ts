@@ -127,6 +127,17 @@ export const api = {
   patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
     request<T>("PATCH", path, { ...options, body }),
   delete: <T>(path: string, options?: RequestOptions) => request<T>("DELETE", path, options),
+  /** A file answer (a CSV export): the body and the filename its Content-Disposition names. */
+  download: async (path: string): Promise<{ blob: Blob; filename: string }> => {
+    const response = await send("GET", path, {});
+    if (!response.ok) {
+      const error = await toError(response, apiPath(path));
+      if (response.status === 401) onUnauthorized?.();
+      throw error;
+    }
+    const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "");
+    return { blob: await response.blob(), filename: named?.[1] ?? "export.csv" };
+  },
 };
 
 /** Text for a toast: the server's own error (with its first validation issue), else the fallback. */

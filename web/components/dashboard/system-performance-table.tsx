@@ -12,6 +12,7 @@ import {
   formatTime,
 } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
+import { ExportButton } from "../ui/export-button";
 import {
   hasCapacity,
   inverterCounts,
@@ -67,7 +68,10 @@ export function SystemPerformanceTable({
 
   return (
     <Card>
-      <Title>{t("fleet.table.title")}</Title>
+      <div className="flex items-center justify-between gap-2">
+        <Title>{t("fleet.table.title")}</Title>
+        <ExportButton path="/dashboard/metrics" />
+      </div>
       <div className="mt-4 overflow-x-auto">
         <table className="w-full min-w-[56rem] text-left text-tremor-default">
           <caption className="sr-only">{t("fleet.table.caption")}</caption>

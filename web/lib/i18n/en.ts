@@ -17,6 +17,11 @@ export const en = {
     backHome: "Back to Home",
     connectProvider: "Connect a Provider",
     siteList: "Open Site List",
+    exportCsv: "Export CSV",
+    exporting: "Exporting...",
+    exportFailed: "Export failed",
+    exportPower: "Export power (CSV)",
+    exportEnergy: "Export energy (CSV)",
   },
   roles: {
     superAdmin: "Super Administrator",

@@ -18,6 +18,11 @@ export const es: Translation = {
     backHome: "Volver al inicio",
     connectProvider: "Conectar un proveedor",
     siteList: "Ver la lista de instalaciones",
+    exportCsv: "Exportar CSV",
+    exporting: "Exportando...",
+    exportFailed: "No se pudo exportar",
+    exportPower: "Exportar potencia (CSV)",
+    exportEnergy: "Exportar energía (CSV)",
   },
   roles: {
     superAdmin: "Superadministrador",

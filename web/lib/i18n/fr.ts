@@ -18,6 +18,11 @@ export const fr: Translation = {
     backHome: "Retour à l’accueil",
     connectProvider: "Connecter un fournisseur",
     siteList: "Voir la liste des sites",
+    exportCsv: "Exporter en CSV",
+    exporting: "Export en cours...",
+    exportFailed: "Échec de l’export",
+    exportPower: "Exporter la puissance (CSV)",
+    exportEnergy: "Exporter l’énergie (CSV)",
   },
   roles: {
     superAdmin: "Super administrateur",

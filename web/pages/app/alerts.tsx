@@ -9,6 +9,7 @@ import { PlaceholderLinks } from "../../components/placeholder-links";
 import { useCurrentProfile } from "../../components/profile-context";
 import { EmptyState } from "../../components/ui/empty-state";
 import { ErrorState } from "../../components/ui/error-state";
+import { ExportButton } from "../../components/ui/export-button";
 import { PageHeader } from "../../components/ui/page-header";
 import { Spinner } from "../../components/ui/spinner";
 import { useUserTimeZone } from "../../components/use-user-time-zone";
@@ -16,6 +17,7 @@ import { formatCount, localeFor } from "../../lib/format";
 import { actorFromProfile } from "../../lib/permissions";
 import {
   alertSummaryQueryOptions,
+  alertsPath,
   alertsQueryOptions,
   type AlertFilters as Filters,
 } from "../../lib/queries/alerts";
@@ -46,6 +48,7 @@ export function AlertsPage() {
               })
             : t("alerts.subtitle")
         }
+        actions={<ExportButton path={alertsPath(filters)} />}
       />
       <div className="space-y-6">
         <AlertFilters filters={filters} onChange={setFilters} />

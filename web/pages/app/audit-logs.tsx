@@ -20,13 +20,14 @@ import { useCurrentProfile } from "../../components/profile-context";
 import { DateInput } from "../../components/ui/date-input";
 import { EmptyState } from "../../components/ui/empty-state";
 import { ErrorState } from "../../components/ui/error-state";
+import { ExportButton } from "../../components/ui/export-button";
 import { Field } from "../../components/ui/field";
 import { PageHeader } from "../../components/ui/page-header";
 import { Spinner } from "../../components/ui/spinner";
 import { useUserTimeZone } from "../../components/use-user-time-zone";
 import { dayBoundaryIso, formatCount, formatDateTime, localeFor } from "../../lib/format";
 import { actorFromProfile } from "../../lib/permissions";
-import { type AuditFilters, auditLogsQueryOptions } from "../../lib/queries/audit";
+import { type AuditFilters, auditLogsQueryOptions, auditSearchParams } from "../../lib/queries/audit";
 
 const PAGE_SIZE = 25;
 
@@ -103,7 +104,11 @@ function AuditLogsView() {
 
   return (
     <>
-      <PageHeader title={t("pages.auditLogs")} description={t("audit.subtitle")} />
+      <PageHeader
+        title={t("pages.auditLogs")}
+        description={t("audit.subtitle")}
+        actions={<ExportButton path={`/admin/logs?${auditSearchParams(toFilters(applied, page))}`} />}
+      />
       <Card className="mb-6">
         <form onSubmit={apply} className="grid gap-4 md:grid-cols-2 lg:grid-cols-[1fr_1fr_11rem_11rem_auto]">
           <Field label={t("audit.filterAction")} htmlFor="audit-action">

@@ -13,6 +13,7 @@ import { RangeSelector } from "../../components/analytics/range-selector";
 import { RecordStatusBadge } from "../../components/analytics/status-badge";
 import { ButtonLink } from "../../components/ui/button-link";
 import { EmptyState } from "../../components/ui/empty-state";
+import { ExportButton } from "../../components/ui/export-button";
 import { PageHeader } from "../../components/ui/page-header";
 import { Spinner } from "../../components/ui/spinner";
 import { useUserTimeZone } from "../../components/use-user-time-zone";
@@ -158,6 +159,14 @@ function SystemDetail({ record, range, onRangeChange, refreshing }: SystemDetail
         <div className="flex items-center gap-3">
           {refreshing ? <Spinner label={t("insights.detail.updating")} /> : null}
           <RangeSelector value={range} onChange={onRangeChange} />
+          <ExportButton
+            path={`/analytics?system=${encodeURIComponent(record.systemId)}&range=${range}&series=power`}
+            label={t("common.exportPower")}
+          />
+          <ExportButton
+            path={`/analytics?system=${encodeURIComponent(record.systemId)}&range=${range}&series=energy`}
+            label={t("common.exportEnergy")}
+          />
         </div>
       </Card>
       {record.error ? (

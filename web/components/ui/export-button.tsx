@@ -1,0 +1,34 @@
+import { Button } from "@tremor/react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { api, errorDescription } from "../../lib/api";
+
+/** Downloads a CSV export of `path` (the API adds `format=csv`) under the filename the server names. */
+export function ExportButton({ path, label }: { path: string; label?: string }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const onClick = async () => {
+    setBusy(true);
+    try {
+      const { blob, filename } = await api.download(`${path}${path.includes("?") ? "&" : "?"}format=csv`);
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = filename;
+      link.click();
+      URL.revokeObjectURL(url);
+    } catch (error) {
+      toast.error(t("common.exportFailed"), {
+        description: errorDescription(error, t("common.exportFailed")),
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button variant="secondary" size="xs" onClick={onClick} loading={busy} disabled={busy}>
+      {busy ? t("common.exporting") : (label ?? t("common.exportCsv"))}
+    </Button>
+  );
+}
