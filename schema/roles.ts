@@ -38,6 +38,7 @@ export const actions = {
   "invites:revoke": "users",
   "audit:read": "audit",
   "audit:readAllOrgs": null,
+  "apiKeys:manage": null,
 } as const satisfies Record<string, MemberPermission | null>;
 export type Action = keyof typeof actions;
 
@@ -57,6 +58,7 @@ const engineerActions: Action[] = [
   "invites:read",
   "invites:revoke",
   "audit:read",
+  "apiKeys:manage",
 ];
 
 /** The one table of role -> allowed actions. Target-role rules live in `canManageRole`. */
@@ -70,9 +72,27 @@ export const roleActions: Record<Role, ReadonlySet<Action>> = {
 export interface Actor {
   role: Role;
   permissions: readonly MemberPermission[] | null;
+  /** An API key caller: its scope bounds what the role allows. */
+  apiKey?: { scope: "read" | "write" } | undefined;
 }
 
+/**
+ * What an organisation API key may do: read, or read and change the organisation's data; never
+ * manage members, invites, keys, settings or the audit log.
+ */
+export const apiKeyActions: Record<"read" | "write", ReadonlySet<Action>> = {
+  read: new Set<Action>(["org:read"]),
+  write: new Set<Action>([
+    "org:read",
+    "credentials:manage",
+    "sites:manage",
+    "portfolios:manage",
+    "alerts:manage",
+  ]),
+};
+
 export function can(actor: Actor, action: Action): boolean {
+  if (actor.apiKey && !apiKeyActions[actor.apiKey.scope].has(action)) return false;
   if (!roleActions[actor.role].has(action)) return false;
   const area = actions[action];
   if (area === null || actor.role === "orgOwner" || actor.permissions === null) return true;

@@ -605,3 +605,31 @@ export const dataVersions = sqliteTable("data_versions", {
   scope: text("scope").primaryKey(),
   version: integer("version").notNull(),
 });
+
+/** Organisation API keys for machine access; only the SHA-256 of a key is kept. */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    scope: text("scope").$type<"read" | "write">().notNull(),
+    /** Hex SHA-256 of the whole key. */
+    keyHash: text("key_hash").notNull(),
+    /** The key's first characters, to tell keys apart in the list. */
+    prefix: text("prefix").notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestampMs("created_at").notNull(),
+    lastUsedAt: timestampMs("last_used_at"),
+    revokedAt: timestampMs("revoked_at"),
+  },
+  (t) => [
+    // Serves the lookup of a presented key on every request it authenticates.
+    uniqueIndex("api_keys_hash_unique").on(t.keyHash),
+    // Serves the organisation's key list.
+    index("api_keys_org_idx").on(t.orgId, t.createdAt),
+  ],
+);
+export type ApiKeyRow = typeof apiKeys.$inferSelect;

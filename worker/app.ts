@@ -11,6 +11,7 @@ import { adminRoutes } from "./routes/admin";
 import { alertRulesRoutes } from "./routes/alert-rules";
 import { alertsRoutes } from "./routes/alerts";
 import { analyticsRoutes } from "./routes/analytics";
+import { apiKeysRoutes } from "./routes/api-keys";
 import { authRoutes } from "./routes/auth";
 import { dashboardRoutes, debugRoutes } from "./routes/dashboard";
 import { geocodeRoutes } from "./routes/geocode";
@@ -53,6 +54,7 @@ const api = new Hono<AppEnv>()
   .route("/dashboard", dashboardRoutes)
   .route("/analytics", analyticsRoutes)
   .route("/reports", reportsRoutes)
+  .route("/api-keys", apiKeysRoutes)
   .route("/debug", debugRoutes);
 
 export const app = new Hono<AppEnv>()

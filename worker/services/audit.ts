@@ -47,7 +47,10 @@ export type AuditAction =
   | "portfolio.update"
   | "portfolio.delete"
   | "portfolio.sites_add"
-  | "portfolio.site_remove";
+  | "portfolio.site_remove"
+  | "api_key.create"
+  | "api_key.revoke"
+  | "api_key.write";
 
 export interface AuditEvent extends Omit<AuditInsert, "action" | "ip"> {
   action: AuditAction;

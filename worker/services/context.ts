@@ -11,6 +11,8 @@ export interface CurrentUser {
   orgId: string | null;
   orgName: string | null;
   permissions: MemberPermission[] | null;
+  /** Set when the caller is an organisation API key rather than a signed-in member. */
+  apiKey?: { id: string; scope: "read" | "write" };
 }
 
 /** What every service function receives: no Hono types, so cron, queues and tests can call them. */

@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import { type AttemptState, nextAttemptState, type ThrottleDecision, type ThrottlePolicy } from "./delays";
 
 const STATE = "state";
+const WINDOW = "window";
 
 /**
  * One instance per counter key (an e-mail, a client IP, a user): a Durable Object runs one call
@@ -21,6 +22,20 @@ export class Throttle extends DurableObject<Env> {
   async forgive(): Promise<void> {
     const state = this.ctx.storage.kv.get<AttemptState>(STATE);
     if (state && state.count > 0) this.ctx.storage.kv.put(STATE, { ...state, count: state.count - 1 });
+  }
+
+  /**
+   * Counts one request in a fixed window of `windowMs` and answers whether it is within `limit`
+   * (an API key's request rate).
+   */
+  async countInWindow(limit: number, windowMs: number, now: number): Promise<ThrottleDecision> {
+    const windowStart = now - (now % windowMs);
+    const current = this.ctx.storage.kv.get<{ windowStart: number; count: number }>(WINDOW);
+    const count = current?.windowStart === windowStart ? current.count + 1 : 1;
+    this.ctx.storage.kv.put(WINDOW, { windowStart, count });
+    return count <= limit
+      ? { allowed: true }
+      : { allowed: false, retryAfterMs: windowStart + windowMs - now };
   }
 
   /** Forgets every attempt (the owner proved who they are). */
