@@ -59,16 +59,21 @@ describe("settings modal", () => {
     ]);
   });
 
-  it.each<Role>(["orgEngineer", "orgOwner", "superAdmin"])(
-    "has 5 tabs for %s, ending with Manage Users",
-    async (role) => {
+  it.each<[Role, number]>([
+    ["orgEngineer", 6],
+    ["orgOwner", 6],
+    ["superAdmin", 5],
+  ])(
+    "has Manage Users as the fifth tab for %s (%i tabs, API Keys last for organisation managers)",
+    async (role, count) => {
       const { dialog } = await openSettings(role, {
         "GET /api/users": { body: [] },
         "GET /api/invites": { body: [] },
       });
       const tabs = within(dialog).getAllByRole("tab");
-      expect(tabs).toHaveLength(5);
+      expect(tabs).toHaveLength(count);
       expect(tabs[4]).toHaveTextContent("Manage Users");
+      if (count === 6) expect(tabs[5]).toHaveTextContent("API Keys");
     },
   );
 

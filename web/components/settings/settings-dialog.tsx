@@ -2,15 +2,17 @@ import { RiCloseLine } from "@remixicon/react";
 import { Dialog, DialogPanel, Tab, TabGroup, TabList } from "@tremor/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { seesAdministration } from "../../lib/permissions";
+import { can } from "../../../schema/roles";
+import { actorFromProfile, seesAdministration } from "../../lib/permissions";
 import { MemberManagement } from "../members/member-management";
 import { useCurrentProfile } from "../profile-context";
 import { AccountTab } from "./account-tab";
+import { ApiKeysTab } from "./api-keys-tab";
 import { NotificationsTab } from "./notifications-tab";
 import { ProviderCredentialsTab } from "./provider-credentials-tab";
 import { SitesPortfoliosTab } from "./sites-portfolios-tab";
 
-export type SettingsTabKey = "account" | "notifications" | "providers" | "sites" | "users";
+export type SettingsTabKey = "account" | "notifications" | "providers" | "sites" | "users" | "apiKeys";
 
 interface SettingsTab {
   key: SettingsTabKey;
@@ -47,6 +49,9 @@ export function SettingsDialog({ open, tab, onTabChange, onClose }: SettingsDial
     { key: "providers", label: t("settings.tabs.providerCredentials"), panel: <ProviderCredentialsTab /> },
     { key: "sites", label: t("settings.tabs.sitesPortfolios"), panel: <SitesPortfoliosTab /> },
     ...(showManageUsers ? [manageUsersTab] : []),
+    ...(can(actorFromProfile(profile), "apiKeys:manage")
+      ? [{ key: "apiKeys" as const, label: t("settings.tabs.apiKeys"), panel: <ApiKeysTab /> }]
+      : []),
   ];
 
   const activeIndex = Math.max(

@@ -624,6 +624,27 @@ export const en = {
       providerCredentials: "Provider Credentials",
       sitesPortfolios: "Sites & Portfolios",
       manageUsers: "Manage Users",
+      apiKeys: "API Keys",
+    },
+    apiKeys: {
+      intro:
+        "Keys let scripts and other systems use the Sunfleet API as your organisation. Read keys only read; write keys also change sites, portfolios, credentials and alerts. No key can manage members, invites, keys or settings.",
+      name: "Key name",
+      scope: "Scope",
+      create: "Create key",
+      shownOnce: "Copy this key now: it is shown only once.",
+      empty: "No API keys yet.",
+      listLabel: "API keys",
+      lastUsed: "last used {{time}}",
+      neverUsed: "never used",
+      revoke: "Revoke {{name}}",
+      createFailed: "Could not create the key",
+      revokeFailed: "Could not revoke the key",
+      loadFailed: "Could not load API keys",
+      scopes: {
+        read: "Read",
+        write: "Read and write",
+      },
     },
     account: {
       email: "Email",

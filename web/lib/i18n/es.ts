@@ -636,6 +636,27 @@ export const es: Translation = {
       providerCredentials: "Credenciales de proveedores",
       sitesPortfolios: "Instalaciones y carteras",
       manageUsers: "Gestionar usuarios",
+      apiKeys: "Claves API",
+    },
+    apiKeys: {
+      intro:
+        "Las claves permiten que scripts y otros sistemas usen la API de Sunfleet en nombre de su organización. Las claves de lectura solo leen; las de escritura también cambian sitios, carteras, credenciales y alertas. Ninguna clave puede gestionar miembros, invitaciones, claves ni ajustes.",
+      name: "Nombre de la clave",
+      scope: "Alcance",
+      create: "Crear clave",
+      shownOnce: "Copie esta clave ahora: solo se muestra una vez.",
+      empty: "Aún no hay claves API.",
+      listLabel: "Claves API",
+      lastUsed: "último uso {{time}}",
+      neverUsed: "nunca usada",
+      revoke: "Revocar {{name}}",
+      createFailed: "No se pudo crear la clave",
+      revokeFailed: "No se pudo revocar la clave",
+      loadFailed: "No se pudieron cargar las claves API",
+      scopes: {
+        read: "Lectura",
+        write: "Lectura y escritura",
+      },
     },
     account: {
       email: "Correo electrónico",

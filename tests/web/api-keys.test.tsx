@@ -1,0 +1,73 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import type { ApiKey } from "../../schema/api/api-keys";
+import { makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
+
+const existing: ApiKey = {
+  id: "key-1",
+  name: "Billing export",
+  scope: "read",
+  prefix: "sfk_AbCdEf",
+  createdBy: "user-1",
+  createdAt: "2026-06-01T10:00:00.000Z",
+  lastUsedAt: null,
+};
+
+async function openApiKeys() {
+  const profile = makeProfile({ role: "orgOwner" });
+  storeSession(profile);
+  let keys: ApiKey[] = [existing];
+  const api = mockApi({
+    ...signedInApi(profile),
+    "GET /api/users": { body: [] },
+    "GET /api/invites": { body: [] },
+    "GET /api/auth/sessions": { body: [] },
+    "GET /api/timezones": { body: [] },
+    "GET /api/api-keys": () => ({ body: keys }),
+    "POST /api/api-keys": ({ body }) => {
+      const input = body as { name: string; scope: "read" | "write" };
+      const created = {
+        ...existing,
+        id: "key-2",
+        name: input.name,
+        scope: input.scope,
+        prefix: "sfk_ZyXwVu",
+      };
+      keys = [created, ...keys];
+      return { status: 201, body: { ...created, key: "sfk_ZyXwVu-the-whole-secret" } };
+    },
+    "DELETE /api/api-keys/key-1": () => {
+      keys = keys.filter((key) => key.id !== "key-1");
+      return { status: 204 };
+    },
+  });
+  const rendered = renderApp("/app/dashboard");
+  await screen.findByText("No sites yet");
+  await rendered.user.click(screen.getByRole("button", { name: "Settings" }));
+  const dialog = await screen.findByRole("dialog");
+  await rendered.user.click(within(dialog).getByRole("tab", { name: "API Keys" }));
+  return { ...rendered, ...api, dialog };
+}
+
+describe("API keys settings tab", () => {
+  it("creates a key and shows it once, then revokes another", async () => {
+    const { dialog, user, calls } = await openApiKeys();
+    await within(dialog).findByText("Billing export");
+    await user.type(within(dialog).getByLabelText("Key name"), "Nightly sync");
+    await user.selectOptions(within(dialog).getByLabelText("Scope"), "write");
+    await user.click(within(dialog).getByRole("button", { name: "Create key" }));
+    expect(await within(dialog).findByText("sfk_ZyXwVu-the-whole-secret")).toBeInTheDocument();
+    expect(calls.find((call) => call.method === "POST")?.body).toEqual({
+      name: "Nightly sync",
+      scope: "write",
+    });
+    await within(dialog).findByText("Nightly sync");
+    // The list never holds the secret, only the prefix.
+    const list = within(dialog).getByRole("list", { name: "API keys" });
+    expect(list).not.toHaveTextContent("the-whole-secret");
+
+    await user.click(within(dialog).getByRole("button", { name: "Revoke Billing export" }));
+    await waitFor(() => expect(within(dialog).queryByText("Billing export")).not.toBeInTheDocument());
+    expect(calls.some((call) => call.method === "DELETE" && call.path === "/api/api-keys/key-1")).toBe(true);
+  });
+});

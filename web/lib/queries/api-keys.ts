@@ -1,0 +1,27 @@
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { ApiKey, CreateApiKeyInput, CreatedApiKey } from "../../../schema/api/api-keys";
+import { api } from "../api";
+
+export const apiKeyKeys = { all: ["api-keys"] as const };
+
+export const apiKeysQueryOptions = () =>
+  queryOptions({
+    queryKey: apiKeyKeys.all,
+    queryFn: ({ signal }) => api.get<ApiKey[]>("/api-keys", { signal }),
+  });
+
+export function useCreateApiKeyMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateApiKeyInput) => api.post<CreatedApiKey>("/api-keys", input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
+  });
+}
+
+export function useRevokeApiKeyMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (keyId: string) => api.delete<null>(`/api-keys/${encodeURIComponent(keyId)}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
+  });
+}
