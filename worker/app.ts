@@ -14,6 +14,7 @@ import { analyticsRoutes } from "./routes/analytics";
 import { apiKeysRoutes } from "./routes/api-keys";
 import { authRoutes } from "./routes/auth";
 import { dashboardRoutes, debugRoutes } from "./routes/dashboard";
+import { docsRoutes, documentedApp } from "./routes/docs";
 import { geocodeRoutes } from "./routes/geocode";
 import { healthRoutes } from "./routes/health";
 import { invitesRoutes, membersRoutes, usersRoutes } from "./routes/members";
@@ -55,7 +56,8 @@ const api = new Hono<AppEnv>()
   .route("/analytics", analyticsRoutes)
   .route("/reports", reportsRoutes)
   .route("/api-keys", apiKeysRoutes)
-  .route("/debug", debugRoutes);
+  .route("/debug", debugRoutes)
+  .route("/", docsRoutes);
 
 export const app = new Hono<AppEnv>()
   .use(requestId())
@@ -64,6 +66,8 @@ export const app = new Hono<AppEnv>()
   .route("/ws", socketRoutes);
 
 export type AppType = typeof app;
+
+documentedApp.current = app;
 
 app.notFound((c) => {
   const { pathname } = new URL(c.req.url);

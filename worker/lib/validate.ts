@@ -11,19 +11,42 @@ export const validate = <Target extends keyof ValidationTargets, Schema extends 
   target: Target,
   schema: Schema,
 ) =>
-  zValidator(target, schema, (result, c) => {
-    // Hono skips JSON parsing for another content type, so a form or text body would
-    // otherwise pass as an empty object (and an all-optional schema would accept it).
-    const mediaType = (c.req.header("Content-Type") ?? "").split(";")[0]?.trim() ?? "";
-    if (result.target === "json" && !JSON_MEDIA_TYPE.test(mediaType)) {
-      throw badRequest("Invalid input", [
-        { path: [], message: "Send the body as JSON (Content-Type: application/json)", code: "invalid_type" },
-      ]);
-    }
-    if (!result.success) {
-      throw badRequest(
-        "Invalid input",
-        result.error.issues.map(({ path, message, code }) => ({ path, message, code })),
-      );
-    }
-  });
+  describedInput(
+    target,
+    schema,
+    zValidator(target, schema, (result, c) => {
+      // Hono skips JSON parsing for another content type, so a form or text body would
+      // otherwise pass as an empty object (and an all-optional schema would accept it).
+      const mediaType = (c.req.header("Content-Type") ?? "").split(";")[0]?.trim() ?? "";
+      if (result.target === "json" && !JSON_MEDIA_TYPE.test(mediaType)) {
+        throw badRequest("Invalid input", [
+          {
+            path: [],
+            message: "Send the body as JSON (Content-Type: application/json)",
+            code: "invalid_type",
+          },
+        ]);
+      }
+      if (!result.success) {
+        throw badRequest(
+          "Invalid input",
+          result.error.issues.map(({ path, message, code }) => ({ path, message, code })),
+        );
+      }
+    }),
+  );
+
+/** What a validator checks, kept on it so the OpenAPI document is built from the same schemas. */
+export interface DescribedInput {
+  target: keyof ValidationTargets;
+  schema: ZodType;
+}
+export const INPUT_DESCRIPTION = Symbol("input description");
+
+function describedInput<Middleware extends object>(
+  target: keyof ValidationTargets,
+  schema: ZodType,
+  middleware: Middleware,
+): Middleware {
+  return Object.assign(middleware, { [INPUT_DESCRIPTION]: { target, schema } satisfies DescribedInput });
+}

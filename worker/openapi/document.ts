@@ -1,0 +1,137 @@
+import type { Hono } from "hono";
+import { type ZodType, z } from "zod";
+import { apiErrorBodySchema } from "../../schema/api/common";
+import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, liveMessageSchema } from "../../schema/live";
+import { type DescribedInput, INPUT_DESCRIPTION } from "../lib/validate";
+
+type JsonSchema = Record<string, unknown>;
+type Operation = Record<string, unknown>;
+
+const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
+/** Routes anyone may call; every other one needs a bearer token (a session token or an API key). */
+const PUBLIC_PATHS = [
+  /^\/api\/health/,
+  /^\/api\/auth\/(register|login|password-reset|invites)/,
+  /^\/api\/openapi\.json$/,
+  /^\/api\/docs$/,
+];
+
+const jsonSchema = (schema: ZodType, io: "input" | "output" = "input"): JsonSchema => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  return rest;
+};
+
+/** Hono's `/sites/:id` as OpenAPI's `/sites/{id}`. */
+export const openApiPath = (path: string) => path.replace(/:(\w+)(\{[^}]*\})?/g, "{$1}");
+
+function inputsOf(handler: unknown): DescribedInput | undefined {
+  return typeof handler === "function"
+    ? ((handler as unknown as Record<symbol, DescribedInput | undefined>)[INPUT_DESCRIPTION] ?? undefined)
+    : undefined;
+}
+
+function parametersOf(path: string, inputs: DescribedInput[]) {
+  const parameters: Record<string, unknown>[] = [];
+  const pathNames = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? "");
+  const paramSchema = inputs.find((i) => i.target === "param");
+  const paramProps = paramSchema
+    ? ((jsonSchema(paramSchema.schema).properties ?? {}) as Record<string, JsonSchema>)
+    : {};
+  for (const name of pathNames) {
+    parameters.push({ name, in: "path", required: true, schema: paramProps[name] ?? { type: "string" } });
+  }
+  const query = inputs.find((i) => i.target === "query");
+  if (query) {
+    const schema = jsonSchema(query.schema);
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
+      parameters.push({ name, in: "query", required: required.has(name), schema: property });
+    }
+  }
+  return parameters;
+}
+
+const liveChannelDescription = `Live updates over a WebSocket at \`/ws\`. Offer two subprotocols: \`${LIVE_SUBPROTOCOL}\` and a session token (\`new WebSocket(url, ["${LIVE_SUBPROTOCOL}", token])\`); the server echoes \`${LIVE_SUBPROTOCOL}\`. Send the text \`ping\` to get a \`pong\`. The server closes with code ${LIVE_CLOSE_ACCESS_REVOKED} when the member loses access. Every message is JSON \`{ type, data }\`, described by \`LiveMessage\`: \`connected\`, \`pong\`, \`solis_realtime_update\`, \`realtime_update\` (one system's new live values) and \`alerts_changed\` (\`openCount\`).`;
+
+/**
+ * The OpenAPI 3.1 document of every route the app serves, built by walking the app's routes and
+ * reading the zod schema each validator checks.
+ */
+export function buildOpenApiDocument(
+  app: Hono<never> | { routes: { method: string; path: string; handler: unknown }[] },
+) {
+  const operations = new Map<string, { method: string; path: string; inputs: DescribedInput[] }>();
+  for (const route of app.routes) {
+    if (!METHODS.has(route.method)) continue;
+    if (!route.path.startsWith("/api") && route.path !== "/ws") continue;
+    const path = openApiPath(route.path);
+    const key = `${route.method} ${path}`;
+    const entry = operations.get(key) ?? { method: route.method, path, inputs: [] };
+    const input = inputsOf(route.handler);
+    if (input) entry.inputs.push(input);
+    operations.set(key, entry);
+  }
+
+  const paths: Record<string, Record<string, Operation>> = {};
+  for (const { method, path, inputs } of operations.values()) {
+    const isPublic = PUBLIC_PATHS.some((pattern) => pattern.test(path));
+    const operation: Operation = {
+      operationId: `${method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+      tags: [path.split("/")[2] ?? "live"],
+      parameters: parametersOf(path, inputs),
+      responses: {
+        "200": { description: "Success (201 for a creation, 204 without a body)" },
+        "400": {
+          description: "Invalid input",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+        ...(isPublic
+          ? {}
+          : {
+              "401": {
+                description: "Missing, invalid or revoked token",
+                content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+              },
+            }),
+      },
+    };
+    if (!isPublic) operation.security = [{ bearer: [] }];
+    const body = inputs.find((i) => i.target === "json");
+    if (body)
+      operation.requestBody = {
+        required: true,
+        content: { "application/json": { schema: jsonSchema(body.schema) } },
+      };
+    if (path === "/ws") {
+      operation.summary = "Live channel (WebSocket)";
+      operation.description = liveChannelDescription;
+      operation.responses = {
+        "101": {
+          description: "Switching protocols; messages follow LiveMessage",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/LiveMessage" } } },
+        },
+        "401": { description: "Missing or invalid token" },
+      };
+      operation.security = [];
+    }
+    paths[path] = { ...paths[path], [method.toLowerCase()]: operation };
+  }
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Sunfleet API",
+      version: "1",
+      description: `Fleet monitoring for solar professionals. Authenticate with \`Authorization: Bearer <token>\`: a session token from \`POST /api/auth/login\`, or an organisation API key (\`sfk_…\`). List endpoints marked with a \`format\` query parameter answer CSV with \`format=csv\`.\n\n${liveChannelDescription}`,
+    },
+    servers: [{ url: "/" }],
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      schemas: {
+        Error: jsonSchema(apiErrorBodySchema, "output"),
+        LiveMessage: jsonSchema(liveMessageSchema, "output"),
+      },
+    },
+    paths,
+  };
+}
