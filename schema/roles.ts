@@ -72,27 +72,9 @@ export const roleActions: Record<Role, ReadonlySet<Action>> = {
 export interface Actor {
   role: Role;
   permissions: readonly MemberPermission[] | null;
-  /** An API key caller: its scope bounds what the role allows. */
-  apiKey?: { scope: "read" | "write" } | undefined;
 }
 
-/**
- * What an organisation API key may do: read, or read and change the organisation's data; never
- * manage members, invites, keys, settings or the audit log.
- */
-export const apiKeyActions: Record<"read" | "write", ReadonlySet<Action>> = {
-  read: new Set<Action>(["org:read"]),
-  write: new Set<Action>([
-    "org:read",
-    "credentials:manage",
-    "sites:manage",
-    "portfolios:manage",
-    "alerts:manage",
-  ]),
-};
-
 export function can(actor: Actor, action: Action): boolean {
-  if (actor.apiKey && !apiKeyActions[actor.apiKey.scope].has(action)) return false;
   if (!roleActions[actor.role].has(action)) return false;
   const area = actions[action];
   if (area === null || actor.role === "orgOwner" || actor.permissions === null) return true;

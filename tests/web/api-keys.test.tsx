@@ -63,7 +63,7 @@ describe("API keys settings tab", () => {
     });
     await within(dialog).findByText("Nightly sync");
     // The list never holds the secret, only the prefix.
-    const list = within(dialog).getByRole("list", { name: "API keys" });
+    const list = within(dialog).getByRole("list", { name: "API Keys" });
     expect(list).not.toHaveTextContent("the-whole-secret");
 
     await user.click(within(dialog).getByRole("button", { name: "Revoke Billing export" }));

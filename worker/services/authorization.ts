@@ -3,7 +3,24 @@ import { ApiError, forbidden } from "../lib/errors";
 import type { OrgContext, UserContext } from "./context";
 
 /** Throws 403 unless the caller's role (and member permissions) allow the action. */
+/**
+ * What an organisation API key may do: read, or read and change the organisation's data; never
+ * manage members, invites, keys, settings or the audit log.
+ */
+const apiKeyActions: Record<"read" | "write", ReadonlySet<Action>> = {
+  read: new Set<Action>(["org:read"]),
+  write: new Set<Action>([
+    "org:read",
+    "credentials:manage",
+    "sites:manage",
+    "portfolios:manage",
+    "alerts:manage",
+  ]),
+};
+
 export function requireAction(ctx: UserContext, action: Action): void {
+  const { apiKey } = ctx.user;
+  if (apiKey && !apiKeyActions[apiKey.scope].has(action)) throw forbidden();
   if (!can(ctx.user, action)) throw forbidden();
 }
 

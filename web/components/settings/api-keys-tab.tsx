@@ -36,14 +36,13 @@ export function ApiKeysTab() {
           setCreated(key);
           setName("");
         },
-        onError: (error) => toast.error(errorDescription(error, t("settings.apiKeys.createFailed"))),
+        onError: (error) => toast.error(errorDescription(error, t("errors.unknownError"))),
       },
     );
   };
 
   return (
     <div className="space-y-4">
-      <p className="text-tremor-default text-tremor-content">{t("settings.apiKeys.intro")}</p>
       <form onSubmit={submit} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
         <Field label={t("settings.apiKeys.name")} htmlFor="api-key-name">
           <TextInput id="api-key-name" value={name} onValueChange={setName} required maxLength={100} />
@@ -79,7 +78,7 @@ export function ApiKeysTab() {
       ) : keys.data.length === 0 ? (
         <p className="text-tremor-default text-tremor-content">{t("settings.apiKeys.empty")}</p>
       ) : (
-        <ul className="divide-y divide-tremor-border" aria-label={t("settings.apiKeys.listLabel")}>
+        <ul className="divide-y divide-tremor-border" aria-label={t("settings.tabs.apiKeys")}>
           {keys.data.map((key) => (
             <li key={key.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
               <span>
@@ -99,8 +98,7 @@ export function ApiKeysTab() {
                 loading={revoke.isPending && revoke.variables === key.id}
                 onClick={() =>
                   revoke.mutate(key.id, {
-                    onError: (error) =>
-                      toast.error(errorDescription(error, t("settings.apiKeys.revokeFailed"))),
+                    onError: (error) => toast.error(errorDescription(error, t("errors.unknownError"))),
                   })
                 }
               >

@@ -28,7 +28,7 @@ export function ExportButton({ path, label }: { path: string; label?: string }) 
   };
   return (
     <Button variant="secondary" size="xs" onClick={onClick} loading={busy} disabled={busy}>
-      {busy ? t("common.exporting") : (label ?? t("common.exportCsv"))}
+      {label ?? t("common.exportCsv")}
     </Button>
   );
 }

@@ -18,10 +18,9 @@ export const en = {
     connectProvider: "Connect a Provider",
     siteList: "Open Site List",
     exportCsv: "Export CSV",
-    exporting: "Exporting...",
     exportFailed: "Export failed",
-    exportPower: "Export power (CSV)",
-    exportEnergy: "Export energy (CSV)",
+    exportPower: "Power CSV",
+    exportEnergy: "Energy CSV",
   },
   roles: {
     superAdmin: "Super Administrator",
@@ -627,19 +626,14 @@ export const en = {
       apiKeys: "API Keys",
     },
     apiKeys: {
-      intro:
-        "Keys let scripts and other systems use the Sunfleet API as your organisation. Read keys only read; write keys also change sites, portfolios, credentials and alerts. No key can manage members, invites, keys or settings.",
       name: "Key name",
       scope: "Scope",
       create: "Create key",
-      shownOnce: "Copy this key now: it is shown only once.",
+      shownOnce: "Copy this key now; it is shown once.",
       empty: "No API keys yet.",
-      listLabel: "API keys",
       lastUsed: "last used {{time}}",
       neverUsed: "never used",
       revoke: "Revoke {{name}}",
-      createFailed: "Could not create the key",
-      revokeFailed: "Could not revoke the key",
       loadFailed: "Could not load API keys",
       scopes: {
         read: "Read",

@@ -19,10 +19,9 @@ export const es: Translation = {
     connectProvider: "Conectar un proveedor",
     siteList: "Ver la lista de instalaciones",
     exportCsv: "Exportar CSV",
-    exporting: "Exportando...",
     exportFailed: "No se pudo exportar",
-    exportPower: "Exportar potencia (CSV)",
-    exportEnergy: "Exportar energía (CSV)",
+    exportPower: "CSV potencia",
+    exportEnergy: "CSV energía",
   },
   roles: {
     superAdmin: "Superadministrador",
@@ -639,19 +638,14 @@ export const es: Translation = {
       apiKeys: "Claves API",
     },
     apiKeys: {
-      intro:
-        "Las claves permiten que scripts y otros sistemas usen la API de Sunfleet en nombre de su organización. Las claves de lectura solo leen; las de escritura también cambian sitios, carteras, credenciales y alertas. Ninguna clave puede gestionar miembros, invitaciones, claves ni ajustes.",
       name: "Nombre de la clave",
       scope: "Alcance",
       create: "Crear clave",
-      shownOnce: "Copie esta clave ahora: solo se muestra una vez.",
+      shownOnce: "Copie la clave ahora; se muestra una vez.",
       empty: "Aún no hay claves API.",
-      listLabel: "Claves API",
       lastUsed: "último uso {{time}}",
       neverUsed: "nunca usada",
       revoke: "Revocar {{name}}",
-      createFailed: "No se pudo crear la clave",
-      revokeFailed: "No se pudo revocar la clave",
       loadFailed: "No se pudieron cargar las claves API",
       scopes: {
         read: "Lectura",

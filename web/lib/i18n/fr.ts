@@ -19,10 +19,9 @@ export const fr: Translation = {
     connectProvider: "Connecter un fournisseur",
     siteList: "Voir la liste des sites",
     exportCsv: "Exporter en CSV",
-    exporting: "Export en cours...",
     exportFailed: "Échec de l’export",
-    exportPower: "Exporter la puissance (CSV)",
-    exportEnergy: "Exporter l’énergie (CSV)",
+    exportPower: "CSV puissance",
+    exportEnergy: "CSV énergie",
   },
   roles: {
     superAdmin: "Super administrateur",
@@ -644,19 +643,14 @@ export const fr: Translation = {
       apiKeys: "Clés API",
     },
     apiKeys: {
-      intro:
-        "Les clés permettent à des scripts et à d’autres systèmes d’utiliser l’API Sunfleet au nom de votre organisation. Les clés de lecture ne font que lire ; les clés d’écriture modifient aussi sites, portefeuilles, identifiants et alertes. Aucune clé ne peut gérer les membres, les invitations, les clés ni les paramètres.",
       name: "Nom de la clé",
       scope: "Portée",
       create: "Créer la clé",
-      shownOnce: "Copiez cette clé maintenant : elle n’est affichée qu’une fois.",
+      shownOnce: "Copiez la clé ; elle n’est affichée qu’une fois.",
       empty: "Aucune clé API pour l’instant.",
-      listLabel: "Clés API",
       lastUsed: "dernière utilisation {{time}}",
       neverUsed: "jamais utilisée",
       revoke: "Révoquer {{name}}",
-      createFailed: "Impossible de créer la clé",
-      revokeFailed: "Impossible de révoquer la clé",
       loadFailed: "Impossible de charger les clés API",
       scopes: {
         read: "Lecture",
