@@ -136,7 +136,11 @@ describe("provider alarms", () => {
     const sandbox = createSandbox({ now: () => at });
     const deps = { db: createDb(env.DB), env, now: () => at, fetch: async (r: Request) => sandbox.fetch(r) };
     expect((await syncConnection(deps, connection?.id ?? "", "manual")).status).toBe("success");
-    const open = await list(owner, "?state=open");
+    // Only the alarms of the simulated day: saving the credentials synced at the real clock too,
+    // and a fault the sandbox has right now stays open until the vendor ends it.
+    const open = (await list(owner, "?state=open")).filter(
+      (a) => Date.parse(a.createdAt) < Date.UTC(2025, 0, 1),
+    );
     expect(open.length).toBeGreaterThan(0);
     expect(open.every((a) => a.systemName !== null)).toBe(true);
 
