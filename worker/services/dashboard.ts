@@ -1,29 +1,42 @@
+import { gunzipText } from "../lib/gzip";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
 import { fleetStoreOf } from "./fleet-store";
 
-/** The last answer per organisation this isolate received, so an unchanged answer is not copied again. */
-const heldAnswers = new Map<string, { key: string; json: string }>();
-const HELD_ORGANISATIONS = 16;
+/** The last answer per organisation this isolate received (gzipped), so an unchanged answer is not copied again. */
+const heldAnswers = new Map<string, { key: string; gzip: Uint8Array }>();
+/** Bounds what the isolate holds: a 20,000-system answer is under 1 MB gzipped. */
+const HELD_BYTES = 32 * 2 ** 20;
 
 /**
- * The dashboard's entries, one per system, as serialised JSON. The fleet store keeps the answer
- * per change; this isolate keeps the last copy it received and asks the store only whether it
- * is still current, so a large fleet's answer crosses from the store once per change.
+ * The dashboard's entries, one per system, as gzipped JSON. The fleet store keeps the answer per
+ * change, compressed once; this isolate keeps the last copy it received and asks the store only
+ * whether it is still current, so a large fleet's answer crosses from the store once per change
+ * and is served as it is held.
  */
-export async function dashboardMetricsJson(ctx: UserContext): Promise<string> {
+export async function dashboardMetricsGzip(ctx: UserContext): Promise<Uint8Array> {
   const org = authorizeOrgAction(ctx, "org:read");
   const orgId = org.user.orgId;
   const held = heldAnswers.get(orgId);
   const answer = await fleetStoreOf(org).metricsAnswer(orgId, org.now, held?.key ?? null);
+  const gzip = answer.gzip ?? held?.gzip;
+  if (!gzip) throw new Error("the fleet store answered no metrics for an unknown key");
+  // Re-inserted so the map's order is least recently used first.
   heldAnswers.delete(orgId);
-  const json = answer.json ?? held?.json ?? "[]";
-  heldAnswers.set(orgId, { key: answer.key, json });
-  for (const oldest of heldAnswers.keys()) {
-    if (heldAnswers.size <= HELD_ORGANISATIONS) break;
+  heldAnswers.set(orgId, { key: answer.key, gzip });
+  let heldBytes = 0;
+  for (const entry of heldAnswers.values()) heldBytes += entry.gzip.byteLength;
+  for (const [oldest, entry] of heldAnswers) {
+    if (heldBytes <= HELD_BYTES || oldest === orgId) break;
+    heldBytes -= entry.gzip.byteLength;
     heldAnswers.delete(oldest);
   }
-  return json;
+  return gzip;
+}
+
+/** The same answer as text, for the CSV export. */
+export async function dashboardMetricsJson(ctx: UserContext): Promise<string> {
+  return gunzipText(await dashboardMetricsGzip(ctx));
 }
 
 /** SPEC's fallback totals, for the client when the metrics call fails. Meteronline is excluded. */

@@ -1,16 +1,45 @@
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import { refreshIrradiance } from "../../../worker/cron/irradiance";
+import worker from "../../../worker/index";
 import { timezoneAt } from "../../../worker/lib/geo/timezone-at";
+import { gunzipText } from "../../../worker/lib/gzip";
 import { attach, connectProvider, createSite, storeSql } from "../fleet-helpers";
-import { call, expectRejectsBadTokens, expectStatus, registerOwner } from "../helpers";
+import { BASE, call, expectRejectsBadTokens, expectStatus, registerOwner } from "../helpers";
 
 const metricsOf = async (token: string) =>
   expectStatus<DashboardMetric[]>(await call("/api/dashboard/metrics", { token }), 200);
 
 describe("GET /api/dashboard/metrics", () => {
+  it("sends the answer gzipped to a client that takes gzip and plain to one that does not", async () => {
+    const owner = await registerOwner();
+    await connectProvider(owner, "solis");
+    const request = (acceptEncoding: string) =>
+      new Request(`${BASE}/api/dashboard/metrics`, {
+        headers: { Authorization: `Bearer ${owner.token}`, "Accept-Encoding": acceptEncoding },
+      });
+    // The worker's own response, before any fetch client inflates it.
+    const plain = await worker.fetch(request("identity"), env, createExecutionContext());
+    expect(plain.headers.get("Content-Encoding")).toBeNull();
+    const plainText = await plain.text();
+    expect(JSON.parse(plainText)).toHaveLength(3);
+    const zipped = await worker.fetch(request("gzip, deflate, br"), env, createExecutionContext());
+    expect(zipped.headers.get("Content-Encoding")).toBe("gzip");
+    expect(zipped.headers.get("Vary")).toContain("Accept-Encoding");
+    const bytes = new Uint8Array(await zipped.arrayBuffer());
+    expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]);
+    expect(JSON.parse(await gunzipText(bytes))).toEqual(JSON.parse(plainText));
+    // Through fetch, as a browser reads it: inflated to the same JSON.
+    const fetched = await call("/api/dashboard/metrics", {
+      token: owner.token,
+      headers: { "Accept-Encoding": "gzip" },
+    });
+    expect(await fetched.json()).toEqual(JSON.parse(plainText));
+  });
+
   it("answers one normalised entry per system from what the sync stored", async () => {
     const owner = await registerOwner();
     await connectProvider(owner, "solis");

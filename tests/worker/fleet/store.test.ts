@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import { type FleetStore, READ_MODEL_MAX_AGE_MS, RETENTION_ROWS_PER_RUN } from "../../../worker/fleet/store";
+import { gunzipText } from "../../../worker/lib/gzip";
 import { storeOf, storeSql, sunnyLongitudeNow } from "../fleet-helpers";
 import { insertOrg, insertSystem, point, storePoints } from "./fleet-fixtures";
 
@@ -181,16 +182,17 @@ describe("the fleet store of an organisation", () => {
     await storePoints(orgId, [point(system, now - 60_000, 900, 900)]);
     const store = storeOf(orgId);
     const first = await store.metricsAnswer(orgId, now, null);
-    expect(JSON.parse(first.json ?? "")).toHaveLength(1);
-    expect(await store.metricsAnswer(orgId, now + 1, first.key)).toEqual({ key: first.key, json: null });
+    expect(JSON.parse(await gunzipText(first.gzip ?? new Uint8Array()))).toHaveLength(1);
+    expect(await store.metricsAnswer(orgId, now + 1, first.key)).toEqual({ key: first.key, gzip: null });
     await storePoints(orgId, [point(system, now, 1900, 1000)]);
     const changed = await store.metricsAnswer(orgId, now + 2, first.key);
     expect(changed.key).not.toBe(first.key);
-    expect((JSON.parse(changed.json ?? "") as DashboardMetric[])[0]?.currentPowerW).toBe(1900);
+    const changedJson = await gunzipText(changed.gzip ?? new Uint8Array());
+    expect((JSON.parse(changedJson) as DashboardMetric[])[0]?.currentPowerW).toBe(1900);
     // Past the max age the answer is rebuilt under a new key even when nothing was written.
     const aged = await store.metricsAnswer(orgId, now + 2 + READ_MODEL_MAX_AGE_MS, changed.key);
     expect(aged.key).not.toBe(changed.key);
-    expect(aged.json).not.toBeNull();
+    expect(aged.gzip).not.toBeNull();
   });
 
   it("removes raw points past the retention in bounded runs, keeping rollups", async () => {

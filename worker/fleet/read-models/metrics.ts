@@ -13,6 +13,8 @@ export interface FleetMetricsSnapshot {
   metrics: FleetMetric[];
   /** The dashboard metrics answer, serialised once. */
   json: string;
+  /** The same, gzipped once when first asked for. */
+  gzip?: Promise<Uint8Array>;
 }
 
 /** Every system's dashboard entry: the store's rows in two reads, today's irradiance from D1 in one. */

@@ -1,0 +1,25 @@
+/** Gzip through the runtime's own zlib (CompressionStream), for answers compressed once and served many times. */
+export async function gzipText(text: string): Promise<Uint8Array> {
+  const compressed = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(compressed).arrayBuffer());
+}
+
+/** The plain bytes of a gzip body, as a stream (for a client that does not accept gzip). */
+export function gunzipStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+}
+
+export async function gunzipText(bytes: Uint8Array): Promise<string> {
+  return new Response(gunzipStream(bytes)).text();
+}
+
+/** Whether a request's Accept-Encoding takes gzip (q=0 refuses it). */
+export function acceptsGzip(acceptEncoding: string | undefined | null): boolean {
+  if (!acceptEncoding) return false;
+  return acceptEncoding.split(",").some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(";");
+    if (coding !== "gzip" && coding !== "*") return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
