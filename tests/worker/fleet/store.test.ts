@@ -2,7 +2,12 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { DashboardMetric } from "../../../schema/api/metrics";
-import { type FleetStore, READ_MODEL_MAX_AGE_MS, RETENTION_ROWS_PER_RUN } from "../../../worker/fleet/store";
+import {
+  BACKGROUND_REBUILD_FROM_SYSTEMS,
+  type FleetStore,
+  READ_MODEL_MAX_AGE_MS,
+  RETENTION_ROWS_PER_RUN,
+} from "../../../worker/fleet/store";
 import { gunzipText } from "../../../worker/lib/gzip";
 import { storeOf, storeSql, sunnyLongitudeNow } from "../fleet-helpers";
 import { insertOrg, insertSystem, point, storePoints } from "./fleet-fixtures";
@@ -193,6 +198,46 @@ describe("the fleet store of an organisation", () => {
     const aged = await store.metricsAnswer(orgId, now + 2 + READ_MODEL_MAX_AGE_MS, changed.key);
     expect(aged.key).not.toBe(changed.key);
     expect(aged.gzip).not.toBeNull();
+  });
+
+  it("answers a large fleet's read model while rebuilding it after a write, a small one's after rebuilding", async () => {
+    const orgId = await insertOrg();
+    const now = Date.now();
+    await env.DB.prepare(
+      `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, capacity_w, state, timezone,
+         created_at, updated_at)
+       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${BACKGROUND_REBUILD_FROM_SYSTEMS - 1})
+       SELECT ? || '-' || i, ?, 'solis', 'P' || i, 'Plant ' || i, 5000, 'online', 'UTC', ?, ? FROM n`,
+    )
+      .bind(orgId, orgId, now, now)
+      .run();
+    const system = await insertSystem(orgId);
+    await storePoints(orgId, [point(system, now - 60_000, 900, 900)]);
+    const store = storeOf(orgId);
+    const powerIn = async (answer: { gzip: Uint8Array | null }) =>
+      (JSON.parse(await gunzipText(answer.gzip ?? new Uint8Array())) as DashboardMetric[]).find(
+        (m) => m.systemId === system.id,
+      )?.currentPowerW;
+    const first = await store.metricsAnswer(orgId, now, null);
+    expect(await powerIn(first)).toBe(900);
+    await storePoints(orgId, [point(system, now, 1900, 1000)]);
+    // The write is not waited for: the last answer comes back and a rebuild starts behind it.
+    expect(await store.metricsAnswer(orgId, now + 1, first.key)).toEqual({ key: first.key, gzip: null });
+    await runInDurableObject(store, (instance: FleetStore) =>
+      (instance as unknown as { rebuilding: Map<string, Promise<void>> }).rebuilding.get("metrics"),
+    );
+    const rebuilt = await store.metricsAnswer(orgId, now + 2, first.key);
+    expect(rebuilt.key).not.toBe(first.key);
+    expect(await powerIn(rebuilt)).toBe(1900);
+
+    // One system fewer than the threshold: the answer after a write already holds it.
+    const smallOrg = await insertOrg();
+    const small = await insertSystem(smallOrg);
+    await storePoints(smallOrg, [point(small, now - 60_000, 900, 900)]);
+    const smallFirst = await storeOf(smallOrg).metricsAnswer(smallOrg, now, null);
+    await storePoints(smallOrg, [point(small, now, 1900, 1000)]);
+    const smallNext = await storeOf(smallOrg).metricsAnswer(smallOrg, now + 1, smallFirst.key);
+    expect(smallNext.key).not.toBe(smallFirst.key);
   });
 
   it("removes raw points past the retention in bounded runs, keeping rollups", async () => {

@@ -74,3 +74,7 @@ export function writeMeta(db: FleetDb, key: string, value: string): void {
   db.run(sql`INSERT INTO meta (key, value) VALUES (${key}, ${value})
     ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
 }
+
+export function countSystems(db: FleetDb): number {
+  return db.get<{ n: number }>(sql`SELECT count(*) AS n FROM systems`)?.n ?? 0;
+}
