@@ -15,38 +15,39 @@ const routeChunk = (file: string) => `web/routes/${file}?tsr-split=component`;
 
 /**
  * What each page may download before it is shown, in gzip bytes (the HTML entry is part of every
- * page). The enforced budgets sit just above today's sizes so nothing grows back; the targets
- * (100 KB for public pages, 250 KB for the dashboard) are printed until they are met.
+ * page), with the largest language's strings added. The dashboard is held to its 250 KB target; the
+ * public pages' budgets sit just above today's sizes so nothing grows back, and their 100 KB target
+ * is printed until it is met.
  */
 const budgets = bundleBudget({
   pages: [
     {
       name: "landing",
       chunks: ["index.html", routeChunk("index.tsx")],
-      maxGzipBytes: 212_000,
+      maxGzipBytes: 179_000,
       targetGzipBytes: 100_000,
     },
     {
       name: "pricing",
       chunks: ["index.html", routeChunk("pricing.tsx")],
-      maxGzipBytes: 212_000,
+      maxGzipBytes: 180_000,
       targetGzipBytes: 100_000,
     },
     {
       name: "login",
       chunks: ["index.html", routeChunk("login.tsx")],
-      maxGzipBytes: 226_000,
+      maxGzipBytes: 217_000,
       targetGzipBytes: 100_000,
     },
     {
       name: "dashboard",
       chunks: ["index.html", routeChunk("app/route.tsx"), routeChunk("app/dashboard.tsx")],
-      maxGzipBytes: 276_000,
+      maxGzipBytes: 250_000,
       targetGzipBytes: 250_000,
     },
   ],
-  // Spanish and French strings load only for visitors who use them, on top of any page.
-  perVisitorExtras: ["web/lib/i18n/es.ts", "web/lib/i18n/fr.ts"],
+  // Each language's strings load on top of any page, one language per visitor.
+  perVisitorExtras: ["web/lib/i18n/en.ts", "web/lib/i18n/es.ts", "web/lib/i18n/fr.ts"],
 });
 
 export default defineConfig({

@@ -66,6 +66,10 @@ const workerdPlugin = () =>
 
 export default defineConfig({
   test: {
+    // Vitest's default on a two-core machine is one file at a time, and most files spend their time
+    // waiting (a workerd runtime starting for each worker file, wrangler and tsx child processes in
+    // the node checks), so several run at once.
+    maxWorkers: 3,
     projects: [
       {
         plugins: [workerdPlugin(), sqlAsText()],

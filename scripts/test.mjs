@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, build, then every vitest project (worker in workerd, web in jsdom,
 // node checks, browser end-to-end). The last line is the plain count `N passed, M failed`.
-import { spawnSync } from "node:child_process";
+//
+// The steps overlap: typecheck and lint run beside the build and the tests (nothing depends on
+// them), and vitest starts as soon as the client is built (the worker serves dist/, e2e loads it).
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { root } from "./lib/wrangler.mjs";
@@ -13,48 +16,82 @@ mkdirSync(resultsDir, { recursive: true });
 let passed = 0;
 let failed = 0;
 
-function step(name, args) {
-  console.log(`\n▶ ${name}`);
-  const result = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" });
-  if (result.status === 0) passed++;
+/**
+ * Runs one step. A step running beside others has its output held and printed in one piece when it
+ * ends, so logs do not interleave; `inherit` streams it (vitest, the one long step).
+ */
+function step(name, args, { inherit = false } = {}) {
+  const startedMs = Date.now();
+  if (inherit) console.log(`\n▶ ${name}`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      stdio: inherit ? "inherit" : ["ignore", "pipe", "pipe"],
+    });
+    const output = [];
+    child.stdout?.on("data", (chunk) => output.push(chunk));
+    child.stderr?.on("data", (chunk) => output.push(chunk));
+    child.on("close", (code) => {
+      const seconds = ((Date.now() - startedMs) / 1000).toFixed(0);
+      if (!inherit) {
+        console.log(`\n▶ ${name} (${seconds} s)`);
+        const text = Buffer.concat(output).toString().trimEnd();
+        if (text) console.log(text);
+      }
+      resolve(code);
+    });
+  });
+}
+
+/** A check that counts as one passed or failed test. */
+async function check(name, args) {
+  const code = await step(name, args);
+  if (code === 0) passed++;
   else {
     failed++;
-    console.log(`✖ ${name} failed (exit ${result.status})`);
+    console.log(`✖ ${name} failed (exit ${code})`);
   }
-  return result.status === 0;
+  return code === 0;
 }
 
-for (const config of ["tsconfig.worker.json", "tsconfig.web.json", "tsconfig.node.json"]) {
-  step(`typecheck ${config}`, [bin("typescript", "bin/tsc"), "-p", config]);
-}
-step("lint (biome)", [bin("@biomejs/biome", "bin/biome"), "check", "."]);
-const built = step("build client (vite)", [bin("vite", "bin/vite.js"), "build", "--logLevel", "warn"]);
-
-const report = path.join(resultsDir, "vitest.json");
-rmSync(report, { force: true });
-console.log("\n▶ vitest (worker, web, node, e2e)");
-const projects = [
-  "--project",
-  "worker",
-  "--project",
-  "web",
-  "--project",
-  "node",
-  ...(built ? ["--project", "e2e"] : []),
+const checks = [
+  ...["tsconfig.worker.json", "tsconfig.web.json", "tsconfig.node.json"].map((config) =>
+    check(`typecheck ${config}`, [bin("typescript", "bin/tsc"), "-p", config]),
+  ),
+  check("lint (biome)", [bin("@biomejs/biome", "bin/biome"), "check", "."]),
 ];
-spawnSync(
-  process.execPath,
-  [
+const built = await check("build client (vite)", [bin("vite", "bin/vite.js"), "build", "--logLevel", "warn"]);
+
+/**
+ * One vitest run; its JSON report feeds the count. The browser suite runs as a second vitest beside
+ * the others: it waits on a browser and a server most of the time, and depends only on the build.
+ */
+function vitest(name, projects, reportName, options) {
+  const report = path.join(resultsDir, reportName);
+  rmSync(report, { force: true });
+  const args = [
     bin("vitest", "vitest.mjs"),
     "run",
-    ...projects,
+    ...projects.flatMap((project) => ["--project", project]),
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${report}`,
-  ],
-  { cwd: root, stdio: "inherit" },
-);
-if (existsSync(report)) {
+  ];
+  return step(name, args, options).then(() => report);
+}
+
+const reports = await Promise.all([
+  vitest("vitest (worker, web, node)", ["worker", "web", "node"], "vitest.json", { inherit: true }),
+  ...(built ? [vitest("vitest (e2e)", ["e2e"], "vitest-e2e.json")] : []),
+  ...checks,
+]).then((results) => results.filter((result) => typeof result === "string"));
+
+for (const report of reports) {
+  if (!existsSync(report)) {
+    failed++;
+    console.log(`✖ vitest produced no report (${path.basename(report)})`);
+    continue;
+  }
   const summary = JSON.parse(readFileSync(report, "utf8"));
   passed += summary.numPassedTests;
   failed += summary.numFailedTests;
@@ -63,9 +100,6 @@ if (existsSync(report)) {
     (file) => file.status === "failed" && file.assertionResults.length === 0,
   );
   failed += brokenFiles.length;
-} else {
-  failed++;
-  console.log("✖ vitest produced no report");
 }
 
 console.log(`\n${passed} passed, ${failed} failed`);

@@ -1,9 +1,12 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
-import { Toaster } from "sonner";
+import { lazy, Suspense } from "react";
 import { AppErrorBoundary } from "./components/error-boundary";
 import type { createAppRouter } from "./router";
+
+// The toaster downloads after the first screen: no page raises a toast before it is shown.
+const Toaster = lazy(() => import("sonner").then((module) => ({ default: module.Toaster })));
 
 /** One toast at a time, shown for 5 s. */
 export const TOAST_DURATION_MS = 5000;
@@ -18,13 +21,15 @@ export function App({ queryClient, router }: AppProps) {
     <AppErrorBoundary>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
-        <Toaster
-          visibleToasts={1}
-          duration={TOAST_DURATION_MS}
-          position="bottom-right"
-          richColors
-          closeButton
-        />
+        <Suspense fallback={null}>
+          <Toaster
+            visibleToasts={1}
+            duration={TOAST_DURATION_MS}
+            position="bottom-right"
+            richColors
+            closeButton
+          />
+        </Suspense>
       </QueryClientProvider>
     </AppErrorBoundary>
   );

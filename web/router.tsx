@@ -1,7 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { createRouter, type RouterHistory } from "@tanstack/react-router";
-import { NotFoundCard } from "./components/not-found";
-import { RenderErrorScreen } from "./components/render-error";
+import { createRouter, lazyRouteComponent, type RouterHistory } from "@tanstack/react-router";
 import { FullPageSpinner } from "./components/ui/spinner";
 import type { Translation } from "./lib/i18n/en";
 import { routeTree } from "./routeTree.gen";
@@ -18,8 +16,9 @@ export function createAppRouter(queryClient: QueryClient, history?: RouterHistor
     defaultPreload: "intent",
     // The query cache decides freshness; the router need not cache loader results itself.
     defaultPreloadStaleTime: 0,
-    defaultErrorComponent: ({ error }) => <RenderErrorScreen error={error} />,
-    defaultNotFoundComponent: NotFoundCard,
+    // Shown rarely, so they download when first needed rather than with every page.
+    defaultErrorComponent: lazyRouteComponent(() => import("./components/render-error"), "RenderErrorScreen"),
+    defaultNotFoundComponent: lazyRouteComponent(() => import("./components/not-found"), "NotFoundCard"),
     defaultPendingComponent: FullPageSpinner,
     scrollRestoration: true,
   });

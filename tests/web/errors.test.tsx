@@ -8,14 +8,15 @@ function Broken(): never {
 }
 
 describe("error screens", () => {
-  it("shows the render failure screen with the message and a Reload Page button", () => {
+  it("shows the render failure screen with the message and a Reload Page button", async () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     render(
       <AppErrorBoundary>
         <Broken />
       </AppErrorBoundary>,
     );
-    expect(screen.getByRole("heading", { name: "Something went wrong" })).toBeInTheDocument();
+    // The screen is its own chunk, loaded when a render first fails.
+    expect(await screen.findByRole("heading", { name: "Something went wrong" })).toBeInTheDocument();
     expect(screen.getByText("The application encountered an error during rendering")).toBeInTheDocument();
     expect(screen.getByText("chart data missing")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Reload Page" })).toBeInTheDocument();

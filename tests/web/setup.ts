@@ -6,7 +6,8 @@ import { disconnectLive } from "../../web/lib/live";
 import { restoreSession } from "../../web/lib/session";
 import { FakeWebSocket } from "./fake-websocket";
 
-initI18n("en");
+// English is a lazy chunk like every language: tests start once it is loaded.
+await initI18n("en");
 // Whole-app renders (router, lazy routes, Tremor) take seconds when a two-core machine is also
 // running the worker suite; waits and tests get room for that rather than failing at random.
 configure({ asyncUtilTimeout: 10_000 });

@@ -1,5 +1,9 @@
-import { Component, type ErrorInfo, type ReactNode } from "react";
-import { RenderErrorScreen } from "./render-error";
+import { Component, type ErrorInfo, lazy, type ReactNode, Suspense } from "react";
+
+// Downloaded only when something fails to render.
+const RenderErrorScreen = lazy(() =>
+  import("./render-error").then((module) => ({ default: module.RenderErrorScreen })),
+);
 
 interface State {
   error: unknown;
@@ -18,7 +22,13 @@ export class AppErrorBoundary extends Component<{ children: ReactNode }, State> 
   }
 
   override render(): ReactNode {
-    if (this.state.error !== null) return <RenderErrorScreen error={this.state.error} />;
+    if (this.state.error !== null) {
+      return (
+        <Suspense fallback={null}>
+          <RenderErrorScreen error={this.state.error} />
+        </Suspense>
+      );
+    }
     return this.props.children;
   }
 }

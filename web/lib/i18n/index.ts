@@ -1,19 +1,19 @@
 import i18n, { type BackendModule } from "i18next";
 import { initReactI18next } from "react-i18next";
 import { type Language, languageSchema, languages } from "../../../schema/api/preferences";
-import { en, type Translation } from "./en";
+import type { Translation } from "./en";
 
 /**
- * English is bundled: it renders the first screen and is the fallback for any key a language lacks.
- * Every other language is a chunk of its own, fetched only when a visitor uses it.
+ * Every language, English included, is a chunk of its own: a visitor downloads only the strings of
+ * the language they read.
  */
-export const languageLoaders: Record<Exclude<Language, "en">, () => Promise<Translation>> = {
+export const languageLoaders: Record<Language, () => Promise<Translation>> = {
+  en: () => import("./en").then((module) => module.en),
   es: () => import("./es").then((module) => module.es),
   fr: () => import("./fr").then((module) => module.fr),
 };
 
-const isLoadable = (language: string): language is keyof typeof languageLoaders =>
-  Object.hasOwn(languageLoaders, language);
+const isLoadable = (language: string): language is Language => Object.hasOwn(languageLoaders, language);
 
 /** i18next asks this backend for a language it does not hold yet; `changeLanguage` waits for it. */
 const lazyLanguages: BackendModule = {
@@ -43,21 +43,16 @@ function storedLanguage(): Language | undefined {
   }
 }
 
-/**
- * Resolves once the language's strings are loaded: at once for English (bundled), after one chunk
- * for another language, so the first render is already translated.
- */
+/** Resolves once the language's strings (one chunk) are loaded, so the first render is already translated. */
 export async function initI18n(language: Language = storedLanguage() ?? "en") {
   if (i18n.isInitialized) return i18n;
   const ready = i18n
     .use(lazyLanguages)
     .use(initReactI18next)
     .init({
-      resources: { en: { translation: en } },
-      // Languages missing from `resources` come from the backend.
-      partialBundledLanguages: true,
       lng: language,
-      fallbackLng: "en",
+      // A language we have is complete (the parity test), so it loads alone; any other falls back to English.
+      fallbackLng: (code: string) => (isLoadable(code) ? [] : ["en"]),
       supportedLngs: [...languages],
       interpolation: { escapeValue: false },
       initAsync: false,
