@@ -10,7 +10,7 @@ import {
 } from "react";
 import type { SettingsTabKey } from "./settings-dialog";
 
-// The dialog (its tabs, the provider forms) downloads when it first opens, not with the first screen.
+// The dialog (its tabs, the provider forms) is a chunk of its own, fetched after the first screen.
 const SettingsDialog = lazy(() =>
   import("./settings-dialog").then((module) => ({ default: module.SettingsDialog })),
 );
@@ -24,32 +24,28 @@ const SettingsContext = createContext<SettingsContextValue | null>(null);
 /** Settings is a modal, not a route: any screen under /app can open it, on any of its tabs. */
 export function SettingsProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
-  // Mounted from the first opening on, so closing keeps the dialog's own closing behaviour.
-  const [opened, setOpened] = useState(false);
   const [tab, setTab] = useState<SettingsTabKey>("account");
   const openSettings = useCallback((nextTab: SettingsTabKey = "account") => {
     setTab(nextTab);
     setOpen(true);
-    setOpened(true);
   }, []);
   const value = useMemo(() => ({ openSettings }), [openSettings]);
   return (
     <SettingsContext.Provider value={value}>
       {children}
-      {opened ? (
-        <Suspense fallback={null}>
-          <SettingsDialog
-            open={open}
-            tab={tab}
-            onTabChange={setTab}
-            onClose={() => {
-              // Closing returns the modal to its Account tab.
-              setOpen(false);
-              setTab("account");
-            }}
-          />
-        </Suspense>
-      ) : null}
+      {/* Mounted closed as soon as its chunk arrives, after the screen is shown. */}
+      <Suspense fallback={null}>
+        <SettingsDialog
+          open={open}
+          tab={tab}
+          onTabChange={setTab}
+          onClose={() => {
+            // Closing returns the modal to its Account tab.
+            setOpen(false);
+            setTab("account");
+          }}
+        />
+      </Suspense>
     </SettingsContext.Provider>
   );
 }
