@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { runNotifications } from "../../../worker/cron/notifications";
-import { storeOf } from "../fleet-helpers";
 import { insertSystem } from "../fleet/fleet-fixtures";
+import { storeOf } from "../fleet-helpers";
 import { call, expectStatus, type TestUser } from "../helpers";
 import { MAIL_CATCHER } from "../mail-helpers";
 
@@ -38,7 +38,9 @@ export async function seedSite(orgId: string, name: string) {
     .bind(siteId, orgId, name, now, now)
     .run();
   const system = await insertSystem(orgId, { latitude: 52.37, longitude: 4.9, capacityW: 10_000 });
-  await env.DB.prepare("UPDATE monitoring_systems SET site_id = ? WHERE id = ?").bind(siteId, system.id).run();
+  await env.DB.prepare("UPDATE monitoring_systems SET site_id = ? WHERE id = ?")
+    .bind(siteId, system.id)
+    .run();
   await storeOf(orgId).ensureDirectory(orgId);
   return { siteId, systemId: system.id };
 }
@@ -52,7 +54,9 @@ export async function seedPortfolio(orgId: string, name: string, siteIds: string
     .bind(id, orgId, name, name.toLowerCase(), now, now)
     .run();
   for (const siteId of siteIds) {
-    await env.DB.prepare("INSERT INTO portfolio_sites (portfolio_id, site_id, org_id, added_at) VALUES (?, ?, ?, ?)")
+    await env.DB.prepare(
+      "INSERT INTO portfolio_sites (portfolio_id, site_id, org_id, added_at) VALUES (?, ?, ?, ?)",
+    )
       .bind(id, siteId, orgId, now)
       .run();
   }
