@@ -173,20 +173,22 @@ describe("alert and site counts in the frame", () => {
     );
   });
 
-  it("updates the counts when the server says alerts changed", async () => {
+  it("reads the counts and the bell's notifications again when the server says alerts changed", async () => {
     let unread = 1;
-    renderAlerts(fixtures, "user", "/app/dashboard", () => unread);
+    const { calls } = renderAlerts(fixtures, "user", "/app/dashboard", () => unread);
     const banner = await screen.findByRole("banner");
     const nav = await screen.findByRole("navigation", { name: "Main navigation" });
     await waitFor(() => expect(within(banner).getByTestId("bell-count")).toHaveTextContent("1"));
     await waitFor(() => expect(within(nav).getByTestId("nav-badge-/app/alerts")).toHaveTextContent("3"));
+    const reads = (path: string) => calls.filter((call) => call.path === path).length;
+    const [summaries, notifications] = [reads("/api/alerts/summary"), reads("/api/notifications")];
     const socket = FakeWebSocket.instances[0];
     act(() => socket?.serverOpens());
     unread = 4;
     act(() => socket?.serverSends({ type: "alerts_changed", data: { openCount: 7 } }));
-    expect(within(nav).getByTestId("nav-badge-/app/alerts")).toHaveTextContent("7");
-    // The bell's notifications are read again.
     await waitFor(() => expect(within(banner).getByTestId("bell-count")).toHaveTextContent("4"));
+    expect(reads("/api/alerts/summary")).toBeGreaterThan(summaries);
+    expect(reads("/api/notifications")).toBeGreaterThan(notifications);
   });
 
   it("hides the alerts badge and bell count when nothing is unresolved", async () => {
