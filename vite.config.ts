@@ -65,7 +65,12 @@ export default defineConfig({
         codeSplitting: {
           // zod and its configuration load as one chunk, so `jitless` is set before any schema is
           // built: otherwise zod probes `Function("")`, which the CSP refuses (a reported violation).
-          groups: [{ name: "zod", test: /node_modules[\\/]zod[\\/]|web[\\/]lib[\\/]zod-config\.ts$/ }],
+          groups: [
+            { name: "zod", test: /node_modules[\\/]zod[\\/]|web[\\/]lib[\\/]zod-config\.ts$/ },
+            // Every page needs the session, which closes the live socket: one chunk, not three small ones
+            // that each lazily loaded screen importing one of them would otherwise split off.
+            { name: "session", test: /web[\\/]lib[\\/](session|live)\.ts$|schema[\\/]domain\.ts$/ },
+          ],
         },
       },
     },

@@ -417,8 +417,12 @@ export const emailOutbox = sqliteTable(
     nextAttemptAt: timestampMs("next_attempt_at"),
     sentAt: timestampMs("sent_at"),
     lastError: text("last_error"),
+    /** The week (`2026-W48`) or month (`2026-11`) a digest or report covers; null for other mail. */
+    period: text("period"),
   },
   (t) => [
+    // One digest or report per user, kind and period, however often the cron runs.
+    uniqueIndex("email_outbox_user_kind_period_unique").on(t.userId, t.kind, t.period),
     // Serves the cron's scan for mail due to be (re)sent: unsent rows by next attempt.
     index("email_outbox_due_idx").on(t.sentAt, t.nextAttemptAt),
     // Serves "when did this user last get this kind of mail" (real-time grouping).

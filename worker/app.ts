@@ -26,6 +26,7 @@ import { reportsRoutes } from "./routes/reports";
 import { availableSystemsRoutes, sitesRoutes } from "./routes/sites";
 import { solarRoutes } from "./routes/solar";
 import { timezonesRoutes } from "./routes/timezones";
+import { unsubscribeRoutes } from "./routes/unsubscribe";
 import { userRoutes } from "./routes/user";
 import { weatherRoutes } from "./routes/weather";
 
@@ -52,6 +53,7 @@ const api = new Hono<AppEnv>()
   .route("/alerts", alertsRoutes)
   .route("/alert-rules", alertRulesRoutes)
   .route("/notifications", notificationsRoutes)
+  .route("/unsubscribe", unsubscribeRoutes)
   .route("/dashboard", dashboardRoutes)
   .route("/analytics", analyticsRoutes)
   .route("/reports", reportsRoutes)

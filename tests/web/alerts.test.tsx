@@ -7,7 +7,12 @@ import { FakeWebSocket } from "./fake-websocket";
 import { findToast, makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
 
 /** An alerts API over an in-memory list that PATCH really changes. */
-function renderAlerts(initial: Alert[], role: Role = "orgOwner", path = "/app/alerts") {
+function renderAlerts(
+  initial: Alert[],
+  role: Role = "orgOwner",
+  path = "/app/alerts",
+  unread: () => number = () => 0,
+) {
   const profile = makeProfile({ role });
   storeSession(profile);
   let alerts = [...initial];
@@ -26,6 +31,7 @@ function renderAlerts(initial: Alert[], role: Role = "orgOwner", path = "/app/al
       };
     },
     "GET /api/alerts/summary": () => ({ body: summaryOf(alerts) }),
+    "GET /api/notifications": () => ({ body: { notifications: [], unread: unread() } }),
     "PATCH /api/alerts/alert-1": ({ body }) => {
       const resolved = (body as { resolved: boolean }).resolved;
       alerts = alerts.map((alert) =>
@@ -100,7 +106,9 @@ describe("alerts page", () => {
           .map((item) => item.getAttribute("aria-label")),
       ).toEqual(["String low", "Old fault"]),
     );
-    expect(calls.some((call) => call.url.endsWith("/api/alerts?state=all&severity=warning"))).toBe(true);
+    expect(
+      calls.some((call) => call.url.endsWith("/api/alerts?state=all&severity=warning&sort=lostEnergy")),
+    ).toBe(true);
 
     await user.selectOptions(screen.getByLabelText("Severity"), "info");
     await user.selectOptions(screen.getByLabelText("State"), "resolved");
@@ -145,8 +153,8 @@ describe("alerts page", () => {
 });
 
 describe("alert and site counts in the frame", () => {
-  it("badges Sites with the site count and Alerts (red) and the bell with unresolved alerts", async () => {
-    renderAlerts(fixtures, "user", "/app/dashboard");
+  it("badges Sites with the site count and Alerts (red), and the bell with unread notifications", async () => {
+    renderAlerts(fixtures, "user", "/app/dashboard", () => 2);
     const nav = await screen.findByRole("navigation", { name: "Main navigation" });
     const sitesBadge = await within(nav).findByTestId("nav-badge-/app/sites");
     expect(sitesBadge).toHaveTextContent("2");
@@ -159,28 +167,36 @@ describe("alert and site counts in the frame", () => {
     expect(within(nav).getByRole("link", { name: "Sites" })).toHaveAccessibleDescription("2 sites");
 
     const banner = screen.getByRole("banner");
-    expect(within(banner).getByTestId("bell-count")).toHaveTextContent("3");
-    expect(within(banner).getByRole("link", { name: "Notifications" })).toHaveAccessibleDescription(
-      "3 unresolved alerts",
+    await waitFor(() => expect(within(banner).getByTestId("bell-count")).toHaveTextContent("2"));
+    expect(within(banner).getByRole("button", { name: "Notifications" })).toHaveAccessibleDescription(
+      "2 unread",
     );
   });
 
-  it("updates the counts when the server says alerts changed", async () => {
-    renderAlerts(fixtures, "user", "/app/dashboard");
+  it("reads the counts and the bell's notifications again when the server says alerts changed", async () => {
+    let unread = 1;
+    const { calls } = renderAlerts(fixtures, "user", "/app/dashboard", () => unread);
     const banner = await screen.findByRole("banner");
-    await waitFor(() => expect(within(banner).getByTestId("bell-count")).toHaveTextContent("3"));
+    const nav = await screen.findByRole("navigation", { name: "Main navigation" });
+    await waitFor(() => expect(within(banner).getByTestId("bell-count")).toHaveTextContent("1"));
+    await waitFor(() => expect(within(nav).getByTestId("nav-badge-/app/alerts")).toHaveTextContent("3"));
+    const reads = (path: string) => calls.filter((call) => call.path === path).length;
+    const [summaries, notifications] = [reads("/api/alerts/summary"), reads("/api/notifications")];
     const socket = FakeWebSocket.instances[0];
     act(() => socket?.serverOpens());
+    unread = 4;
     act(() => socket?.serverSends({ type: "alerts_changed", data: { openCount: 7 } }));
-    expect(within(banner).getByTestId("bell-count")).toHaveTextContent("7");
+    await waitFor(() => expect(within(banner).getByTestId("bell-count")).toHaveTextContent("4"));
+    expect(reads("/api/alerts/summary")).toBeGreaterThan(summaries);
+    expect(reads("/api/notifications")).toBeGreaterThan(notifications);
   });
 
   it("hides the alerts badge and bell count when nothing is unresolved", async () => {
     renderAlerts([], "user", "/app/dashboard");
     const nav = await screen.findByRole("navigation", { name: "Main navigation" });
     await within(nav).findByTestId("nav-badge-/app/sites");
-    const bell = within(screen.getByRole("banner")).getByRole("link", { name: "Notifications" });
-    await waitFor(() => expect(bell).toHaveAccessibleDescription("0 unresolved alerts"));
+    const bell = within(screen.getByRole("banner")).getByRole("button", { name: "Notifications" });
+    await waitFor(() => expect(bell).toHaveAccessibleDescription("0 unread"));
     expect(within(nav).queryByTestId("nav-badge-/app/alerts")).not.toBeInTheDocument();
     expect(screen.queryByTestId("bell-count")).not.toBeInTheDocument();
   });

@@ -2,6 +2,7 @@ import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { roleLabels } from "../../schema/roles";
 import { i18n } from "../../web/lib/i18n";
+import { alertingResources } from "../../web/lib/i18n/alerting";
 import { en } from "../../web/lib/i18n/en";
 import { es } from "../../web/lib/i18n/es";
 import { fr } from "../../web/lib/i18n/fr";
@@ -47,6 +48,20 @@ describe("translations", () => {
   ])("%s keeps every interpolation placeholder of the English text", (_language, resource) => {
     for (const [key, value] of leaves(resource)) {
       expect(placeholders(value), key).toEqual(placeholders(english.get(key)));
+    }
+  });
+
+  it.each([
+    ["es", alertingResources.es],
+    ["fr", alertingResources.fr],
+  ])("%s has exactly the English keys and placeholders of the alerting strings", (_language, resource) => {
+    const alertingEnglish = new Map(leaves(alertingResources.en));
+    const entries = leaves(resource);
+    expect(entries.map(([key]) => key).sort()).toEqual([...alertingEnglish.keys()].sort());
+    for (const [key, value] of entries) {
+      expect(typeof value, key).toBe("string");
+      expect(String(value).trim(), key).not.toBe("");
+      expect(placeholders(value), key).toEqual(placeholders(alertingEnglish.get(key)));
     }
   });
 

@@ -48,23 +48,24 @@ async function openSettings(role: Role, extra: Parameters<typeof mockApi>[0] = {
 }
 
 describe("settings modal", () => {
-  it("has 4 tabs for role user, without Manage Users", async () => {
+  it("has 5 tabs for role user, without Manage Users", async () => {
     const { dialog } = await openSettings("user");
     const tabs = within(dialog).getAllByRole("tab");
     expect(tabs.map((tab) => tab.textContent)).toEqual([
       "Account",
       "Notifications",
+      "Alert Rules",
       "Provider Credentials",
       "Sites & Portfolios",
     ]);
   });
 
   it.each<[Role, number]>([
-    ["orgEngineer", 6],
-    ["orgOwner", 6],
-    ["superAdmin", 5],
+    ["orgEngineer", 7],
+    ["orgOwner", 7],
+    ["superAdmin", 6],
   ])(
-    "has Manage Users as the fifth tab for %s (%i tabs, API Keys last for organisation managers)",
+    "has Manage Users as the sixth tab for %s (%i tabs, API Keys last for organisation managers)",
     async (role, count) => {
       const { dialog } = await openSettings(role, {
         "GET /api/users": { body: [] },
@@ -72,8 +73,8 @@ describe("settings modal", () => {
       });
       const tabs = within(dialog).getAllByRole("tab");
       expect(tabs).toHaveLength(count);
-      expect(tabs[4]).toHaveTextContent("Manage Users");
-      if (count === 6) expect(tabs[5]).toHaveTextContent("API Keys");
+      expect(tabs[5]).toHaveTextContent("Manage Users");
+      if (count === 7) expect(tabs[6]).toHaveTextContent("API Keys");
     },
   );
 

@@ -7,6 +7,7 @@ import { localDate } from "../components/dashboard/local-day";
 import { subscribeLiveMessages } from "./live";
 import { alertKeys } from "./queries/alerts";
 import { dashboardKeys } from "./queries/metrics";
+import { notificationKeys } from "./queries/notifications";
 
 /**
  * Live messages go into the query cache instead of causing refetches: a system update replaces
@@ -93,8 +94,10 @@ function applyAlertsChanged(queryClient: QueryClient, openCount: number): void {
   queryClient.setQueryData<AlertSummary>(alertKeys.summary(), (summary) =>
     summary ? { ...summary, open: openCount } : summary,
   );
-  // The count is known; the lists and the per-severity breakdown are read again where shown.
+  // The count is known; the lists and the per-severity breakdown are read again where shown, and
+  // the bell's notifications (an opened or resolved alert notifies the members).
   void queryClient.invalidateQueries({ queryKey: alertKeys.all });
+  void queryClient.invalidateQueries({ queryKey: notificationKeys.all });
 }
 
 export function applyLiveMessage(queryClient: QueryClient, message: LiveMessage): void {

@@ -1,10 +1,14 @@
 import type { Env } from "../env";
 import { createDb } from "../lib/db";
+import { sendRealtimeAlertMail } from "../services/alert-mail";
 import { deliverDueMail } from "../services/email";
+import { sendPeriodicMail } from "../services/periodic-mail";
 
-/** Sends (and retries) the mail waiting in the outbox. */
+/** Queues due alert mails, digests and reports, then sends (and retries) what waits in the outbox. */
 export async function runNotifications({ env, now }: { env: Env; now: number }) {
   const db = createDb(env.DB);
+  const alerts = await sendRealtimeAlertMail({ env, db, now });
+  const periodic = await sendPeriodicMail({ env, db, now });
   const mail = await deliverDueMail({ env, db, now });
-  return { mail };
+  return { alerts, periodic, mail };
 }

@@ -5,7 +5,9 @@ import type { Db } from "../lib/db";
 export type OutboxInsert = typeof emailOutbox.$inferInsert;
 export type OutboxRow = typeof emailOutbox.$inferSelect;
 
-export const insertOutboxMail = (db: Db, row: OutboxInsert) => db.insert(emailOutbox).values(row);
+/** Queues a mail; a digest or report of a period the user already has is skipped (unique index). */
+export const insertOutboxMail = (db: Db, row: OutboxInsert) =>
+  db.insert(emailOutbox).values(row).onConflictDoNothing();
 
 /** Unsent mail whose next attempt is due, oldest first. */
 export const listDueMail = (db: Db, now: number, limit: number) =>

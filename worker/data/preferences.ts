@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Preferences } from "../../schema/api/preferences";
+import { defaultPreferences, type Preferences } from "../../schema/api/preferences";
 import { userPreferences } from "../../schema/tables";
 import type { Db } from "../lib/db";
 
@@ -11,3 +11,15 @@ export const upsertPreferences = (db: Db, userId: string, preferences: Preferenc
     .insert(userPreferences)
     .values({ userId, ...preferences, updatedAt: now })
     .onConflictDoUpdate({ target: userPreferences.userId, set: { ...preferences, updatedAt: now } });
+
+/** Switches one mail preference off, keeping the others (defaults when the user has no row yet). */
+export const switchMailPreferenceOff = (
+  db: Db,
+  userId: string,
+  topic: "realtimeAlerts" | "weeklyDigest" | "monthlyReports",
+  now: number,
+) =>
+  db
+    .insert(userPreferences)
+    .values({ userId, ...defaultPreferences, [topic]: false, updatedAt: now })
+    .onConflictDoUpdate({ target: userPreferences.userId, set: { [topic]: false, updatedAt: now } });

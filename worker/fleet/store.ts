@@ -17,7 +17,7 @@ import {
 import { type DetectionSystem, readDetectionInput } from "./data/detection";
 import { applyDirectory, countSystems, readMeta, replaceDirectory, writeMeta } from "./data/directory";
 import { importLegacyRows } from "./data/legacy";
-import { energyBySystem } from "./data/monthly-energy";
+import { energyBySystem, producingHoursBySystem } from "./data/monthly-energy";
 import { liveValues, summedHourlyPower, tableRowCounts } from "./data/reads";
 import { pruneReadings, type RetentionRun } from "./data/retention";
 import { storePoints } from "./data/writes";
@@ -245,6 +245,26 @@ export class FleetStore extends DurableObject<Env> {
     return energyBySystem(this.db, `${month}-01`, `${month}-31`).map((row) => ({
       systemId: row.system_id,
       energyWh: row.energy_wh,
+    }));
+  }
+
+  /**
+   * What a digest or report needs of each system over a period: energy over the plant-local dates
+   * [fromDate, toDate] and the hours it produced among its location's daylight hours.
+   */
+  async periodProduction(
+    orgId: string,
+    fromDate: string,
+    toDate: string,
+    daylight: [string, number][],
+  ): Promise<{ systemId: string; energyWh: number; producingHours: number }[]> {
+    this.claim(orgId);
+    const hours = new Map(producingHoursBySystem(this.db, daylight).map((r) => [r.system_id, r.hours]));
+    const energy = new Map(energyBySystem(this.db, fromDate, toDate).map((r) => [r.system_id, r.energy_wh]));
+    return [...new Set([...hours.keys(), ...energy.keys()])].map((systemId) => ({
+      systemId,
+      energyWh: energy.get(systemId) ?? 0,
+      producingHours: hours.get(systemId) ?? 0,
     }));
   }
 

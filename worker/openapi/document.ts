@@ -14,6 +14,7 @@ const PUBLIC_PATHS = [
   /^\/api\/auth\/(register|login|password-reset|invites)/,
   /^\/api\/openapi\.json$/,
   /^\/api\/docs$/,
+  /^\/api\/unsubscribe$/,
 ];
 
 const jsonSchema = (schema: ZodType, io: "input" | "output" = "input"): JsonSchema => {

@@ -92,7 +92,10 @@ const ruleEvent = (
     )
     .bind(crypto.randomUUID(), alertId, orgId, kind, rule, note, at, alertId);
 
-/** In-app notifications of an alert for every member of the organisation. */
+/**
+ * In-app notifications of an alert for every member of the organisation; a new alert also waits
+ * for a real-time e-mail to each member whose preference is on (defaults on without a row).
+ */
 const notifyMembers = (
   db: Db,
   orgId: string,
@@ -105,10 +108,12 @@ const notifyMembers = (
   db.$client
     .prepare(
       `INSERT INTO notifications (id, org_id, user_id, kind, alert_id, title, severity, created_at, email_pending)
-       SELECT lower(hex(randomblob(16))), ?, u.id, ?, ?, ?, ?, ?, 0 FROM users u
+       SELECT lower(hex(randomblob(16))), ?, u.id, ?, ?, ?, ?, ?,
+         ? = 'alert_opened' AND coalesce(p.realtime_alerts, 1) = 1
+       FROM users u LEFT JOIN user_preferences p ON p.user_id = u.id
        WHERE u.org_id = ? AND EXISTS (SELECT 1 FROM alerts WHERE id = ?)`,
     )
-    .bind(orgId, kind, alertId, title, severity, at, orgId, alertId);
+    .bind(orgId, kind, alertId, title, severity, at, kind, orgId, alertId);
 
 /**
  * Runs the detection rules over an organisation's systems (all, or the listed ones) at `now`:

@@ -20,6 +20,8 @@ export interface QueuedMail extends OutgoingMail {
   kind: string;
   orgId: string | null;
   userId: string | null;
+  /** The week or month a digest or report covers: a second mail of the same period is not queued. */
+  period?: string;
 }
 
 /** The outbox insert for one mail (batched with the change it reports); send it with `deliverMail`. */
@@ -39,6 +41,7 @@ export function queueMail(db: Db, mail: QueuedMail, now: number) {
       attachments: mail.attachments && mail.attachments.length > 0 ? JSON.stringify(mail.attachments) : null,
       createdAt: now,
       nextAttemptAt: now,
+      period: mail.period ?? null,
     }),
   };
 }

@@ -9,7 +9,7 @@ const states: AlertStateFilter[] = ["open", "resolved", "all"];
 export function AlertFilters({ filters, onChange }: { filters: Filters; onChange: (next: Filters) => void }) {
   const { t } = useTranslation();
   return (
-    <div className="grid gap-4 sm:grid-cols-2 md:max-w-xl">
+    <div className="grid gap-4 sm:grid-cols-3 md:max-w-3xl">
       <Field label={t("fleet.alerts.filterState")} htmlFor="alert-state-filter">
         <NativeSelect
           id="alert-state-filter"
@@ -41,6 +41,18 @@ export function AlertFilters({ filters, onChange }: { filters: Filters; onChange
               {t(`fleet.alerts.severity.${severity}`)}
             </option>
           ))}
+        </NativeSelect>
+      </Field>
+      <Field label={t("alerting.alerts.sort")} htmlFor="alert-sort">
+        <NativeSelect
+          id="alert-sort"
+          value={filters.sort ?? "lostEnergy"}
+          onChange={(event) =>
+            onChange({ ...filters, sort: event.target.value === "newest" ? "newest" : "lostEnergy" })
+          }
+        >
+          <option value="lostEnergy">{t("alerting.alerts.sortLostEnergy")}</option>
+          <option value="newest">{t("alerting.alerts.sortNewest")}</option>
         </NativeSelect>
       </Field>
     </div>

@@ -1,31 +1,75 @@
 import { Badge, Button } from "@tremor/react";
+import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { Alert } from "../../../schema/api/alerts";
+import type { Member } from "../../../schema/api/members";
 import { errorDescription } from "../../lib/api";
-import { formatDateTime } from "../../lib/format";
+import { formatDateTime, formatKwh } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
-import { useResolveAlertMutation } from "../../lib/queries/alerts";
+import { useAlertActionMutation, useResolveAlertMutation } from "../../lib/queries/alerts";
+import { NativeSelect } from "../ui/native-select";
 import { alertSubject } from "./alert-subject";
 import { severityStyles } from "./severity";
 import { SeverityBadge } from "./severity-badge";
 
 interface AlertItemProps {
   alert: Alert;
-  /** Whether the reader may resolve and reopen (orgOwner, orgEngineer). */
+  /** Whether the reader may acknowledge, assign, resolve and reopen (orgOwner, orgEngineer). */
   canManage: boolean;
+  /** The organisation's members an alert can be assigned to; undefined hides the picker. */
+  members?: Member[];
   locale: string;
   timeZone: string | undefined;
 }
 
-export function AlertItem({ alert, canManage, locale, timeZone }: AlertItemProps) {
+function AlertHistory({ alert, when }: { alert: Alert; when: (value: string) => string }) {
   const { t } = useTranslation();
-  const mutation = useResolveAlertMutation();
+  if (alert.history.length === 0) {
+    return <p className="text-tremor-label text-tremor-content">{t("alerting.alerts.noHistory")}</p>;
+  }
+  return (
+    <ol aria-label={t("alerting.alerts.historyLabel", { title: alert.title })} className="space-y-1">
+      {alert.history.map((event, index) => (
+        <li
+          // The history is append-only and ordered: the index is stable.
+          // biome-ignore lint/suspicious/noArrayIndexKey: see above
+          key={index}
+          className="text-tremor-label text-tremor-content"
+        >
+          <span className="font-medium text-tremor-content-emphasis">
+            {t(`alerting.alerts.events.${event.kind}`)}
+          </span>
+          {` · ${when(event.at)} · `}
+          {event.actorName ??
+            (event.rule
+              ? t("alerting.alerts.byRule", { rule: t(`alerting.rules.names.${event.rule}`) })
+              : "")}
+          {event.note ? ` — “${event.note}”` : ""}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function AlertItem({ alert, canManage, members, locale, timeZone }: AlertItemProps) {
+  const { t } = useTranslation();
+  const resolve = useResolveAlertMutation();
+  const action = useAlertActionMutation();
+  const [acknowledging, setAcknowledging] = useState(false);
+  const [note, setNote] = useState("");
+  const [showHistory, setShowHistory] = useState(false);
+  const noteId = useId();
+  const assignId = useId();
   const when = (value: string) => formatDateTime(value, { locale, timeZone });
   const subject = alertSubject(alert);
+  const failed = (error: unknown) =>
+    toast.error(t("alerting.alerts.actionFailed"), {
+      description: errorDescription(error, t("fleet.alerts.updateFailedDefault")),
+    });
 
   const toggle = () =>
-    mutation.mutate(
+    resolve.mutate(
       { alertId: alert.id, resolved: !alert.resolved },
       {
         onSuccess: () =>
@@ -39,6 +83,30 @@ export function AlertItem({ alert, canManage, locale, timeZone }: AlertItemProps
       },
     );
 
+  const acknowledge = (event: FormEvent) => {
+    event.preventDefault();
+    action.mutate(
+      { kind: "acknowledge", alertId: alert.id, note: note.trim() || undefined },
+      {
+        onSuccess: () => {
+          setAcknowledging(false);
+          setNote("");
+          toast.success(t("alerting.alerts.acknowledged"), { description: alert.title });
+        },
+        onError: failed,
+      },
+    );
+  };
+
+  const assign = (userId: string | null) =>
+    action.mutate(
+      { kind: "assign", alertId: alert.id, userId },
+      {
+        onSuccess: () => toast.success(t("alerting.alerts.assigned"), { description: alert.title }),
+        onError: failed,
+      },
+    );
+
   return (
     <li
       aria-label={alert.title}
@@ -48,6 +116,9 @@ export function AlertItem({ alert, canManage, locale, timeZone }: AlertItemProps
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
             <SeverityBadge severity={alert.severity} />
+            <Badge color="slate" size="xs">
+              {t(`alerting.rules.names.${alert.rule}`)}
+            </Badge>
             {alert.resolved ? (
               <Badge color="gray" size="xs">
                 {t("fleet.alerts.resolvedBadge")}
@@ -66,24 +137,108 @@ export function AlertItem({ alert, canManage, locale, timeZone }: AlertItemProps
             {alert.resolved && alert.resolvedAt
               ? ` · ${t("fleet.alerts.resolvedAt", { time: when(alert.resolvedAt) })}`
               : ""}
+            {alert.acknowledgedAt
+              ? ` · ${t("alerting.alerts.acknowledgedAt", { time: when(alert.acknowledgedAt) })}`
+              : ""}
+          </p>
+          <p className="mt-1 text-tremor-default font-medium text-tremor-content-strong">
+            {alert.lostEnergyKwh === null
+              ? t("alerting.alerts.noEstimate")
+              : t("alerting.alerts.lostEnergy", { value: formatKwh(alert.lostEnergyKwh, locale) })}
           </p>
         </div>
-        {canManage ? (
+        <div className="flex flex-wrap items-center gap-2">
+          {canManage && !alert.resolved && !alert.acknowledgedAt && !acknowledging ? (
+            <Button
+              size="xs"
+              variant="secondary"
+              onClick={() => setAcknowledging(true)}
+              aria-label={t("alerting.alerts.acknowledgeLabel", { title: alert.title })}
+            >
+              {t("alerting.alerts.acknowledge")}
+            </Button>
+          ) : null}
+          {canManage ? (
+            <Button
+              size="xs"
+              variant="secondary"
+              loading={resolve.isPending}
+              onClick={toggle}
+              aria-label={
+                alert.resolved
+                  ? t("fleet.alerts.reopenLabel", { title: alert.title })
+                  : t("fleet.alerts.resolveLabel", { title: alert.title })
+              }
+            >
+              {alert.resolved ? t("fleet.alerts.reopen") : t("fleet.alerts.resolve")}
+            </Button>
+          ) : null}
           <Button
             size="xs"
-            variant="secondary"
-            loading={mutation.isPending}
-            onClick={toggle}
+            variant="light"
+            aria-expanded={showHistory}
+            onClick={() => setShowHistory((shown) => !shown)}
             aria-label={
-              alert.resolved
-                ? t("fleet.alerts.reopenLabel", { title: alert.title })
-                : t("fleet.alerts.resolveLabel", { title: alert.title })
+              showHistory
+                ? `${t("alerting.alerts.hideHistory")}: ${alert.title}`
+                : t("alerting.alerts.historyLabel", { title: alert.title })
             }
           >
-            {alert.resolved ? t("fleet.alerts.reopen") : t("fleet.alerts.resolve")}
+            {showHistory ? t("alerting.alerts.hideHistory") : t("alerting.alerts.history")}
           </Button>
-        ) : null}
+        </div>
       </div>
+      {acknowledging ? (
+        <form onSubmit={acknowledge} className="mt-3 flex flex-wrap items-end gap-2">
+          <div className="min-w-[16rem] flex-1 space-y-1">
+            <label
+              htmlFor={noteId}
+              className="block text-tremor-label font-medium text-tremor-content-strong"
+            >
+              {t("alerting.alerts.note")}
+            </label>
+            <input
+              id={noteId}
+              value={note}
+              maxLength={500}
+              onChange={(event) => setNote(event.target.value)}
+              className="w-full rounded-tremor-default border border-tremor-border px-3 py-1.5 text-tremor-default"
+            />
+          </div>
+          <Button size="xs" type="submit" loading={action.isPending}>
+            {t("alerting.alerts.confirmAcknowledge")}
+          </Button>
+          <Button size="xs" variant="light" type="button" onClick={() => setAcknowledging(false)}>
+            {t("alerting.alerts.cancel")}
+          </Button>
+        </form>
+      ) : null}
+      {canManage && members ? (
+        <div className="mt-3 flex items-center gap-2">
+          <label htmlFor={assignId} className="text-tremor-label font-medium text-tremor-content-strong">
+            {t("alerting.alerts.assignee")}
+          </label>
+          <NativeSelect
+            id={assignId}
+            className="max-w-xs py-1"
+            value={alert.assignedTo ?? ""}
+            disabled={action.isPending}
+            onChange={(event) => assign(event.target.value === "" ? null : event.target.value)}
+          >
+            <option value="">{t("alerting.alerts.unassigned")}</option>
+            {members.map((member) => (
+              <option key={member.id} value={member.id}>
+                {member.fullName}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+      ) : null}
+      {showHistory ? (
+        <div className="mt-3 border-t border-tremor-border pt-3">
+          <AlertHistory alert={alert} when={when} />
+        </div>
+      ) : null}
     </li>
   );
 }

@@ -1,12 +1,13 @@
 import { RiMenuLine, RiNotification3Line } from "@remixicon/react";
 import { useQueryClient } from "@tanstack/react-query";
-import { Link, useMatches } from "@tanstack/react-router";
-import { useEffect, useId, useState } from "react";
+import { useMatches } from "@tanstack/react-router";
+import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatCount, formatTime, localeFor } from "../../lib/format";
 import { type LiveStatus, useLiveState } from "../../lib/live";
 import { useLiveCacheSync } from "../../lib/live-cache";
-import { useOpenAlertCount } from "../../lib/queries/alerts";
+import { useUnreadNotificationCount } from "../../lib/queries/notifications";
+import { BellPanel } from "../notifications/bell-panel";
 import { useCurrentProfile } from "../profile-context";
 import { useUserTimeZone } from "../use-user-time-zone";
 
@@ -57,8 +58,26 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
   const live = liveStyles[status];
   // The top bar lives as long as the signed-in frame: live messages feed the query cache from here.
   useLiveCacheSync();
-  const openAlerts = useOpenAlertCount(profile.companyId !== null);
+  const unread = useUnreadNotificationCount(profile.companyId !== null);
   const bellCountId = useId();
+  const bellPanelId = useId();
+  const [bellOpen, setBellOpen] = useState(false);
+  const bellRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!bellOpen) return;
+    const closeOutside = (event: MouseEvent) => {
+      if (!bellRef.current?.contains(event.target as Node)) setBellOpen(false);
+    };
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setBellOpen(false);
+    };
+    document.addEventListener("mousedown", closeOutside);
+    document.addEventListener("keydown", closeOnEscape);
+    return () => {
+      document.removeEventListener("mousedown", closeOutside);
+      document.removeEventListener("keydown", closeOnEscape);
+    };
+  }, [bellOpen]);
 
   return (
     <header className="sticky top-0 z-20 flex h-16 items-center gap-4 border-b border-tremor-border bg-tremor-background/95 px-4 backdrop-blur md:px-6">
@@ -93,28 +112,34 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
             })}
           </span>
         ) : null}
-        <Link
-          to="/app/alerts"
-          aria-label={t("topBar.notifications")}
-          aria-describedby={openAlerts !== undefined ? bellCountId : undefined}
-          className="relative rounded-tremor-small p-2 text-tremor-content hover:bg-tremor-background-subtle hover:text-tremor-content-strong"
-        >
-          <RiNotification3Line className="h-5 w-5" aria-hidden="true" />
-          {openAlerts !== undefined && openAlerts > 0 ? (
-            <span
-              aria-hidden="true"
-              data-testid="bell-count"
-              className="absolute -right-1 -top-1 min-w-[1.25rem] rounded-tremor-full bg-red-600 px-1 text-center text-[0.7rem] font-semibold leading-5 text-white"
-            >
-              {formatCount(openAlerts, localeFor(i18n.language))}
-            </span>
-          ) : null}
-          {openAlerts !== undefined ? (
-            <span id={bellCountId} hidden>
-              {t("fleet.badges.alerts", { n: openAlerts })}
-            </span>
-          ) : null}
-        </Link>
+        <div ref={bellRef} className="relative">
+          <button
+            type="button"
+            onClick={() => setBellOpen((open) => !open)}
+            aria-label={t("topBar.notifications")}
+            aria-expanded={bellOpen}
+            aria-controls={bellOpen ? bellPanelId : undefined}
+            aria-describedby={unread !== undefined ? bellCountId : undefined}
+            className="relative rounded-tremor-small p-2 text-tremor-content hover:bg-tremor-background-subtle hover:text-tremor-content-strong"
+          >
+            <RiNotification3Line className="h-5 w-5" aria-hidden="true" />
+            {unread !== undefined && unread > 0 ? (
+              <span
+                aria-hidden="true"
+                data-testid="bell-count"
+                className="absolute -right-1 -top-1 min-w-[1.25rem] rounded-tremor-full bg-red-600 px-1 text-center text-[0.7rem] font-semibold leading-5 text-white"
+              >
+                {formatCount(unread, localeFor(i18n.language))}
+              </span>
+            ) : null}
+            {unread !== undefined ? (
+              <span id={bellCountId} hidden>
+                {t("topBar.unread", { n: unread })}
+              </span>
+            ) : null}
+          </button>
+          {bellOpen ? <BellPanel id={bellPanelId} onClose={() => setBellOpen(false)} /> : null}
+        </div>
       </div>
     </header>
   );

@@ -1,23 +1,27 @@
 import { RiCloseLine } from "@remixicon/react";
 import { Dialog, DialogPanel, Tab, TabGroup, TabList } from "@tremor/react";
-import type { ReactNode } from "react";
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { can } from "../../../schema/roles";
 import { actorFromProfile, seesAdministration } from "../../lib/permissions";
-import { MemberManagement } from "../members/member-management";
 import { useCurrentProfile } from "../profile-context";
-import { AccountTab } from "./account-tab";
-import { ApiKeysTab } from "./api-keys-tab";
-import { NotificationsTab } from "./notifications-tab";
-import { ProviderCredentialsTab } from "./provider-credentials-tab";
-import { SitesPortfoliosTab } from "./sites-portfolios-tab";
+import { Spinner } from "../ui/spinner";
 
-export type SettingsTabKey = "account" | "notifications" | "providers" | "sites" | "users" | "apiKeys";
+// The panels load when the dialog first opens: no screen's first load carries them.
+const SettingsPanel = lazy(() => import("./settings-panels").then((m) => ({ default: m.SettingsPanel })));
+
+export type SettingsTabKey =
+  | "account"
+  | "notifications"
+  | "alertRules"
+  | "providers"
+  | "sites"
+  | "users"
+  | "apiKeys";
 
 interface SettingsTab {
   key: SettingsTabKey;
   label: string;
-  panel: ReactNode;
 }
 
 interface SettingsDialogProps {
@@ -36,21 +40,24 @@ export function SettingsDialog({ open, tab, onTabChange, onClose }: SettingsDial
   const accountTab: SettingsTab = {
     key: "account",
     label: t("settings.tabs.account"),
-    panel: <AccountTab />,
   };
   const manageUsersTab: SettingsTab = {
     key: "users",
     label: t("settings.tabs.manageUsers"),
-    panel: <MemberManagement compact />,
+  };
+  const alertRulesTab: SettingsTab = {
+    key: "alertRules",
+    label: t("settings.tabs.alertRules"),
   };
   const tabs: SettingsTab[] = [
     accountTab,
-    { key: "notifications", label: t("settings.tabs.notifications"), panel: <NotificationsTab /> },
-    { key: "providers", label: t("settings.tabs.providerCredentials"), panel: <ProviderCredentialsTab /> },
-    { key: "sites", label: t("settings.tabs.sitesPortfolios"), panel: <SitesPortfoliosTab /> },
+    { key: "notifications", label: t("settings.tabs.notifications") },
+    ...(profile.companyId !== null ? [alertRulesTab] : []),
+    { key: "providers", label: t("settings.tabs.providerCredentials") },
+    { key: "sites", label: t("settings.tabs.sitesPortfolios") },
     ...(showManageUsers ? [manageUsersTab] : []),
     ...(can(actorFromProfile(profile), "apiKeys:manage")
-      ? [{ key: "apiKeys" as const, label: t("settings.tabs.apiKeys"), panel: <ApiKeysTab /> }]
+      ? [{ key: "apiKeys" as const, label: t("settings.tabs.apiKeys") }]
       : []),
   ];
 
@@ -94,7 +101,9 @@ export function SettingsDialog({ open, tab, onTabChange, onClose }: SettingsDial
         </TabGroup>
         {/* Only the open tab is mounted: hidden tabs neither fetch nor duplicate field labels. */}
         <div role="tabpanel" aria-label={activeTab.label} className="px-6 pb-6 pt-6">
-          {activeTab.panel}
+          <Suspense fallback={<Spinner className="py-10" />}>
+            <SettingsPanel tab={activeTab.key} />
+          </Suspense>
         </div>
       </DialogPanel>
     </Dialog>

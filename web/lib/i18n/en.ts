@@ -240,6 +240,7 @@ export const en = {
     reconnecting: "Reconnecting",
     offline: "Offline",
     notifications: "Notifications",
+    unread: "{{n}} unread",
     lastUpdated: "Updated {{time}}",
   },
   pages: {
@@ -624,6 +625,7 @@ export const en = {
       sitesPortfolios: "Sites & Portfolios",
       manageUsers: "Manage Users",
       apiKeys: "API Keys",
+      alertRules: "Alert Rules",
     },
     apiKeys: {
       name: "Key name",

@@ -249,6 +249,7 @@ export const es: Translation = {
     reconnecting: "Reconectando",
     offline: "Sin conexión",
     notifications: "Notificaciones",
+    unread: "{{n}} sin leer",
     lastUpdated: "Actualizado a las {{time}}",
   },
   pages: {
@@ -636,6 +637,7 @@ export const es: Translation = {
       sitesPortfolios: "Instalaciones y carteras",
       manageUsers: "Gestionar usuarios",
       apiKeys: "Claves API",
+      alertRules: "Reglas de alerta",
     },
     apiKeys: {
       name: "Nombre de la clave",

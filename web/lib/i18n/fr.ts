@@ -253,6 +253,7 @@ export const fr: Translation = {
     reconnecting: "Reconnexion",
     offline: "Hors ligne",
     notifications: "Notifications",
+    unread: "{{n}} non lues",
     lastUpdated: "Mis à jour à {{time}}",
   },
   pages: {
@@ -641,6 +642,7 @@ export const fr: Translation = {
       sitesPortfolios: "Sites et portefeuilles",
       manageUsers: "Gérer les utilisateurs",
       apiKeys: "Clés API",
+      alertRules: "Règles d'alerte",
     },
     apiKeys: {
       name: "Nom de la clé",

@@ -8,6 +8,8 @@ export type AlertStateFilter = "open" | "resolved" | "all";
 export interface AlertFilters {
   state: AlertStateFilter;
   severity?: AlertSeverity;
+  /** Most energy lost first (the Alerts screen's default) or newest first. */
+  sort?: "lostEnergy" | "newest";
 }
 
 /** Everything about alerts lives under ['alerts'] (provider syncs invalidate that prefix). */
@@ -21,6 +23,7 @@ export const alertKeys = {
 export function alertsPath(filters: AlertFilters): string {
   const params = new URLSearchParams({ state: filters.state });
   if (filters.severity) params.set("severity", filters.severity);
+  if (filters.sort) params.set("sort", filters.sort);
   return `/alerts?${params.toString()}`;
 }
 
@@ -50,6 +53,27 @@ export function useResolveAlertMutation() {
   return useMutation({
     mutationFn: ({ alertId, resolved }: { alertId: string; resolved: boolean }) =>
       api.patch<Alert>(`/alerts/${encodeURIComponent(alertId)}`, { resolved }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: alertKeys.all }),
+  });
+}
+
+/** Acknowledge (with an optional note) or assign (a member's id, or null): both answer the alert. */
+export function useAlertActionMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (
+      action:
+        | { kind: "acknowledge"; alertId: string; note?: string }
+        | { kind: "assign"; alertId: string; userId: string | null },
+    ) =>
+      api.post<Alert>(
+        `/alerts/${encodeURIComponent(action.alertId)}/${action.kind}`,
+        action.kind === "acknowledge"
+          ? action.note
+            ? { note: action.note }
+            : {}
+          : { userId: action.userId },
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: alertKeys.all }),
   });
 }

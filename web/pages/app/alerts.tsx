@@ -14,6 +14,7 @@ import { PageHeader } from "../../components/ui/page-header";
 import { Spinner } from "../../components/ui/spinner";
 import { useUserTimeZone } from "../../components/use-user-time-zone";
 import { formatCount, localeFor } from "../../lib/format";
+import { useAlertingStrings } from "../../lib/i18n/alerting";
 import { actorFromProfile } from "../../lib/permissions";
 import {
   alertSummaryQueryOptions,
@@ -21,6 +22,7 @@ import {
   alertsQueryOptions,
   type AlertFilters as Filters,
 } from "../../lib/queries/alerts";
+import { usersQueryOptions } from "../../lib/queries/members";
 
 export function AlertsPage() {
   const { t, i18n } = useTranslation();
@@ -28,8 +30,11 @@ export function AlertsPage() {
   const timeZone = useUserTimeZone();
   const profile = useCurrentProfile();
   const canManage = can(actorFromProfile(profile), "alerts:manage");
-  const [filters, setFilters] = useState<Filters>({ state: "open" });
+  useAlertingStrings();
+  const [filters, setFilters] = useState<Filters>({ state: "open", sort: "lostEnergy" });
   const alertsQuery = useQuery(alertsQueryOptions(filters));
+  // Who an alert can be assigned to; a manager without the users area sees no picker.
+  const members = useQuery({ ...usersQueryOptions(), enabled: canManage }).data;
   const summary = useQuery(alertSummaryQueryOptions()).data;
   const alerts = alertsQuery.data ?? [];
   const unfiltered = filters.state === "open" && filters.severity === undefined;
@@ -83,6 +88,7 @@ export function AlertsPage() {
                 key={alert.id}
                 alert={alert}
                 canManage={canManage}
+                members={members}
                 locale={locale}
                 timeZone={timeZone}
               />

@@ -7,3 +7,17 @@ export function energyBySystem(db: FleetDb, fromDate: string, toDate: string) {
     SELECT s.system_id, sum(d.energy_wh) AS energy_wh FROM systems s CROSS JOIN system_daily d ON d.sys = s.sys
     WHERE d.date >= ${fromDate} AND d.date <= ${toDate} GROUP BY s.system_id`);
 }
+
+/**
+ * Hours each system produced (mean power above zero) among the given daylight hours of its
+ * location (`[locationKey, hours since the epoch]` pairs): the numerator of its availability.
+ */
+export function producingHoursBySystem(db: FleetDb, daylight: [string, number][]) {
+  return db.all<{ system_id: string; hours: number }>(sql`
+    WITH daylight(location_key, hour) AS (
+      SELECT value ->> '$[0]', value ->> '$[1]' FROM json_each(${JSON.stringify(daylight)}))
+    SELECT s.system_id, count(*) AS hours FROM daylight d
+    JOIN systems s ON s.location_key = d.location_key
+    JOIN system_hourly h ON h.sys = s.sys AND h.hour = d.hour
+    WHERE h.avg_power_w > 0 GROUP BY s.system_id`);
+}

@@ -1,0 +1,19 @@
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { AlertRules, AlertRulesPatch } from "../../../schema/api/alert-rules";
+import { api } from "../api";
+
+export const alertRuleKeys = { all: ["alert-rules"] as const };
+
+export const alertRulesQueryOptions = () =>
+  queryOptions({
+    queryKey: alertRuleKeys.all,
+    queryFn: ({ signal }) => api.get<AlertRules>("/alert-rules", { signal }),
+  });
+
+export function useUpdateAlertRulesMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: AlertRulesPatch) => api.patch<AlertRules>("/alert-rules", patch),
+    onSuccess: (rules) => queryClient.setQueryData(alertRuleKeys.all, rules),
+  });
+}

@@ -1,0 +1,61 @@
+import type { Db } from "../lib/db";
+import { SYSTEM_LOCATION_KEY, SYSTEM_WITH_SITE } from "./system-place";
+
+/** The organisation's systems on sites, with where their irradiance is stored. */
+export async function listReportSystems(db: Db, orgId: string) {
+  const rows = await db.$client
+    .prepare(
+      `SELECT ms.id, ms.site_id, s.name AS site_name, ms.capacity_w, ${SYSTEM_LOCATION_KEY} AS location_key
+       FROM ${SYSTEM_WITH_SITE} WHERE ms.org_id = ? AND ms.site_id IS NOT NULL AND s.org_id = ms.org_id`,
+    )
+    .bind(orgId)
+    .all<{
+      id: string;
+      site_id: string;
+      site_name: string;
+      capacity_w: number | null;
+      location_key: string | null;
+    }>();
+  return rows.results;
+}
+
+/** Hourly irradiance of the given locations for hours starting in [fromMs, toMs). */
+export async function listIrradiance(db: Db, locationKeys: string[], fromMs: number, toMs: number) {
+  if (locationKeys.length === 0) return [];
+  const rows = await db.$client
+    .prepare(
+      `SELECT location_key, hour_start, ghi_wm2 FROM irradiance_hourly
+       WHERE location_key IN (SELECT value FROM json_each(?)) AND hour_start >= ? AND hour_start < ?`,
+    )
+    .bind(JSON.stringify(locationKeys), fromMs, toMs)
+    .all<{ location_key: string; hour_start: number; ghi_wm2: number }>();
+  return rows.results;
+}
+
+/** Alerts opened and closed in [fromMs, toMs), and the energy lost per system of those opened. */
+export async function alertFigures(db: Db, orgId: string, fromMs: number, toMs: number) {
+  const [counts, lost] = await db.$client.batch<Record<string, number | string | null>>([
+    db.$client
+      .prepare(
+        `SELECT (SELECT count(*) FROM alerts WHERE org_id = ?1 AND created_at >= ?2 AND created_at < ?3) AS opened,
+                (SELECT count(*) FROM alerts WHERE org_id = ?1 AND resolved = 1
+                   AND resolved_at >= ?2 AND resolved_at < ?3) AS closed`,
+      )
+      .bind(orgId, fromMs, toMs),
+    db.$client
+      .prepare(
+        `SELECT system_id, sum(lost_energy_wh) AS lost_wh FROM alerts
+         WHERE org_id = ? AND created_at >= ? AND created_at < ? AND lost_energy_wh IS NOT NULL
+         GROUP BY system_id`,
+      )
+      .bind(orgId, fromMs, toMs),
+  ]);
+  const row = counts?.results[0] ?? {};
+  return {
+    opened: Number(row.opened ?? 0),
+    closed: Number(row.closed ?? 0),
+    lostWhBySystem: new Map(
+      (lost?.results ?? []).map((r) => [String(r.system_id), Number(r.lost_wh ?? 0)] as const),
+    ),
+  };
+}
