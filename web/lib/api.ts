@@ -1,4 +1,4 @@
-import { apiErrorBodySchema } from "../../schema/api/common";
+import { apiErrorBodySchema } from "../../schema/api/errors";
 
 /** localStorage keys of the session. */
 export const TOKEN_STORAGE_KEY = "auth_token";

@@ -35,7 +35,7 @@ import {
   systemAttachedTo,
   updateSite as updateSiteQuery,
 } from "../data/sites";
-import { ApiError, conflict, notFound } from "../lib/errors";
+import { conflict, notFound } from "../lib/errors";
 import { timezoneAt } from "../lib/geo/timezone-at";
 import { newId } from "../lib/ids";
 import { auditEntry, auditEntryIf } from "./audit";
@@ -257,7 +257,7 @@ export async function enhancedSitesByIds(org: OrgContext, siteIds: string[]): Pr
 
 export async function requireSite(org: OrgContext, siteId: string): Promise<SiteRow> {
   const site = await findSite(org.db, org.user.orgId, siteId);
-  if (!site) throw notFound("Site");
+  if (!site) throw notFound("site", "Site");
   return site;
 }
 
@@ -431,7 +431,7 @@ async function requireSystem(org: OrgContext, body: AttachSystemBody) {
       body.systemId !== undefined
         ? { systemId: body.systemId }
         : { provider: body.provider, providerId: body.providerId };
-    throw new ApiError(404, "Monitoring system not found", {
+    throw notFound("system", "Monitoring system", {
       ...named,
       message: "No synced monitoring system of your organisation has this id. Sync the provider first.",
     });
@@ -440,7 +440,7 @@ async function requireSystem(org: OrgContext, body: AttachSystemBody) {
 }
 
 const alreadyAttached = (otherSiteId: string) =>
-  conflict("This system is already attached to another site", { siteId: otherSiteId });
+  conflict("system_attached", "This system is already attached to another site", { siteId: otherSiteId });
 
 export interface SystemAttached {
   message: string;
@@ -492,7 +492,7 @@ export async function attachSystem(
     const now = await findSystem(org.db, org.user.orgId, system.id);
     if (now?.siteId === site.id) return answer(false);
     if (now?.siteId) throw alreadyAttached(now.siteId);
-    throw notFound("Site");
+    throw notFound("site", "Site");
   }
   return answer(true);
 }
@@ -506,7 +506,7 @@ export async function detachSystem(
   const site = await requireSite(org, siteId);
   const system = await findSystem(org.db, org.user.orgId, systemId);
   if (!system || system.siteId !== site.id) {
-    throw new ApiError(404, "Monitoring system not found", {
+    throw notFound("system", "Monitoring system", {
       systemId,
       message: "This system is not attached to this site",
     });
