@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
-import type { AppEnv } from "./hono-env";
 import type { ApiErrorBody } from "../schema/api/errors";
-import { ApiError, notAuthenticated, notFound } from "./lib/errors";
+import type { AppEnv } from "./hono-env";
+import { ApiError, notAuthenticated } from "./lib/errors";
 import { IMPORT_PATHS, importBodyLimit, jsonBodyLimit } from "./middleware/body-limit";
 import { corsPolicy } from "./middleware/cors";
 import { securityHeaders } from "./middleware/security-headers";
@@ -73,7 +73,10 @@ documentedApp.current = app;
 app.notFound((c) => {
   const { pathname } = new URL(c.req.url);
   if (pathname === "/api" || pathname.startsWith("/api/")) {
-    return c.json(notFound("route", "Route").body, 404);
+    return c.json(
+      new ApiError({ code: "not_found", message: "Not found", details: { resource: "route" } }).body,
+      404,
+    );
   }
   // Everything outside /api is the single-page app.
   return c.env.ASSETS.fetch(c.req.raw);
@@ -83,8 +86,14 @@ app.notFound((c) => {
 function fromHttpException(error: HTTPException): ApiError {
   const message = error.message || "Bad request";
   if (error.status === 401) return notAuthenticated();
-  if (error.status === 413) return new ApiError({ code: "payload_too_large", message, details: { maxBytes: 0 } });
-  return new ApiError({ code: "invalid_request", message, status: error.status, details: { reason: "malformed_body" } });
+  if (error.status === 413)
+    return new ApiError({ code: "payload_too_large", message, details: { maxBytes: 0 } });
+  return new ApiError({
+    code: "invalid_request",
+    message,
+    status: error.status,
+    details: { reason: "malformed_body" },
+  });
 }
 
 /** The one error handler: every failure leaves as `{ error, code, details? }` (`ApiErrorBody`). */

@@ -40,7 +40,8 @@ export async function expectStatus<T = unknown>(res: Response, status: number): 
   expect(res.status, `${res.status} ${text}`).toBe(status);
   expectNoInternals(text);
   const body: unknown = text ? JSON.parse(text) : null;
-  if (status >= 400 && res.headers.get("Content-Type")?.startsWith("application/json")) expectErrorBody(body, text);
+  if (status >= 400 && res.headers.get("Content-Type")?.startsWith("application/json"))
+    expectErrorBody(body, text);
   return body as T;
 }
 
@@ -345,7 +346,10 @@ export async function expectRejectsBadTokens(route: Route, user: TestUser): Prom
     const res = await call(route.path, { method: route.method, body: route.body, headers });
     const text = await res.text();
     expect(res.status, `${routeName(route)} with ${label}: ${res.status} ${text}`).toBe(401);
-    expect(JSON.parse(text), `${routeName(route)} with ${label}`).toEqual({ error: "Not authenticated" });
+    expect(JSON.parse(text), `${routeName(route)} with ${label}`).toEqual({
+      error: "Not authenticated",
+      code: "unauthenticated",
+    });
   }
   expect(await tableCounts(), `${routeName(route)} wrote rows while refusing bad tokens`).toEqual(before);
 }

@@ -13,9 +13,11 @@ import {
 
 /** What one code needs: its details when it has any, never details of another code. */
 export type ApiErrorInit<Code extends ApiErrorCode = ApiErrorCode> = {
-  [C in Code]: { code: C; message: string; status?: ContentfulStatusCode } & (ApiErrorDetails[C] extends undefined
-    ? { details?: undefined }
-    : { details: ApiErrorDetails[C] });
+  [C in Code]: {
+    code: C;
+    message: string;
+    status?: ContentfulStatusCode;
+  } & (ApiErrorDetails[C] extends undefined ? { details?: undefined } : { details: ApiErrorDetails[C] });
 }[Code];
 
 /**

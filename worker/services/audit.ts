@@ -77,7 +77,8 @@ export async function readAuditLog(ctx: UserContext, query: AuditQuery): Promise
   } else {
     if (ctx.user.orgId === null) throw notFound("organisation", "Organisation");
     // Asking for another organisation's log reveals nothing: it answers as if absent.
-    if (query.orgId !== undefined && query.orgId !== ctx.user.orgId) throw notFound("organisation", "Organisation");
+    if (query.orgId !== undefined && query.orgId !== ctx.user.orgId)
+      throw notFound("organisation", "Organisation");
     orgId = ctx.user.orgId;
   }
   const fromMs = query.from ? Date.parse(query.from) : undefined;

@@ -304,8 +304,10 @@ export async function changePassword(
 }
 
 function requireNoOrg(ctx: UserContext): void {
-  if (ctx.user.orgId !== null) throw conflict("already_in_organisation", "You already belong to an organisation");
-  if (ctx.user.role === "superAdmin") throw conflict("platform_admin", "A platform administrator does not join organisations");
+  if (ctx.user.orgId !== null)
+    throw conflict("already_in_organisation", "You already belong to an organisation");
+  if (ctx.user.role === "superAdmin")
+    throw conflict("platform_admin", "A platform administrator does not join organisations");
 }
 
 /** Onboarding for a signed-in user without an organisation: they found a new one and own it. */

@@ -78,7 +78,7 @@ function parseCredentialValues(
       code: "missing_fields",
       message: "Missing required fields",
       details: {
-      missing,
+        missing,
         message: `Please fill in: ${missing.join(", ")}`,
       },
     });
@@ -292,7 +292,8 @@ export async function syncNow(ctx: UserContext, providerId: string): Promise<Syn
   });
   const outcome = await runSync(org, connection.id, "manual");
   const result = toSyncResult(provider, outcome);
-  if (result.status === "running") throw conflict("sync_running", "A sync for this provider is already running");
+  if (result.status === "running")
+    throw conflict("sync_running", "A sync for this provider is already running");
   if (outcome.status === "failed") {
     const connectionAfter = await findConnection(org.db, org.user.orgId, provider.id);
     const status = connectionAfter?.status === "needs_attention" ? 400 : 502;

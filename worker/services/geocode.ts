@@ -190,8 +190,8 @@ export async function geocodeAddress(ctx: UserContext, body: GeocodeBody): Promi
       code: "address_not_found",
       message: "Address not found",
       details: {
-      address: body.address,
-      ...(body.country ? { country: body.country.toUpperCase() } : {}),
+        address: body.address,
+        ...(body.country ? { country: body.country.toUpperCase() } : {}),
         message: "No place matches this address. Check the spelling, or add the city and country.",
       },
     });

@@ -79,7 +79,8 @@ async function manageableMember(ctx: OrgContext, memberId: string, verb: string)
   const member = await findOrgMember(ctx.db, ctx.user.orgId, memberId);
   if (!member) throw notFound("user", "User");
   if (member.id === ctx.user.id) throw forbidden("act_on_self", `You cannot ${verb} yourself`);
-  if (!canManageRole(ctx.user.role, member.role)) throw forbidden("manage_user", `You cannot ${verb} this user`);
+  if (!canManageRole(ctx.user.role, member.role))
+    throw forbidden("manage_user", `You cannot ${verb} this user`);
   return member;
 }
 
@@ -108,7 +109,8 @@ export async function inviteMember(ctx: UserContext, body: InviteBody): Promise<
   const existing = await findUserByEmail(org.db, body.email);
   if (existing?.orgId === org.user.orgId)
     throw conflict("already_member", "This person is already a member of your organisation");
-  if (existing?.orgId) throw conflict("member_of_other_organisation", "This email belongs to a member of another organisation");
+  if (existing?.orgId)
+    throw conflict("member_of_other_organisation", "This email belongs to a member of another organisation");
   if (await findPendingInviteForEmail(org.db, org.user.orgId, body.email, org.now)) {
     throw conflict("invite_pending", "An invite for this email is already pending");
   }
@@ -186,7 +188,8 @@ export async function changeMemberPermissions(
 ): Promise<Member> {
   const org = authorizeOrgAction(ctx, "users:editPermissions");
   const member = await manageableMember(org, memberId, "change the permissions of");
-  if (member.role === "orgOwner") throw invalidRequest("owner_has_every_permission", "An organisation owner always has every permission");
+  if (member.role === "orgOwner")
+    throw invalidRequest("owner_has_every_permission", "An organisation owner always has every permission");
   requireGrantable(org, permissions);
   const unique = permissions === null ? null : [...new Set(permissions)];
   await org.db.batch([
@@ -246,7 +249,8 @@ export async function revokeInvite(ctx: UserContext, inviteId: string): Promise<
   const org = authorizeOrgAction(ctx, "invites:revoke");
   const invite = await findOrgInvite(org.db, org.user.orgId, inviteId);
   if (!invite) throw notFound("invite", "Invite");
-  if (!canManageRole(org.user.role, invite.role)) throw forbidden("revoke_invite", "You cannot revoke this invite");
+  if (!canManageRole(org.user.role, invite.role))
+    throw forbidden("revoke_invite", "You cannot revoke this invite");
   const [revoked] = await org.db.batch([
     deletePendingOrgInvite(org.db, org.user.orgId, invite.id),
     auditEntryIf(

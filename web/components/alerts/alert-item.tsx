@@ -2,7 +2,7 @@ import { Badge, Button } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { Alert } from "../../../schema/api/alerts";
-import { errorDescription } from "../../lib/api";
+import { errorDescription } from "../../lib/error-messages";
 import { formatDateTime } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { useResolveAlertMutation } from "../../lib/queries/alerts";

@@ -20,6 +20,7 @@ import {
   type MeteronlineImportResult,
 } from "../../../schema/api/meteronline";
 import { ApiRequestError } from "../../lib/api";
+import { errorDescription } from "../../lib/error-messages";
 import { formatCount, localeFor } from "../../lib/format";
 import { useMeteronlineImportMutation } from "../../lib/queries/providers";
 import { preferencesQueryOptions, timezonesQueryOptions } from "../../lib/queries/user";
@@ -32,7 +33,7 @@ import {
   type ImportUnits,
   readCsvColumns,
 } from "./csv-columns";
-import { failureDescription, isUnauthorized, toastSessionExpired } from "./failure-messages";
+import { isUnauthorized, toastSessionExpired } from "./failure-messages";
 
 const DEFAULT_IMPORT_TIMEZONE = "Europe/Amsterdam";
 const MAX_CSV_MEGABYTES = METERONLINE_MAX_CSV_BYTES / (1024 * 1024);
@@ -64,7 +65,7 @@ function readProblem(error: Error, fallback: string): ImportProblem {
           typeof e === "object" && e !== null && typeof e.row === "number" && typeof e.error === "string",
       )
     : [];
-  return { message: failureDescription(error, fallback), columns, rowErrors };
+  return { message: errorDescription(error, fallback), columns, rowErrors };
 }
 
 const optionalKeys = ["systemName", "power", "energy"] as const;
@@ -97,7 +98,7 @@ export function MeteronlineImport() {
       setResult(null);
       setProblem(readProblem(error, fallback));
       toast.error(t("settings.providers.import.toasts.failed"), {
-        description: failureDescription(error, fallback),
+        description: errorDescription(error, fallback),
       });
     },
   });
