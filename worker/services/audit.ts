@@ -1,6 +1,11 @@
-import type { SQL } from "drizzle-orm";
 import type { AuditPage, AuditQuery } from "../../schema/api/audit";
-import { type AuditInsert, insertAuditEntry, insertAuditEntryIf, listAuditEntries } from "../data/audit";
+import {
+  type AuditCondition,
+  type AuditInsert,
+  insertAuditEntry,
+  insertAuditEntryIf,
+  listAuditEntries,
+} from "../data/audit";
 import type { Db } from "../lib/db";
 import { invalidInput, notFound } from "../lib/errors";
 import { requireAction } from "./authorization";
@@ -61,7 +66,7 @@ export const auditEntry = (ctx: ServiceContext, event: AuditEvent, db: Db = ctx.
   insertAuditEntry(db, { ...event, actorEmail: event.actorEmail ?? null, ip: ctx.ip }, ctx.now);
 
 /** An audit entry written only if `condition` holds once the batch's guarded change has run. */
-export const auditEntryIf = (ctx: ServiceContext, event: AuditEvent, condition: SQL) =>
+export const auditEntryIf = (ctx: ServiceContext, event: AuditEvent, condition: AuditCondition) =>
   insertAuditEntryIf(
     ctx.db,
     { ...event, actorEmail: event.actorEmail ?? null, ip: ctx.ip },

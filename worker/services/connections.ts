@@ -9,6 +9,7 @@ import {
 import type { SyncTrigger } from "../../schema/domain";
 import type { ProviderConnectionRow } from "../../schema/tables";
 import {
+  adoptImportedSystemsQuery,
   deleteConnection,
   findConnection,
   listConnectionsWithCounts,
@@ -219,12 +220,7 @@ export async function saveCredentials(
 async function adoptImportedSystems(org: OrgContext, providerId: ProviderId) {
   const connection = await findConnection(org.db, org.user.orgId, providerId);
   if (!connection) return;
-  await org.db.$client
-    .prepare(
-      "UPDATE monitoring_systems SET connection_id = ? WHERE org_id = ? AND provider = ? AND connection_id IS NULL",
-    )
-    .bind(connection.id, org.user.orgId, providerId)
-    .run();
+  await adoptImportedSystemsQuery(org.db, org.user.orgId, providerId, connection.id);
 }
 
 function toConfigured(row: ProviderConnectionRow, systemsCount: number): ConfiguredCredential {
