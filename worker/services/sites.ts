@@ -1,5 +1,4 @@
 import { DateTime } from "luxon";
-import { getPosition } from "suncalc";
 import type { ProviderId } from "../../schema/api/providers";
 import {
   type AttachSystemBody,
@@ -36,6 +35,7 @@ import {
   updateSite as updateSiteQuery,
 } from "../data/sites";
 import { conflict, notFound } from "../lib/errors";
+import { isDaylight, isOutdated } from "../lib/fleet-rules";
 import { timezoneAt } from "../lib/geo/timezone-at";
 import { newId } from "../lib/ids";
 import { auditEntry, auditEntryIf } from "./audit";
@@ -73,27 +73,17 @@ async function withLive(org: OrgContext, records: Promise<SystemRecord[]>): Prom
   });
 }
 
-/** In daylight, a system whose newest data is older than this counts as offline. */
-export const STALE_AFTER_MS = 30 * 60_000;
-
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const kw = (watts: number | null) => (watts === null ? null : watts / 1000);
-
-/** Whether the sun is up at the place and instant (suncalc 2 answers the altitude in degrees). */
-export function isDaylight(latitude: number, longitude: number, at: number): boolean {
-  return getPosition(new Date(at), latitude, longitude).altitude > 0;
-}
 
 /** A system's state after the freshness rule: vendor "online" with stale data in daylight is offline. */
 export function systemStatus(system: SystemView, daylight: boolean, now: number): SystemState {
   if (system.state !== "online") return system.state;
-  const stale = system.dataTime === null || now - system.dataTime > STALE_AFTER_MS;
-  return daylight && stale ? "offline" : "online";
+  return daylight && isOutdated(system.dataTime, now) ? "offline" : "online";
 }
 
 /** Power only counts while the data is recent: a reading from hours ago is no current power. */
-const isFresh = (system: SystemView, now: number) =>
-  system.dataTime !== null && now - system.dataTime <= STALE_AFTER_MS;
+const isFresh = (system: SystemView, now: number) => !isOutdated(system.dataTime, now);
 
 export interface SiteLive {
   status: SiteStatus;

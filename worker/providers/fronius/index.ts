@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { localDayOf } from "../../lib/energy/local-day";
 import { ProviderError } from "../errors";
 import type { NormalisedAlarm, NormalisedSystem, ProviderAdapter, SystemState } from "../types";
 import { FroniusClient, type FroniusCredentials } from "./client";
@@ -7,7 +8,6 @@ import {
   energyWh,
   formatAddress,
   isActiveInverter,
-  localDate,
   powerW,
   systemZone,
   toAlarm,
@@ -49,7 +49,8 @@ async function readSystem(
     flowDataResponseSchema,
     "flowdata",
   );
-  const today = localDate(now, zone);
+  // aggrdata counts "today" in the system's zone (UTC when the zone is unknown).
+  const today = localDayOf(now, zone ?? "utc").date;
   const aggr = await client.get(
     `/pvsystems/${id}/aggrdata`,
     { from: today, to: today, channel: "EnergyProductionTotal" },
