@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { providerRegistration } from "../../../schema/provider-registry";
 import { localDayOf } from "../../lib/energy/local-day";
 import { ProviderError } from "../errors";
 import type { NormalisedAlarm, NormalisedSystem, ProviderAdapter, SystemState } from "../types";
@@ -101,7 +102,7 @@ async function readSystem(
 
 export const froniusAdapter: ProviderAdapter<FroniusCredentials> = {
   id: "fronius",
-  displayName: "Fronius Solar.web",
+  displayName: providerRegistration("fronius").displayName,
   description: "Fronius inverters through the Solar.web Query API (SWQAPI), read with an access key pair.",
   ingestion: "api",
   fields: [
