@@ -6,7 +6,7 @@ import { formatPowerW, formatTime } from "../../lib/format";
 import { providerChartColours, providerNames } from "../../lib/providers";
 import { ErrorState } from "../ui/error-state";
 import { Spinner } from "../ui/spinner";
-import { type ChartProvider, generationChartData } from "./generation-series";
+import { generationChartData } from "./generation-series";
 
 interface GenerationChartProps {
   query: Pick<UseQueryResult<FleetSeries, unknown>, "data" | "isPending" | "error" | "refetch">;
