@@ -20,7 +20,7 @@ import {
   type MeteronlineImportResult,
 } from "../../../schema/api/meteronline";
 import { ApiRequestError } from "../../lib/api";
-import { errorDescription } from "../../lib/error-messages";
+import { apiErrorBody, errorDescription } from "../../lib/error-messages";
 import { formatCount, localeFor } from "../../lib/format";
 import { useMeteronlineImportMutation } from "../../lib/queries/providers";
 import { preferencesQueryOptions, timezonesQueryOptions } from "../../lib/queries/user";
@@ -54,17 +54,10 @@ interface ImportProblem {
 }
 
 function readProblem(error: Error, fallback: string): ImportProblem {
-  const details = error instanceof ApiRequestError ? error.details : undefined;
-  const record = details && typeof details === "object" ? (details as Record<string, unknown>) : {};
-  const columns = Array.isArray(record.columns)
-    ? record.columns.filter((c): c is string => typeof c === "string")
-    : null;
-  const rowErrors = Array.isArray(record.errors)
-    ? record.errors.filter(
-        (e): e is RowError =>
-          typeof e === "object" && e !== null && typeof e.row === "number" && typeof e.error === "string",
-      )
-    : [];
+  const body = apiErrorBody(error);
+  const details = body?.code === "unreadable_file" ? body.details : {};
+  const columns = details.columns ?? null;
+  const rowErrors: RowError[] = details.errors ?? [];
   return { message: errorDescription(error, fallback), columns, rowErrors };
 }
 
