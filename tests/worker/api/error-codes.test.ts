@@ -20,7 +20,7 @@ async function failingCalls(): Promise<
     ],
     [
       "malformed JSON",
-      "validation_failed",
+      "invalid_request",
       () => call("/api/portfolios", { method: "POST", token: owner.token, rawBody: "{ not json" }),
     ],
     [

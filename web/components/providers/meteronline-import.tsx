@@ -19,7 +19,6 @@ import {
   type MeteronlineImportBody,
   type MeteronlineImportResult,
 } from "../../../schema/api/meteronline";
-import { ApiRequestError } from "../../lib/api";
 import { apiErrorBody, errorDescription } from "../../lib/error-messages";
 import { formatCount, localeFor } from "../../lib/format";
 import { useMeteronlineImportMutation } from "../../lib/queries/providers";
