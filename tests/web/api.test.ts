@@ -79,7 +79,11 @@ describe("api client", () => {
     mockApi({
       "POST /api/auth/login": {
         status: 429,
-        body: { error: "Too many attempts. Try again later." },
+        body: {
+          error: "Too many attempts. Try again later.",
+          code: "rate_limited",
+          details: { retryAfterSeconds: 60 },
+        },
         headers: { "Retry-After": "60" },
       },
     });
@@ -88,7 +92,8 @@ describe("api client", () => {
       .catch((e: unknown) => e)) as ApiRequestError;
     expect(error.status).toBe(429);
     expect(error.retryAfterSeconds).toBe(60);
-    expect(errorDescription(error, "x")).toBe("Too many attempts. Try again later.");
+    expect(error.code).toBe("rate_limited");
+    expect(errorDescription(error, "x")).toBe("Too many attempts. Try again in 60 s.");
   });
 
   it("lets a read turn 401 into null, while a plain read throws and signals the session", async () => {
