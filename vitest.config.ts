@@ -4,6 +4,7 @@ import react from "@vitejs/plugin-react";
 import { type Request as MiniflareRequest, Response as MiniflareResponse } from "miniflare";
 import { defineConfig } from "vitest/config";
 import { createSandbox } from "./sandbox/app.ts";
+import { sandboxUrlVariables } from "./schema/provider-registry.ts";
 import { routerPlugin } from "./vite.config.ts";
 
 const root = import.meta.dirname;
@@ -46,13 +47,7 @@ const workerdPlugin = () =>
         APP_ENV: "test",
         // Accounts are created by the hundred; production hashes with 100,000 iterations.
         PASSWORD_ITERATIONS: "1000",
-        SOLIS_API_URL: `${SANDBOX}/solis`,
-        FRONIUS_API_URL: `${SANDBOX}/fronius`,
-        SMA_API_URL: `${SANDBOX}/sma`,
-        SMA_AUTH_URL: `${SANDBOX}/sma-auth`,
-        SMA_CONSENT_URL: `${SANDBOX}/sma-auth`,
-        SOLAX_API_URL: `${SANDBOX}/solax`,
-        SOLAX_OPENAPI_URL: `${SANDBOX}/solax-openapi`,
+        ...sandboxUrlVariables(SANDBOX),
         WEATHER_API_URL: `${SANDBOX}/weather`,
         GEOCODER_URL: `${SANDBOX}/geocoder`,
         EMAIL_API_URL: `${SANDBOX}/mail`,

@@ -1,7 +1,7 @@
 /**
- * SPEC section 5's power and energy normalisation for a dashboard metric entry whose units are
- * not known: the one implementation, used where such entries enter (ingestion of unit-less
- * values, the client's fallback path) and held to SPEC's rules by a table of test cases.
+ * Power and energy normalisation for a dashboard metric entry whose units are not known (each
+ * function states its rule): the one implementation, used where such entries enter (ingestion of
+ * unit-less values, the client's fallback path) and held to these rules by a table of test cases.
  */
 export interface RawMetricInverter {
   currentPowerW?: unknown;

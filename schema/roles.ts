@@ -92,7 +92,7 @@ export function canGrantPermissions(actor: Actor, permissions: readonly MemberPe
   return permissions.every((area) => held.includes(area));
 }
 
-/** Roles an actor may hand out when inviting or changing a role (SPEC section 5 and 6). */
+/** Roles an actor may hand out when inviting or changing a role: an owner any, an engineer engineers and users, a user none. */
 export function assignableRoles(actorRole: Role): Role[] {
   if (actorRole === "orgOwner") return ["user", "orgEngineer", "orgOwner"];
   if (actorRole === "orgEngineer") return ["user", "orgEngineer"];

@@ -454,6 +454,7 @@ export type SyncRunRow = typeof syncRuns.$inferSelect;
 export type MonitoringSystemRow = typeof monitoringSystems.$inferSelect;
 export type InverterRow = typeof inverters.$inferSelect;
 export type AlertRow = typeof alerts.$inferSelect;
+export type NotificationRow = typeof notifications.$inferSelect;
 
 // ---------------------------------------------------------------------------------------------
 // Sites (a verified address with monitoring systems attached), portfolios of sites, and the

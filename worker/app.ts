@@ -1,8 +1,9 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
+import type { ApiErrorBody } from "../schema/api/errors";
 import type { AppEnv } from "./hono-env";
-import { ApiError } from "./lib/errors";
+import { ApiError, notAuthenticated } from "./lib/errors";
 import { IMPORT_PATHS, importBodyLimit, jsonBodyLimit } from "./middleware/body-limit";
 import { corsPolicy } from "./middleware/cors";
 import { securityHeaders } from "./middleware/security-headers";
@@ -73,23 +74,38 @@ documentedApp.current = app;
 
 app.notFound((c) => {
   const { pathname } = new URL(c.req.url);
-  if (pathname === "/api" || pathname.startsWith("/api/")) return c.json({ error: "Not found" }, 404);
+  if (pathname === "/api" || pathname.startsWith("/api/")) {
+    return c.json(
+      new ApiError({ code: "not_found", message: "Not found", details: { resource: "route" } }).body,
+      404,
+    );
+  }
   // Everything outside /api is the single-page app.
   return c.env.ASSETS.fetch(c.req.raw);
 });
 
-app.onError((error, c) => {
+/** Hono's own exceptions (malformed JSON in a validated body, for example) in the API's error union. */
+function fromHttpException(error: HTTPException): ApiError {
+  const message = error.message || "Bad request";
+  if (error.status === 401) return notAuthenticated();
+  if (error.status === 413)
+    return new ApiError({ code: "payload_too_large", message, details: { maxBytes: 0 } });
+  return new ApiError({
+    code: "invalid_request",
+    message,
+    status: error.status,
+    details: { reason: "malformed_body" },
+  });
+}
+
+/** The one error handler: every failure leaves as `{ error, code, details? }` (`ApiErrorBody`). */
+app.onError((thrown, c) => {
+  const error = thrown instanceof HTTPException ? fromHttpException(thrown) : thrown;
   if (error instanceof ApiError) {
-    for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-    const body =
-      error.details === undefined
-        ? { error: error.message }
-        : { error: error.message, details: error.details };
+    const retryAfterSeconds = error.retryAfterSeconds;
+    if (retryAfterSeconds !== undefined) c.header("Retry-After", String(retryAfterSeconds));
+    const body: ApiErrorBody = error.body;
     return c.json(body, error.status);
-  }
-  if (error instanceof HTTPException) {
-    // Hono's own 4xx (malformed JSON in a validated body, for example).
-    return c.json({ error: error.message || "Bad request" }, error.status);
   }
   // Log the failure with the request id only: no bodies, headers or secrets.
   console.error(
@@ -100,5 +116,10 @@ app.onError((error, c) => {
       error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
     }),
   );
-  return c.json({ error: "Internal server error", details: { requestId: c.get("requestId") } }, 500);
+  const body: ApiErrorBody = {
+    error: "Internal server error",
+    code: "internal_error",
+    details: { requestId: c.get("requestId") },
+  };
+  return c.json(body, 500);
 });

@@ -1,12 +1,6 @@
 import { z } from "zod";
 
 /** The one error body every failing request answers with. */
-export const apiErrorBodySchema = z.object({
-  error: z.string(),
-  details: z.unknown().optional(),
-});
-export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
-
 export const emailSchema = z
   .string()
   .trim()

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { connectionStatuses, syncOutcomes } from "../domain";
+import { registeredProviderIds } from "../provider-registry";
 
-export const providerIds = ["meteronline", "solis", "fronius", "sma", "solax"] as const;
+/** Derived from the one registration list (schema/provider-registry.ts). */
+export const providerIds = registeredProviderIds;
 export const providerIdSchema = z.enum(providerIds);
 export type ProviderId = z.infer<typeof providerIdSchema>;
 

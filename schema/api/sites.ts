@@ -104,7 +104,7 @@ export const createSiteBodySchema = z.strictObject({
   state: optionalText(120),
   country: optionalText(120),
   capacity: capacityInput.optional().nullable(),
-  /** Required: a new site has no system yet to take its provider from (SPEC section 5). */
+  /** Required: a new site has no system yet to take its provider from. */
   provider: providerIdSchema,
   /** kWh per year. */
   estimatedYield: yieldInput.optional().nullable(),

@@ -215,10 +215,15 @@ describe("Performance Analytics list", () => {
 
   it("shows the server's message when the list fails", async () => {
     openAt("/app/analytics", {
-      "GET /api/analytics": { status: 500, body: { error: "Database unavailable" } },
+      "GET /api/analytics": {
+        status: 500,
+        body: { error: "Internal server error", code: "internal_error", details: { requestId: "req-1" } },
+      },
     });
     expect(await screen.findByText("Could not load analytics")).toBeInTheDocument();
-    expect(screen.getByRole("alert")).toHaveTextContent("Database unavailable");
+    expect(screen.getByRole("alert")).toHaveTextContent(
+      "Something went wrong on our side (reference req-1).",
+    );
   });
 
   it("opens the detail of the clicked card", async () => {
@@ -319,11 +324,14 @@ describe("site analytics detail", () => {
 
   it("shows an API Error box with the server's message for other failures", async () => {
     openAt("/app/analytics/sys-1", {
-      "GET /api/analytics": { status: 500, body: { error: "Analytics store unavailable" } },
+      "GET /api/analytics": {
+        status: 500,
+        body: { error: "Internal server error", code: "internal_error", details: { requestId: "req-1" } },
+      },
     });
     const box = await screen.findByRole("alert");
     expect(box).toHaveTextContent("API Error");
-    expect(box).toHaveTextContent("Analytics store unavailable");
+    expect(box).toHaveTextContent("Something went wrong on our side (reference req-1).");
   });
 
   it("shows a debug box when no system is returned", async () => {

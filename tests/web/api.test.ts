@@ -3,11 +3,11 @@ import {
   ApiRequestError,
   api,
   apiPath,
-  errorDescription,
   NOT_AUTHENTICATED,
   setUnauthorizedHandler,
   TOKEN_STORAGE_KEY,
 } from "../../web/lib/api";
+import { errorDescription } from "../../web/lib/error-messages";
 import { mockApi } from "./helpers";
 
 describe("api client", () => {
@@ -43,9 +43,13 @@ describe("api client", () => {
     expect(calls[0]?.headers.has("Authorization")).toBe(false);
   });
 
-  it("turns a non-OK answer into `status: body` and keeps the server's error and details", async () => {
+  it("turns a non-OK answer into `status: body` and keeps the server's code, error and details", async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, "tok-1");
-    const body = { error: "Invalid request", details: [{ message: "Role is not assignable" }] };
+    const body = {
+      error: "Invalid input",
+      code: "validation_failed",
+      details: [{ path: ["role"], message: "Role is not assignable" }],
+    };
     mockApi({ "PATCH /api/users/u1/role": { status: 400, body } });
     const error = await api
       .patch("/users/u1/role", { role: "superAdmin" })
@@ -54,9 +58,11 @@ describe("api client", () => {
     const apiError = error as ApiRequestError;
     expect(apiError.message).toBe(`400: ${JSON.stringify(body)}`);
     expect(apiError.status).toBe(400);
-    expect(apiError.serverError).toBe("Invalid request");
+    expect(apiError.serverError).toBe("Invalid input");
+    expect(apiError.code).toBe("validation_failed");
     expect(apiError.details).toEqual(body.details);
-    expect(errorDescription(apiError, "fallback")).toBe("Invalid request: Role is not assignable");
+    // The code in the user's language, naming the field; never the server's English.
+    expect(errorDescription(apiError, "fallback")).toBe("Some values are not valid: role");
   });
 
   it("uses the status text when the error body is empty", async () => {
@@ -73,7 +79,11 @@ describe("api client", () => {
     mockApi({
       "POST /api/auth/login": {
         status: 429,
-        body: { error: "Too many attempts. Try again later." },
+        body: {
+          error: "Too many attempts. Try again later.",
+          code: "rate_limited",
+          details: { retryAfterSeconds: 60 },
+        },
         headers: { "Retry-After": "60" },
       },
     });
@@ -82,7 +92,8 @@ describe("api client", () => {
       .catch((e: unknown) => e)) as ApiRequestError;
     expect(error.status).toBe(429);
     expect(error.retryAfterSeconds).toBe(60);
-    expect(errorDescription(error, "x")).toBe("Too many attempts. Try again later.");
+    expect(error.code).toBe("rate_limited");
+    expect(errorDescription(error, "x")).toBe("Too many attempts. Try again in 60 s.");
   });
 
   it("lets a read turn 401 into null, while a plain read throws and signals the session", async () => {

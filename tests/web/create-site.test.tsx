@@ -197,7 +197,11 @@ describe("Create New Site wizard", () => {
       "POST /api/sites": { status: 201, body: makeEnhancedSite({ id: "site-new" }) },
       "POST /api/sites/site-new/systems": {
         status: 409,
-        body: { error: "This system is already attached to another site", details: { siteId: "other" } },
+        body: {
+          error: "This system is already attached to another site",
+          code: "conflict",
+          details: { reason: "system_attached", siteId: "other" },
+        },
       },
       "DELETE /api/sites/site-new": { body: { message: "deleted", releasedSystemIds: [] } },
     });
@@ -207,7 +211,7 @@ describe("Create New Site wizard", () => {
     await user.click(screen.getByRole("button", { name: "Add Canal House" }));
     await user.click(screen.getByRole("button", { name: "Create Site" }));
     expect(await findToast("Creation failed")).toBeInTheDocument();
-    expect(screen.getByText("This system is already attached to another site")).toBeInTheDocument();
+    expect(screen.getByText("This system is already attached to another site.")).toBeInTheDocument();
     expect(calls.some((call) => call.method === "DELETE" && call.path === "/api/sites/site-new")).toBe(true);
     expect(router.state.location.pathname).toBe("/app/create-site");
   });

@@ -90,7 +90,9 @@ describe("login page", () => {
   });
 
   it("toasts Login failed with the server's error", async () => {
-    mockApi({ "POST /api/auth/login": { status: 401, body: { error: "Invalid credentials" } } });
+    mockApi({
+      "POST /api/auth/login": { status: 401, body: { error: "Invalid credentials", code: "invalid_login" } },
+    });
     const { user, router } = renderApp("/login");
     await user.type(await screen.findByLabelText("Email"), "olivia@sunco.example");
     await user.type(screen.getByLabelText("Password"), "wrong");
@@ -98,7 +100,7 @@ describe("login page", () => {
 
     const title = await findToast("Login failed");
     const toast = title.closest("li");
-    expect(toast && within(toast).getByText("Invalid credentials")).toBeInTheDocument();
+    expect(toast && within(toast).getByText("The email or password is not correct.")).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/login");
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
   });
@@ -107,7 +109,11 @@ describe("login page", () => {
     mockApi({
       "POST /api/auth/login": {
         status: 429,
-        body: { error: "Too many login attempts. Try again in 60 seconds." },
+        body: {
+          error: "Too many login attempts. Try again in 60 seconds.",
+          code: "rate_limited",
+          details: { retryAfterSeconds: 60 },
+        },
         headers: { "Retry-After": "60" },
       },
     });
@@ -115,11 +121,20 @@ describe("login page", () => {
     await user.type(await screen.findByLabelText("Email"), "olivia@sunco.example");
     await user.type(screen.getByLabelText("Password"), "wrong");
     await user.click(screen.getByRole("button", { name: "Sign In" }));
-    expect(await findToast("Too many login attempts. Try again in 60 seconds.")).toBeInTheDocument();
+    expect(await findToast("Too many attempts. Try again in 60 s.")).toBeInTheDocument();
   });
 
   it("toasts Registration failed with the server's message", async () => {
-    mockApi({ "POST /api/auth/register": { status: 409, body: { error: "Email already registered" } } });
+    mockApi({
+      "POST /api/auth/register": {
+        status: 409,
+        body: {
+          error: "An account with this email already exists",
+          code: "conflict",
+          details: { reason: "email_taken" },
+        },
+      },
+    });
     const { user } = renderApp("/signup");
     await user.type(await screen.findByLabelText("Email"), "olivia@sunco.example");
     await user.type(screen.getByLabelText("Password"), "long-enough-password");
@@ -127,7 +142,7 @@ describe("login page", () => {
     await user.type(screen.getByLabelText("Company Name"), "SunCo");
     await user.click(screen.getByRole("button", { name: "Sign Up" }));
     expect(await findToast("Registration failed")).toBeInTheDocument();
-    expect(screen.getByText("Email already registered")).toBeInTheDocument();
+    expect(screen.getByText("An account with this email already exists.")).toBeInTheDocument();
   });
 
   it("sends a signed-in visitor to the dashboard", async () => {

@@ -130,12 +130,19 @@ describe("user management", () => {
 
   it("toasts Invitation failed with the server's message", async () => {
     const { user } = renderUsersPage(owner, {
-      "POST /api/users/invite": { status: 409, body: { error: "This person is already a member" } },
+      "POST /api/users/invite": {
+        status: 409,
+        body: {
+          error: "This person is already a member of your organisation",
+          code: "conflict",
+          details: { reason: "already_member" },
+        },
+      },
     });
     await user.type(await screen.findByLabelText("Email"), "uma@sunco.example");
     await user.click(screen.getByRole("button", { name: "Send Invitation" }));
     expect(await findToast("Invitation failed")).toBeInTheDocument();
-    expect(screen.getByText("This person is already a member")).toBeInTheDocument();
+    expect(screen.getByText("This person is already a member of your organisation.")).toBeInTheDocument();
   });
 
   it("changes a member's role and confirms it", async () => {

@@ -83,13 +83,20 @@ describe("onboarding", () => {
     storeSession(newcomer);
     mockApi({
       ...signedInApi(newcomer),
-      "POST /api/auth/signup": { status: 409, body: { error: "You already belong to an organisation" } },
+      "POST /api/auth/signup": {
+        status: 409,
+        body: {
+          error: "You already belong to an organisation",
+          code: "conflict",
+          details: { reason: "already_in_organisation" },
+        },
+      },
     });
     const { user } = renderApp("/app/dashboard");
     await user.type(await screen.findByLabelText("Company Name"), "NewCo");
     await user.click(screen.getByRole("button", { name: "Complete Setup" }));
     expect(await findToast("Signup failed")).toBeInTheDocument();
-    expect(screen.getByText("You already belong to an organisation")).toBeInTheDocument();
+    expect(screen.getByText("You already belong to an organisation.")).toBeInTheDocument();
   });
 
   it("never asks a superAdmin (who has no organisation) to onboard", async () => {

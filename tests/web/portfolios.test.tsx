@@ -75,14 +75,21 @@ describe("Portfolio Management", () => {
 
   it("says Creation failed with the server's reason", async () => {
     const { user } = openPortfolios("orgOwner", {
-      "POST /api/portfolios": { status: 409, body: { error: "A portfolio with this name already exists" } },
+      "POST /api/portfolios": {
+        status: 409,
+        body: {
+          error: "A portfolio with this name already exists",
+          code: "conflict",
+          details: { reason: "portfolio_name_taken", name: "North Holland", field: "name" },
+        },
+      },
     });
     await screen.findByRole("article", { name: "North Holland" });
     const form = screen.getByRole("form", { name: "Create Portfolio" });
     await user.type(within(form).getByLabelText("Portfolio Name"), "North Holland");
     await user.click(within(form).getByRole("button", { name: "Create Portfolio" }));
     expect(await findToast("Creation failed")).toBeInTheDocument();
-    expect(screen.getByText("A portfolio with this name already exists")).toBeInTheDocument();
+    expect(screen.getByText("A portfolio with this name already exists.")).toBeInTheDocument();
   });
 
   it("adds the checked sites and removes a site", async () => {

@@ -261,6 +261,7 @@ describe("provider credential form", () => {
           status: 400,
           body: {
             error: "Missing required fields",
+            code: "missing_fields",
             details: { missing: ["API Key Secret"], message: "Please fill in: API Key Secret" },
           },
         },
@@ -298,7 +299,11 @@ describe("provider credential form", () => {
       extra: {
         "POST /api/credentials/solis/test": {
           status: 400,
-          body: { error: "SolisCloud: the KeyId or KeySecret is wrong", details: { kind: "auth" } },
+          body: {
+            error: "SolisCloud: the KeyId or KeySecret is wrong",
+            code: "provider_failure",
+            details: { provider: "solis", kind: "auth" },
+          },
         },
       },
     });
@@ -306,7 +311,9 @@ describe("provider credential form", () => {
     await fillSolis(form, user);
     await user.click(within(form).getByRole("button", { name: "Test Connection" }));
     expect(await findToast("Connection failed")).toBeInTheDocument();
-    expect(screen.getByText("SolisCloud: the KeyId or KeySecret is wrong")).toBeInTheDocument();
+    // The code in the user's language, not the server's English text.
+    expect(screen.getByText("Solis refused the credentials. Check them and save again.")).toBeInTheDocument();
+    expect(screen.queryByText("SolisCloud: the KeyId or KeySecret is wrong")).toBeNull();
   });
 
   it("says Connection test failed when the answer carries no error", async () => {
@@ -383,7 +390,11 @@ describe("provider credential form", () => {
       extra: {
         "POST /api/credentials": {
           status: 400,
-          body: { error: "API Key ID must not contain spaces", details: [] },
+          body: {
+            error: "API Key ID must not contain spaces",
+            code: "validation_failed",
+            details: [{ path: ["keyId"], message: "API Key ID must not contain spaces" }],
+          },
         },
       },
     });
@@ -391,7 +402,7 @@ describe("provider credential form", () => {
     await fillSolis(form, user);
     await user.click(within(form).getByRole("button", { name: "Save Credentials" }));
     expect(await findToast("Failed to save credentials")).toBeInTheDocument();
-    expect(screen.getByText("API Key ID must not contain spaces")).toBeInTheDocument();
+    expect(screen.getByText("Some values are not valid: keyId")).toBeInTheDocument();
   });
 });
 
@@ -486,14 +497,18 @@ describe("configured providers", () => {
       extra: {
         "POST /api/providers/solis/sync": {
           status: 502,
-          body: { error: "SolisCloud did not answer in time", details: { status: "active" } },
+          body: {
+            error: "SolisCloud did not answer in time",
+            code: "provider_failure",
+            details: { provider: "solis", kind: "timeout", status: "active" },
+          },
         },
       },
     });
     const list = await within(dialog).findByRole("list", { name: "Configured providers" });
     await user.click(within(list).getByRole("button", { name: "Sync now" }));
     expect(await findToast("Sync failed")).toBeInTheDocument();
-    expect(screen.getByText("SolisCloud did not answer in time")).toBeInTheDocument();
+    expect(screen.getByText("Solis did not answer in time.")).toBeInTheDocument();
   });
 
   it("says Failed to sync sites when the failure carries no error", async () => {
@@ -681,6 +696,7 @@ describe("Meteronline CSV import", () => {
         status: 400,
         body: {
           error: 'The file has no column named "Power (kW)"',
+          code: "unreadable_file",
           details: { missingColumns: ["Power (kW)"], columns: ["Timestamp", "System ID"] },
         },
       },

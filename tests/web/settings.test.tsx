@@ -108,6 +108,7 @@ describe("settings modal", () => {
         status: 400,
         body: {
           error: "The current password is not correct",
+          code: "validation_failed",
           details: [{ path: ["currentPassword"], message: "The current password is not correct" }],
         },
       },
@@ -116,7 +117,7 @@ describe("settings modal", () => {
     await user.type(within(dialog).getByLabelText("New password"), "new password 22");
     await user.click(within(dialog).getByRole("button", { name: "Change password" }));
     expect(await findToast("Password not changed")).toBeInTheDocument();
-    expect(await findToast("The current password is not correct")).toBeInTheDocument();
+    expect(await findToast("Some values are not valid: currentPassword")).toBeInTheDocument();
   });
 
   it("lists where the account is signed in and signs out everywhere else", async () => {

@@ -141,13 +141,20 @@ describe("Site Management", () => {
   it("says Deletion failed with the server's error", async () => {
     vi.spyOn(window, "confirm").mockReturnValue(true);
     const { user } = openManagement("orgOwner", {
-      "DELETE /api/sites/site-1": { status: 403, body: { error: "You do not have permission to do this" } },
+      "DELETE /api/sites/site-1": {
+        status: 403,
+        body: {
+          error: "You do not have permission to do this",
+          code: "forbidden",
+          details: { reason: "role" },
+        },
+      },
     });
     const warehouse = await siteGroup("Warehouse Roof");
     await user.click(within(warehouse).getByRole("button", { expanded: false }));
     await user.click(within(warehouse).getByRole("button", { name: "Delete" }));
     expect(await findToast("Deletion failed")).toBeInTheDocument();
-    expect(screen.getByText("You do not have permission to do this")).toBeInTheDocument();
+    expect(screen.getByText("You do not have permission to do this.")).toBeInTheDocument();
   });
 
   it("hides edit, delete and create for role user", async () => {

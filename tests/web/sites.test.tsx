@@ -60,9 +60,16 @@ describe("Solar Sites", () => {
   });
 
   it("shows the error state with the server's answer when the list fails", async () => {
-    openSites("orgOwner", { "GET /api/sites": { status: 500, body: { error: "Database unavailable" } } });
+    openSites("orgOwner", {
+      "GET /api/sites": {
+        status: 500,
+        body: { error: "Internal server error", code: "internal_error", details: { requestId: "req-1" } },
+      },
+    });
     expect(await screen.findByText("Could not load sites")).toBeInTheDocument();
-    expect(screen.getByRole("alert")).toHaveTextContent("Database unavailable");
+    expect(screen.getByRole("alert")).toHaveTextContent(
+      "Something went wrong on our side (reference req-1).",
+    );
   });
 
   it("tells a super administrator, who has no organisation, that there are no sites to show", async () => {
@@ -159,6 +166,7 @@ describe("Add Site dialog", () => {
         status: 404,
         body: {
           error: "Address not found",
+          code: "address_not_found",
           details: { address: "Nowhere 1", message: "No place matches this address. Check the spelling." },
         },
       },
@@ -166,7 +174,9 @@ describe("Add Site dialog", () => {
     await user.type(within(dialog).getByLabelText("Address"), "Nowhere 1");
     await user.click(within(dialog).getByRole("button", { name: "Search" }));
     expect(await findToast("Address not found")).toBeInTheDocument();
-    expect(screen.getByText("No place matches this address. Check the spelling.")).toBeInTheDocument();
+    expect(
+      screen.getByText("No place matches this address. Check the spelling, or add the city and country."),
+    ).toBeInTheDocument();
   });
 
   it("says Failed to add site with the server's reason", async () => {
@@ -176,6 +186,7 @@ describe("Add Site dialog", () => {
         status: 400,
         body: {
           error: "Invalid input",
+          code: "validation_failed",
           details: [{ path: ["capacity"], message: "Capacity must not be negative" }],
         },
       },
@@ -187,7 +198,7 @@ describe("Add Site dialog", () => {
     await within(dialog).findByText("Location verified");
     await user.click(within(dialog).getByRole("button", { name: "Add Site" }));
     expect(await findToast("Failed to add site")).toBeInTheDocument();
-    expect(screen.getByText("Invalid input: Capacity must not be negative")).toBeInTheDocument();
+    expect(screen.getByText("Some values are not valid: capacity")).toBeInTheDocument();
     expect(screen.getByRole("dialog")).toBeInTheDocument();
   });
 });

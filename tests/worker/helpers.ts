@@ -4,7 +4,7 @@ import { decodeJwt, SignJWT, UnsecuredJWT } from "jose";
 import { expect } from "vitest";
 import type { AuditEntry, AuditPage } from "../../schema/api/audit";
 import type { AuthResponse } from "../../schema/api/auth";
-import { type ApiErrorBody, apiErrorBodySchema } from "../../schema/api/common";
+import { type ApiErrorBody, typedApiErrorBodySchema } from "../../schema/api/errors";
 import type { InviteCreated } from "../../schema/api/members";
 import type { MemberPermission, Role } from "../../schema/roles";
 
@@ -39,7 +39,16 @@ export async function expectStatus<T = unknown>(res: Response, status: number): 
   const text = await res.text();
   expect(res.status, `${res.status} ${text}`).toBe(status);
   expectNoInternals(text);
-  return (text ? JSON.parse(text) : null) as T;
+  const body: unknown = text ? JSON.parse(text) : null;
+  if (status >= 400 && res.headers.get("Content-Type")?.startsWith("application/json"))
+    expectErrorBody(body, text);
+  return body as T;
+}
+
+/** Every error answer: `{ error, code, details? }` with a code of the enum and that code's details. */
+export function expectErrorBody(body: unknown, text = JSON.stringify(body)): asserts body is ApiErrorBody {
+  const parsed = typedApiErrorBodySchema.safeParse(body);
+  expect(parsed.success, `error body shape: ${text} ${parsed.error?.message ?? ""}`).toBe(true);
 }
 
 /** No stack frame, source location or SQL ever reaches a client. */
@@ -51,7 +60,7 @@ export function expectNoInternals(text: string): void {
 }
 
 /**
- * Asserts a failure in the one error shape, `{ error, details? }` as JSON, with the status and
+ * Asserts a failure in the one error shape, `{ error, code, details? }` as JSON, with the status and
  * (optionally) the message; returns the body.
  */
 export async function expectError(
@@ -63,10 +72,8 @@ export async function expectError(
   expect(res.status, `${res.status} ${text}`).toBe(status);
   expect(res.headers.get("Content-Type") ?? "", text).toMatch(/^application\/json/);
   expectNoInternals(text);
-  const body: unknown = JSON.parse(text);
-  const parsed = apiErrorBodySchema.strict().safeParse(body);
-  expect(parsed.success, `error body shape: ${text}`).toBe(true);
-  const error = body as ApiErrorBody;
+  const error: unknown = JSON.parse(text);
+  expectErrorBody(error, text);
   if (typeof message === "string") expect(error.error).toBe(message);
   else if (message) expect(error.error).toMatch(message);
   return error;
@@ -339,7 +346,10 @@ export async function expectRejectsBadTokens(route: Route, user: TestUser): Prom
     const res = await call(route.path, { method: route.method, body: route.body, headers });
     const text = await res.text();
     expect(res.status, `${routeName(route)} with ${label}: ${res.status} ${text}`).toBe(401);
-    expect(JSON.parse(text), `${routeName(route)} with ${label}`).toEqual({ error: "Not authenticated" });
+    expect(JSON.parse(text), `${routeName(route)} with ${label}`).toEqual({
+      error: "Not authenticated",
+      code: "unauthenticated",
+    });
   }
   expect(await tableCounts(), `${routeName(route)} wrote rows while refusing bad tokens`).toEqual(before);
 }

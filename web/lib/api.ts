@@ -1,4 +1,4 @@
-import { apiErrorBodySchema } from "../../schema/api/common";
+import { type ApiErrorCode, apiErrorBodySchema } from "../../schema/api/errors";
 
 /** localStorage keys of the session. */
 export const TOKEN_STORAGE_KEY = "auth_token";
@@ -7,8 +7,9 @@ export const USER_STORAGE_KEY = "auth_user";
 export const NOT_AUTHENTICATED = "Not authenticated";
 
 /**
- * A failed call. `message` is `${status}: ${body text or status text}` so retry
- * rules can read it; `serverError` and `details` are the parsed `{ error, details }` body for toasts.
+ * A failed call. `message` is `${status}: ${body text or status text}` so retry rules can read it;
+ * `code`, `serverError` and `details` are the parsed `{ error, code, details }` body. Screens show
+ * `code` translated (web/lib/error-messages.ts), never `serverError`, which is English.
  */
 export class ApiRequestError extends Error {
   constructor(
@@ -18,6 +19,7 @@ export class ApiRequestError extends Error {
     readonly serverError?: string,
     readonly details?: unknown,
     readonly retryAfterSeconds?: number,
+    readonly code?: ApiErrorCode,
   ) {
     super(message);
     this.name = "ApiRequestError";
@@ -59,7 +61,17 @@ async function send(method: Method, path: string, options: RequestOptions): Prom
   if (options.auth !== false) {
     // Read synchronously so a request fired just before logout still carries its token.
     const token = readStoredToken();
-    if (!token) throw new ApiRequestError(NOT_AUTHENTICATED, 401, url, NOT_AUTHENTICATED);
+    if (!token) {
+      throw new ApiRequestError(
+        NOT_AUTHENTICATED,
+        401,
+        url,
+        NOT_AUTHENTICATED,
+        undefined,
+        undefined,
+        "unauthenticated",
+      );
+    }
     headers.Authorization = `Bearer ${token}`;
   }
   const init: RequestInit = { method, headers };
@@ -72,12 +84,14 @@ async function toError(response: Response, url: string): Promise<ApiRequestError
   const bodyText = await response.text().catch(() => "");
   let serverError: string | undefined;
   let details: unknown;
+  let code: ApiErrorCode | undefined;
   if (bodyText) {
     try {
       const parsed = apiErrorBodySchema.safeParse(JSON.parse(bodyText));
       if (parsed.success) {
         serverError = parsed.data.error;
         details = parsed.data.details;
+        code = parsed.data.code;
       }
     } catch {
       // A non-JSON body (a proxy's HTML page) stays in the message only.
@@ -91,6 +105,7 @@ async function toError(response: Response, url: string): Promise<ApiRequestError
     serverError,
     details,
     Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+    code,
   );
 }
 
@@ -139,25 +154,3 @@ export const api = {
     return { blob: await response.blob(), filename: named?.[1] ?? "export.csv" };
   },
 };
-
-/** Text for a toast: the server's own error (with its first validation issue), else the fallback. */
-export function errorDescription(error: unknown, fallback: string): string {
-  if (error instanceof ApiRequestError && error.serverError) {
-    const issue = firstIssueMessage(error.details);
-    return issue && issue !== error.serverError ? `${error.serverError}: ${issue}` : error.serverError;
-  }
-  return fallback;
-}
-
-function firstIssueMessage(details: unknown): string | undefined {
-  const list = Array.isArray(details)
-    ? details
-    : details && typeof details === "object" && "issues" in details && Array.isArray(details.issues)
-      ? details.issues
-      : [];
-  const first: unknown = list[0];
-  if (first && typeof first === "object" && "message" in first && typeof first.message === "string") {
-    return first.message;
-  }
-  return undefined;
-}

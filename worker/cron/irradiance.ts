@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { locationKeySql } from "../data/system-place";
+import { listDueIrradianceLocations, recordIrradianceFetch, upsertIrradianceHours } from "../data/irradiance";
 import type { Env } from "../env";
 import { createDb, runBatch } from "../lib/db";
 import { localBudget } from "../providers/budget";
@@ -13,9 +13,6 @@ const LOCATIONS_PER_RUN = 50;
 const hourlySchema = z.object({
   hourly: z.object({ time: z.array(z.string()), shortwave_radiation: z.array(z.number().nullable()) }),
 });
-
-/** A site's irradiance location in SQL (alias s); locationKey below is the same rounding in JS. */
-const siteKey = locationKeySql("s.latitude", "s.longitude");
 
 export const locationKey = (latitude: number, longitude: number) =>
   `${latitude.toFixed(2)},${longitude.toFixed(2)}`;
@@ -35,22 +32,14 @@ export async function refreshIrradiance({
   fetch?: (request: Request) => Promise<Response>;
 }) {
   const db = createDb(env.DB);
-  const due = await db.$client
-    .prepare(
-      `SELECT ${siteKey} AS key, round(s.latitude, 2) AS lat, round(s.longitude, 2) AS lng
-       FROM sites s LEFT JOIN irradiance_fetches f ON f.location_key = ${siteKey}
-       WHERE s.is_active = 1 AND (f.fetched_at IS NULL OR f.fetched_at < ?)
-       GROUP BY key ORDER BY min(coalesce(f.fetched_at, 0)) LIMIT ?`,
-    )
-    .bind(now - REFRESH_MS, LOCATIONS_PER_RUN)
-    .all<{ key: string; lat: number; lng: number }>();
+  const due = await listDueIrradianceLocations(db, now - REFRESH_MS, LOCATIONS_PER_RUN);
   const base = (env.WEATHER_API_URL || DEFAULT_WEATHER_API_URL).replace(/\/+$/, "");
   const http = new ProviderHttp({
     fetch: fetcher,
     budget: localBudget({ perEndpoint: false, limits: [{ intervalMs: 100, burst: 1 }] }),
   });
   let refreshed = 0;
-  for (const location of due.results) {
+  for (const location of due) {
     const url = new URL(`${base}/v1/forecast`);
     url.searchParams.set("latitude", String(location.lat));
     url.searchParams.set("longitude", String(location.lng));
@@ -67,19 +56,8 @@ export async function refreshIrradiance({
         return ghi === null || ghi === undefined || end > now ? [] : [{ hourStart: end - 3_600_000, ghi }];
       });
       await runBatch(db, [
-        db.$client
-          .prepare(
-            `INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2)
-             SELECT ?, json_extract(j.value, '$.hourStart'), json_extract(j.value, '$.ghi') FROM json_each(?) AS j WHERE true
-             ON CONFLICT (location_key, hour_start) DO UPDATE SET ghi_wm2 = excluded.ghi_wm2`,
-          )
-          .bind(location.key, JSON.stringify(rows)),
-        db.$client
-          .prepare(
-            `INSERT INTO irradiance_fetches (location_key, latitude, longitude, fetched_at) VALUES (?, ?, ?, ?)
-             ON CONFLICT (location_key) DO UPDATE SET fetched_at = excluded.fetched_at`,
-          )
-          .bind(location.key, location.lat, location.lng, now),
+        upsertIrradianceHours(db, location.key, rows),
+        recordIrradianceFetch(db, location, now),
       ]);
       refreshed++;
     } catch (error) {
@@ -89,5 +67,5 @@ export async function refreshIrradiance({
       );
     }
   }
-  return { refreshed, due: due.results.length };
+  return { refreshed, due: due.length };
 }

@@ -11,7 +11,10 @@ export const insertAuditEntry = (db: Db, entry: AuditInsert, now: number) =>
  * The same insert, made only if `condition` holds when it runs: batched after a guarded change,
  * it records the change only when the change happened. Columns in the table's order.
  */
-export const insertAuditEntryIf = (db: Db, entry: AuditInsert, now: number, condition: SQL) =>
+/** A condition built by another data module, checked when the batch runs. */
+export type AuditCondition = SQL;
+
+export const insertAuditEntryIf = (db: Db, entry: AuditInsert, now: number, condition: AuditCondition) =>
   db
     .insert(auditLogs)
     .select(

@@ -119,3 +119,17 @@ export const listConnectionSecrets = (db: Db) =>
     })
     .from(providerConnections)
     .orderBy(providerConnections.id);
+
+/** Systems imported (CSV) before the connection existed become the connection's. */
+export const adoptImportedSystemsQuery = (
+  db: Db,
+  orgId: string,
+  provider: ProviderId,
+  connectionId: string,
+) =>
+  db.$client
+    .prepare(
+      "UPDATE monitoring_systems SET connection_id = ? WHERE org_id = ? AND provider = ? AND connection_id IS NULL",
+    )
+    .bind(connectionId, orgId, provider)
+    .run();

@@ -1,4 +1,4 @@
-import { ApiError } from "./errors";
+import { notConfigured } from "./errors";
 
 /**
  * The keys that encrypt provider credentials. CREDENTIALS_KEYS lists them as
@@ -24,7 +24,7 @@ export interface Keyring {
   key(id: string): CryptoKey | undefined;
 }
 
-const configError = () => new ApiError(503, CREDENTIALS_KEYS_ERROR);
+const configError = () => notConfigured(CREDENTIALS_KEYS_ERROR);
 
 /** The configured keys in order, oldest first; throws 503 when the setting is missing or malformed. */
 export function parseKeyring(env: { CREDENTIALS_KEYS?: string; CREDENTIALS_KEY?: string }): RawKey[] {

@@ -1,12 +1,12 @@
 import { zValidator } from "@hono/zod-validator";
 import type { ValidationTargets } from "hono";
 import type { ZodType } from "zod";
-import { badRequest } from "./errors";
+import { invalidInput } from "./errors";
 
 /** The media types Hono's JSON validator parses; any other body would be read as `{}`. */
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
-/** zod validation at the route edge; every failure is one 400 shape with zod's issues as details. */
+/** The one zod hook at the route edge: every failure is `validation_failed` with zod's issues as details. */
 export const validate = <Target extends keyof ValidationTargets, Schema extends ZodType>(
   target: Target,
   schema: Schema,
@@ -19,7 +19,7 @@ export const validate = <Target extends keyof ValidationTargets, Schema extends 
       // otherwise pass as an empty object (and an all-optional schema would accept it).
       const mediaType = (c.req.header("Content-Type") ?? "").split(";")[0]?.trim() ?? "";
       if (result.target === "json" && !JSON_MEDIA_TYPE.test(mediaType)) {
-        throw badRequest("Invalid input", [
+        throw invalidInput("Invalid input", [
           {
             path: [],
             message: "Send the body as JSON (Content-Type: application/json)",
@@ -28,7 +28,7 @@ export const validate = <Target extends keyof ValidationTargets, Schema extends 
         ]);
       }
       if (!result.success) {
-        throw badRequest(
+        throw invalidInput(
           "Invalid input",
           result.error.issues.map(({ path, message, code }) => ({ path, message, code })),
         );

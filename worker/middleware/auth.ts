@@ -34,7 +34,7 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   if (match[1].startsWith(API_KEY_PREFIX)) {
     const caller = await authenticateApiKey(ctx, match[1]);
     if (!caller) throw notAuthenticated();
-    if (keyless(c.req.path)) throw forbidden("API keys cannot use this endpoint");
+    if (keyless(c.req.path)) throw forbidden("api_key_endpoint", "API keys cannot use this endpoint");
     c.set("user", caller);
     await next();
     if (caller.apiKey?.scope === "write" && !READ_METHODS.has(c.req.method)) {

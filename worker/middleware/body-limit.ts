@@ -11,7 +11,11 @@ const limit = (maxSize: number) =>
   bodyLimit({
     maxSize,
     onError: () => {
-      throw new ApiError(413, "Request body is too large", { maxBytes: maxSize });
+      throw new ApiError({
+        code: "payload_too_large",
+        message: "Request body is too large",
+        details: { maxBytes: maxSize },
+      });
     },
   });
 

@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { type ZodType, z } from "zod";
-import { apiErrorBodySchema } from "../../schema/api/common";
+import { apiErrorBodySchema } from "../../schema/api/errors";
 import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, liveMessageSchema } from "../../schema/live";
 import { type DescribedInput, INPUT_DESCRIPTION } from "../lib/validate";
 

@@ -3,6 +3,7 @@ import type { CredentialField, ProviderId } from "../../schema/api/providers";
 import type { AlertSeverity, SystemState } from "../../schema/domain";
 import type { CallPlan } from "./budget";
 import type { ProviderHttp } from "./http";
+import type { ProviderUrls } from "./urls";
 
 /** SPEC's numeric system state: 1 online, 3 alarm, anything else offline. */
 export type { AlertSeverity, SystemState };
@@ -59,16 +60,7 @@ export interface ProviderSnapshot {
 }
 
 /** Vendor base URLs from the environment, with the vendors' production hosts as defaults. */
-export interface ProviderUrls {
-  solis: string;
-  fronius: string;
-  sma: string;
-  smaAuth: string;
-  /** SMA's backchannel consent endpoints (a host of their own in production). */
-  smaConsent: string;
-  solax: string;
-  solaxOpenApi: string;
-}
+export type { ProviderUrls };
 
 /** Tokens a provider caches between syncs (OAuth access tokens), stored encrypted. */
 export interface ProviderSession {

@@ -1,50 +1,29 @@
-import type { ProviderUrls } from "./types";
+import {
+  type ProviderUrlKey,
+  type ProviderUrlVariable,
+  providerUrlRegistrations,
+} from "../../schema/provider-registry";
 
-/** The vendors' production hosts; each can be overridden by an environment variable. */
-export const defaultProviderUrls: ProviderUrls = {
-  solis: "https://www.soliscloud.com:13333",
-  fronius: "https://api.solarweb.com/swqapi",
-  sma: "https://monitoring.smaapis.de",
-  smaAuth: "https://auth.smaapis.de",
-  smaConsent: "https://async-auth.smaapis.de",
-  solax: "https://global.solaxcloud.com",
-  solaxOpenApi: "https://openapi-eu.solaxcloud.com",
-};
+/** Every vendor endpoint an adapter calls, by key; declared per provider in schema/provider-registry.ts. */
+export type ProviderUrls = Record<ProviderUrlKey, string>;
 
-export interface ProviderUrlEnv {
-  SOLIS_API_URL?: string;
-  FRONIUS_API_URL?: string;
-  SMA_API_URL?: string;
-  SMA_AUTH_URL?: string;
-  SMA_CONSENT_URL?: string;
-  SOLAX_API_URL?: string;
-  SOLAX_OPENAPI_URL?: string;
-}
+/** The environment variables that override the vendors' production hosts. */
+export type ProviderUrlEnv = Partial<Record<ProviderUrlVariable, string>>;
 
 const trim = (url: string) => url.replace(/\/+$/, "");
 
+const urlsBy = (value: (url: (typeof providerUrlRegistrations)[number]) => string) =>
+  Object.fromEntries(providerUrlRegistrations.map((url) => [url.key, value(url)])) as ProviderUrls;
+
+/** The vendors' production hosts. */
+export const defaultProviderUrls: ProviderUrls = urlsBy((url) => url.defaultUrl);
+
+/** The vendors' hosts: each variable when set, else the production host. */
 export function providerUrls(env: ProviderUrlEnv): ProviderUrls {
-  return {
-    solis: trim(env.SOLIS_API_URL || defaultProviderUrls.solis),
-    fronius: trim(env.FRONIUS_API_URL || defaultProviderUrls.fronius),
-    sma: trim(env.SMA_API_URL || defaultProviderUrls.sma),
-    smaAuth: trim(env.SMA_AUTH_URL || defaultProviderUrls.smaAuth),
-    smaConsent: trim(env.SMA_CONSENT_URL || defaultProviderUrls.smaConsent),
-    solax: trim(env.SOLAX_API_URL || defaultProviderUrls.solax),
-    solaxOpenApi: trim(env.SOLAX_OPENAPI_URL || defaultProviderUrls.solaxOpenApi),
-  };
+  return urlsBy((url) => trim(env[url.env as ProviderUrlVariable] || url.defaultUrl));
 }
 
 /** A call context for adapter tests and the sandbox: everything routed to one sandbox app. */
 export function sandboxUrls(origin: string): ProviderUrls {
-  return {
-    solis: `${origin}/solis`,
-    fronius: `${origin}/fronius`,
-    sma: `${origin}/sma`,
-    smaAuth: `${origin}/sma-auth`,
-    // The sandbox serves the token and consent endpoints from one mount.
-    smaConsent: `${origin}/sma-auth`,
-    solax: `${origin}/solax`,
-    solaxOpenApi: `${origin}/solax-openapi`,
-  };
+  return urlsBy((url) => `${origin}${url.sandboxMount}`);
 }

@@ -12,7 +12,7 @@ import { SOCKET_SESSION_HEADERS } from "./socket-session";
  */
 export const socketRoutes = new Hono<AppEnv>().get("/", async (c) => {
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
-    throw new ApiError(426, "Expected a WebSocket upgrade");
+    throw new ApiError({ code: "upgrade_required", message: "Expected a WebSocket upgrade" });
   }
   const offered = (c.req.header("Sec-WebSocket-Protocol") ?? "").split(",").map((p) => p.trim());
   const token = offered[0] === LIVE_SUBPROTOCOL ? offered[1] : undefined;
@@ -20,7 +20,9 @@ export const socketRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const caller = await authenticate(serviceContext(c), token);
   if (!caller) throw notAuthenticated();
   const { user } = caller;
-  if (!user.orgId) throw new ApiError(403, "Complete your organisation setup first");
+  if (!user.orgId) {
+    throw new ApiError({ code: "onboarding_required", message: "Complete your organisation setup first" });
+  }
   const hub = fleetStoreFor(c.env, user.orgId);
   const headers = new Headers(c.req.raw.headers);
   headers.set("X-Sunfleet-User", user.id);

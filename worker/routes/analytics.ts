@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { analyticsQuerySchema } from "../../schema/api/analytics";
 import { type AppEnv, userContext } from "../hono-env";
 import { csvHeaders } from "../lib/csv";
-import { badRequest } from "../lib/errors";
+import { invalidInput } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { analytics } from "../services/analytics";
@@ -13,7 +13,7 @@ export const analyticsRoutes = new Hono<AppEnv>()
   .get("/", validate("query", analyticsQuerySchema), async (c) => {
     const query = c.req.valid("query");
     if (query.format === "csv" && query.system === "all") {
-      throw badRequest("Invalid input", [
+      throw invalidInput("Invalid input", [
         { path: ["system"], message: "A CSV export holds one system's series: give system={id}" },
       ]);
     }

@@ -13,7 +13,7 @@ import {
 } from "../data/alerts";
 import { findOrgMember } from "../data/users";
 import { type BatchStatement, runBatch } from "../lib/db";
-import { badRequest, notFound } from "../lib/errors";
+import { invalidField, notFound } from "../lib/errors";
 import { type AuditAction, auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
@@ -109,7 +109,7 @@ async function changeAlert(
 ): Promise<Alert> {
   const org = authorizeOrgAction(ctx, "alerts:manage");
   const alert = await findAlert(org.db, org.user.orgId, alertId);
-  if (!alert) throw notFound("Alert");
+  if (!alert) throw notFound("alert", "Alert");
   await runBatch(org.db, [
     change.statement(org),
     insertAlertEvent(org.db, {
@@ -133,7 +133,7 @@ async function changeAlert(
   ]);
   if (change.kind === "resolved" || change.kind === "reopened") await publishAlertCount(org);
   const updated = await findAlert(org.db, org.user.orgId, alertId);
-  if (!updated) throw notFound("Alert");
+  if (!updated) throw notFound("alert", "Alert");
   const [answer] = await withHistory(org, [updated]);
   return answer as Alert;
 }
@@ -166,8 +166,7 @@ export function acknowledgeAlert(ctx: UserContext, alertId: string, note?: strin
 export async function assignAlert(ctx: UserContext, alertId: string, userId: string | null): Promise<Alert> {
   const org = authorizeOrgAction(ctx, "alerts:manage");
   if (userId !== null && !(await findOrgMember(org.db, org.user.orgId, userId))) {
-    const message = "Assign the alert to a member of your organisation";
-    throw badRequest(message, [{ path: ["userId"], message }]);
+    throw invalidField("userId", "Assign the alert to a member of your organisation");
   }
   return changeAlert(ctx, alertId, {
     kind: "assigned",

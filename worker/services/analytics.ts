@@ -14,6 +14,6 @@ export async function analytics(ctx: UserContext, query: AnalyticsQuery): Promis
   const store = fleetStoreOf(org);
   if (query.system === "all") return store.analyticsRecords(org.user.orgId, org.now);
   const record = await store.systemAnalytics(org.user.orgId, query.system, query.range, org.now);
-  if (!record) throw notFound("System");
+  if (!record) throw notFound("system", "System");
   return [record];
 }

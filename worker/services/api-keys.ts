@@ -65,7 +65,7 @@ export async function listOrgApiKeys(ctx: UserContext): Promise<ApiKey[]> {
 export async function revokeApiKey(ctx: UserContext, keyId: string): Promise<void> {
   const org = authorizeOrgAction(ctx, "apiKeys:manage");
   const [revoked] = await revokeApiKeyRow(org.db, org.user.orgId, keyId, org.now);
-  if (!revoked) throw notFound("API key");
+  if (!revoked) throw notFound("api_key", "API key");
   await auditEntry(org, {
     orgId: org.user.orgId,
     actorId: org.user.id,

@@ -1,8 +1,13 @@
-import type { SQL } from "drizzle-orm";
 import type { AuditPage, AuditQuery } from "../../schema/api/audit";
-import { type AuditInsert, insertAuditEntry, insertAuditEntryIf, listAuditEntries } from "../data/audit";
+import {
+  type AuditCondition,
+  type AuditInsert,
+  insertAuditEntry,
+  insertAuditEntryIf,
+  listAuditEntries,
+} from "../data/audit";
 import type { Db } from "../lib/db";
-import { badRequest, notFound } from "../lib/errors";
+import { invalidInput, notFound } from "../lib/errors";
 import { requireAction } from "./authorization";
 import type { ServiceContext, UserContext } from "./context";
 
@@ -61,7 +66,7 @@ export const auditEntry = (ctx: ServiceContext, event: AuditEvent, db: Db = ctx.
   insertAuditEntry(db, { ...event, actorEmail: event.actorEmail ?? null, ip: ctx.ip }, ctx.now);
 
 /** An audit entry written only if `condition` holds once the batch's guarded change has run. */
-export const auditEntryIf = (ctx: ServiceContext, event: AuditEvent, condition: SQL) =>
+export const auditEntryIf = (ctx: ServiceContext, event: AuditEvent, condition: AuditCondition) =>
   insertAuditEntryIf(
     ctx.db,
     { ...event, actorEmail: event.actorEmail ?? null, ip: ctx.ip },
@@ -75,15 +80,16 @@ export async function readAuditLog(ctx: UserContext, query: AuditQuery): Promise
   if (ctx.user.role === "superAdmin") {
     orgId = query.orgId ?? null;
   } else {
-    if (ctx.user.orgId === null) throw notFound("Organisation");
+    if (ctx.user.orgId === null) throw notFound("organisation", "Organisation");
     // Asking for another organisation's log reveals nothing: it answers as if absent.
-    if (query.orgId !== undefined && query.orgId !== ctx.user.orgId) throw notFound("Organisation");
+    if (query.orgId !== undefined && query.orgId !== ctx.user.orgId)
+      throw notFound("organisation", "Organisation");
     orgId = ctx.user.orgId;
   }
   const fromMs = query.from ? Date.parse(query.from) : undefined;
   const toMs = query.to ? Date.parse(query.to) : undefined;
   if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) {
-    throw badRequest("Invalid input", [{ path: ["from"], message: "from must not be after to" }]);
+    throw invalidInput("Invalid input", [{ path: ["from"], message: "from must not be after to" }]);
   }
   const { rows, total } = await listAuditEntries(ctx.db, {
     orgId,

@@ -29,7 +29,7 @@ import {
   userExists,
   userInOrg,
 } from "../data/users";
-import { ApiError, badRequest, conflict } from "../lib/errors";
+import { ApiError, conflict, invalidField, notAuthenticated } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { dummyPasswordHash, hashPassword, passwordIterations, verifyPassword } from "../lib/password";
 import { auditEntry, auditEntryIf } from "./audit";
@@ -68,14 +68,13 @@ export async function loadCurrentUser(ctx: ServiceContext, userId: string): Prom
   return { ...row, orgName: row.orgName ?? null };
 }
 
-const invalidInvite = () => badRequest(INVALID_INVITE, [{ path: ["inviteToken"], message: INVALID_INVITE }]);
+const invalidInvite = () => invalidField("inviteToken", INVALID_INVITE);
 
 async function usableInvite(ctx: ServiceContext, token: string, email: string): Promise<InviteRow> {
   const invite = await findInviteByTokenHash(ctx.db, await sha256Hex(token));
   if (!invite || invite.acceptedAt !== null || invite.expiresAt <= ctx.now) throw invalidInvite();
   if (invite.email !== email) {
-    const message = "This invite was sent to a different email address";
-    throw badRequest(message, [{ path: ["email"], message }]);
+    throw invalidField("email", "This invite was sent to a different email address");
   }
   return invite;
 }
@@ -97,7 +96,7 @@ export async function register(ctx: ServiceContext, body: RegisterBody): Promise
     TOO_MANY_ATTEMPTS,
   );
   if (await findUserByEmail(ctx.db, body.email)) {
-    throw conflict("An account with this email already exists");
+    throw conflict("email_taken", "An account with this email already exists");
   }
   const user = await newUserRow(ctx, body, newId(), "orgOwner");
   const orgId = user.orgId as string;
@@ -113,7 +112,7 @@ export async function register(ctx: ServiceContext, body: RegisterBody): Promise
       auditEntry(ctx, { ...actor, action: "auth.register", targetType: "user", targetId: user.id }),
     ]);
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict("An account with this email already exists");
+    if (isUniqueViolation(error)) throw conflict("email_taken", "An account with this email already exists");
     throw error;
   }
   return {
@@ -170,7 +169,7 @@ async function registerWithInvite(
   const keys = inviteKeys(ctx, body.email);
   await takeAttempt(ctx.env, keys, ctx.now, TOO_MANY_ATTEMPTS);
   if (await findUserByEmail(ctx.db, body.email)) {
-    throw conflict("An account with this email already exists");
+    throw conflict("email_taken", "An account with this email already exists");
   }
   const invite = await usableInvite(ctx, token, body.email);
   const user = {
@@ -200,7 +199,7 @@ async function registerWithInvite(
       ),
     ]);
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict("An account with this email already exists");
+    if (isUniqueViolation(error)) throw conflict("email_taken", "An account with this email already exists");
     throw error;
   }
   if (inserted.meta.changes === 0) throw invalidInvite();
@@ -235,7 +234,7 @@ export async function login(ctx: ServiceContext, body: LoginBody): Promise<AuthR
       actorEmail: body.email,
       action: "auth.login_failed",
     });
-    throw new ApiError(401, "Invalid credentials");
+    throw new ApiError({ code: "invalid_login", message: "Invalid credentials" });
   }
   await Promise.all([
     settleAttempt(ctx.env, ownerKeys, "clear"),
@@ -252,7 +251,7 @@ export async function login(ctx: ServiceContext, body: LoginBody): Promise<AuthR
     }),
   ]);
   const current = await loadCurrentUser(ctx, stored.id);
-  if (!current) throw new ApiError(401, "Invalid credentials");
+  if (!current) throw new ApiError({ code: "invalid_login", message: "Invalid credentials" });
   return {
     token: await session.token,
     user: toAuthUser(current),
@@ -273,15 +272,14 @@ export async function changePassword(
   const keys: ThrottleKey[] = [{ name: "passwordUser", subject: ctx.user.id }];
   await takeAttempt(ctx.env, keys, ctx.now, TOO_MANY_ATTEMPTS);
   const stored = await findUserById(ctx.db, ctx.user.id);
-  if (!stored) throw new ApiError(401, "Not authenticated");
+  if (!stored) throw notAuthenticated();
   const valid = await verifyPassword(body.currentPassword, {
     hash: stored.passwordHash,
     salt: stored.passwordSalt,
     iterations: stored.passwordIterations,
   });
   if (!valid) {
-    const message = "The current password is not correct";
-    throw badRequest(message, [{ path: ["currentPassword"], message }]);
+    throw invalidField("currentPassword", "The current password is not correct");
   }
   const password = await hashPassword(body.newPassword, passwordIterations(ctx.env));
   const [, ended] = await ctx.db.batch([
@@ -306,8 +304,10 @@ export async function changePassword(
 }
 
 function requireNoOrg(ctx: UserContext): void {
-  if (ctx.user.orgId !== null) throw conflict("You already belong to an organisation");
-  if (ctx.user.role === "superAdmin") throw conflict("A platform administrator does not join organisations");
+  if (ctx.user.orgId !== null)
+    throw conflict("already_in_organisation", "You already belong to an organisation");
+  if (ctx.user.role === "superAdmin")
+    throw conflict("platform_admin", "A platform administrator does not join organisations");
 }
 
 /** Onboarding for a signed-in user without an organisation: they found a new one and own it. */
@@ -350,6 +350,6 @@ export async function acceptInvite(ctx: UserContext, token: string): Promise<Pro
   if (joined.meta.changes === 0) throw invalidInvite();
   await settleAttempt(ctx.env, keys, "forgive");
   const current = await loadCurrentUser(ctx, ctx.user.id);
-  if (!current) throw new ApiError(401, "Not authenticated");
+  if (!current) throw notAuthenticated();
   return toProfile(current);
 }

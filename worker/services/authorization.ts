@@ -20,14 +20,14 @@ const apiKeyActions: Record<"read" | "write", ReadonlySet<Action>> = {
 
 export function requireAction(ctx: UserContext, action: Action): void {
   const { apiKey } = ctx.user;
-  if (apiKey && !apiKeyActions[apiKey.scope].has(action)) throw forbidden();
+  if (apiKey && !apiKeyActions[apiKey.scope].has(action)) throw forbidden("api_key_scope");
   if (!can(ctx.user, action)) throw forbidden();
 }
 
 /** Narrows to a caller inside an organisation: org-scoped routes need one. */
 export function requireOrg(ctx: UserContext): OrgContext {
   if (ctx.user.orgId === null) {
-    throw new ApiError(403, "Complete your organisation setup first", { onboardingRequired: true });
+    throw new ApiError({ code: "onboarding_required", message: "Complete your organisation setup first" });
   }
   return ctx as OrgContext;
 }

@@ -9,6 +9,7 @@ import {
 import type { SyncTrigger } from "../../schema/domain";
 import type { ProviderConnectionRow } from "../../schema/tables";
 import {
+  adoptImportedSystemsQuery,
   deleteConnection,
   findConnection,
   listConnectionsWithCounts,
@@ -17,7 +18,7 @@ import {
 } from "../data/connections";
 import { sealCredentials } from "../lib/connection-secrets";
 import { loadKeyring } from "../lib/credentials-keyring";
-import { ApiError, badRequest, conflict, notFound } from "../lib/errors";
+import { ApiError, conflict, invalidField, invalidInput, invalidRequest, notFound } from "../lib/errors";
 import { ProviderError } from "../providers/errors";
 import { ProviderHttp } from "../providers/http";
 import {
@@ -49,7 +50,7 @@ export const listProviders = (): Provider[] => providerDefinitions.map(toProvide
 export function requireProvider(id: string): ProviderDefinition {
   const parsed = providerIdSchema.safeParse(id);
   const provider = parsed.success ? findProvider(parsed.data) : undefined;
-  if (!provider) throw notFound("Provider");
+  if (!provider) throw notFound("provider", "Provider");
   return provider;
 }
 
@@ -64,14 +65,23 @@ function parseCredentialValues(
 ): unknown {
   const known = new Set(provider.fields.map((f) => f.field));
   const unknown = Object.keys(values).filter((name) => !known.has(name));
-  if (unknown.length > 0) throw badRequest("Unknown credential fields", { unknownFields: unknown });
+  if (unknown.length > 0) {
+    throw invalidInput(
+      "Unknown credential fields",
+      unknown.map((name) => ({ path: [name], message: "Unknown field", code: "unrecognized_keys" })),
+    );
+  }
   const missing = provider.fields
     .filter((f) => f.required && !(values[f.field] ?? "").trim())
     .map((f) => f.label);
   if (missing.length > 0) {
-    throw badRequest("Missing required fields", {
-      missing,
-      message: `Please fill in: ${missing.join(", ")}`,
+    throw new ApiError({
+      code: "missing_fields",
+      message: "Missing required fields",
+      details: {
+        missing,
+        message: `Please fill in: ${missing.join(", ")}`,
+      },
     });
   }
   const adapter = findApiAdapter(provider.id);
@@ -79,17 +89,22 @@ function parseCredentialValues(
   const parsed = adapter.credentialsSchema.safeParse(values);
   if (!parsed.success) {
     const issues = (parsed.error as ZodError).issues.map(({ path, message }) => ({ path, message }));
-    throw badRequest(issues[0]?.message ?? "Invalid credentials", issues);
+    throw invalidInput(issues[0]?.message ?? "Invalid credentials", issues);
   }
   const refused = outboundProblem(adapter, parsed.data, providerUrls(env));
-  if (refused) throw badRequest(refused, [{ path: ["apiUrl"], message: refused }]);
+  if (refused) throw invalidField("apiUrl", refused);
   return parsed.data;
 }
 
 function vendorFailure(provider: ProviderDefinition, error: ProviderError): ApiError {
   // Rejected credentials are the user's input; anything else is the vendor failing us.
   const status = error.kind === "auth" || error.kind === "invalid_request" ? 400 : 502;
-  return new ApiError(status, `${provider.displayName}: ${error.message}`, { kind: error.kind });
+  return new ApiError({
+    code: "provider_failure",
+    status,
+    message: `${provider.displayName}: ${error.message}`,
+    details: { provider: provider.id, kind: error.kind },
+  });
 }
 
 export async function testCredentials(
@@ -192,7 +207,7 @@ export async function saveCredentials(
     return { message: `${provider.displayName} settings saved. Import CSV exports to add data.`, sync: null };
   }
   const connection = await findConnection(org.db, org.user.orgId, provider.id);
-  if (!connection) throw notFound("Connection");
+  if (!connection) throw notFound("connection", "Connection");
   const sync = toSyncResult(provider, await runSync(org, connection.id, "save"));
   const message =
     sync.status === "failed"
@@ -205,12 +220,7 @@ export async function saveCredentials(
 async function adoptImportedSystems(org: OrgContext, providerId: ProviderId) {
   const connection = await findConnection(org.db, org.user.orgId, providerId);
   if (!connection) return;
-  await org.db.$client
-    .prepare(
-      "UPDATE monitoring_systems SET connection_id = ? WHERE org_id = ? AND provider = ? AND connection_id IS NULL",
-    )
-    .bind(connection.id, org.user.orgId, providerId)
-    .run();
+  await adoptImportedSystemsQuery(org.db, org.user.orgId, providerId, connection.id);
 }
 
 function toConfigured(row: ProviderConnectionRow, systemsCount: number): ConfiguredCredential {
@@ -236,7 +246,7 @@ export async function listCredentials(ctx: UserContext): Promise<ConfiguredCrede
 async function requireConnection(org: OrgContext, providerId: string) {
   const provider = requireProvider(providerId);
   const connection = await findConnection(org.db, org.user.orgId, provider.id);
-  if (!connection) throw notFound("Provider connection");
+  if (!connection) throw notFound("connection", "Provider connection");
   return { provider, connection };
 }
 
@@ -263,7 +273,10 @@ export async function syncNow(ctx: UserContext, providerId: string): Promise<Syn
   const org = authorizeOrgAction(ctx, "credentials:manage");
   const { provider, connection } = await requireConnection(org, providerId);
   if (!findApiAdapter(provider.id)) {
-    throw badRequest(`${provider.displayName} data arrives by CSV import, not by sync`);
+    throw invalidRequest(
+      "import_only_provider",
+      `${provider.displayName} data arrives by CSV import, not by sync`,
+    );
   }
   await auditEntry(org, {
     orgId: org.user.orgId,
@@ -273,12 +286,19 @@ export async function syncNow(ctx: UserContext, providerId: string): Promise<Syn
     targetType: "provider",
     targetId: provider.id,
   });
-  const result = toSyncResult(provider, await runSync(org, connection.id, "manual"));
-  if (result.status === "running") throw conflict("A sync for this provider is already running");
-  if (result.status === "failed") {
+  const outcome = await runSync(org, connection.id, "manual");
+  const result = toSyncResult(provider, outcome);
+  if (result.status === "running")
+    throw conflict("sync_running", "A sync for this provider is already running");
+  if (outcome.status === "failed") {
     const connectionAfter = await findConnection(org.db, org.user.orgId, provider.id);
     const status = connectionAfter?.status === "needs_attention" ? 400 : 502;
-    throw new ApiError(status, result.message, { status: connectionAfter?.status });
+    throw new ApiError({
+      code: "provider_failure",
+      status,
+      message: result.message,
+      details: { provider: provider.id, kind: outcome.errorKind, status: connectionAfter?.status },
+    });
   }
   return result;
 }

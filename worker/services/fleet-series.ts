@@ -1,5 +1,5 @@
 import type { FleetSeries, FleetSeriesQuery } from "../../schema/api/fleet-series";
-import { badRequest } from "../lib/errors";
+import { invalidField } from "../lib/errors";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
 import { fleetStoreOf } from "./fleet-store";
@@ -9,8 +9,7 @@ import { isKnownTimezone } from "./timezones";
 export async function fleetSeries(ctx: UserContext, query: FleetSeriesQuery): Promise<FleetSeries> {
   const org = authorizeOrgAction(ctx, "org:read");
   if (!isKnownTimezone(query.tz)) {
-    const message = `Unknown time zone: ${query.tz}`;
-    throw badRequest(message, [{ path: ["tz"], message }]);
+    throw invalidField("tz", `Unknown time zone: ${query.tz}`);
   }
   return fleetStoreOf(org).fleetSeries(org.user.orgId, query.tz, org.now);
 }

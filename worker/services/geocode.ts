@@ -68,8 +68,8 @@ function toResult(place: z.infer<typeof nominatimPlaceSchema>): GeocodeResult {
 /** One spelling per query: case and spacing do not make a new lookup. */
 export const normaliseQuery = (address: string) => address.trim().replace(/\s+/g, " ").toLowerCase();
 
-const badGateway = (message: string, details: Record<string, unknown> = {}) =>
-  new ApiError(502, message, { service: "geocoder", ...details });
+const badGateway = (message: string, details: { reason: string; upstreamStatus?: number }) =>
+  new ApiError({ code: "upstream_unavailable", message, details: { service: "geocoder", ...details } });
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -145,12 +145,12 @@ async function takeCallSlot(ctx: ServiceContext): Promise<void> {
   const now = Date.now();
   const slot = await reserveCallSlot(ctx.db, SERVICE, now, CALL_INTERVAL_MS, MAX_QUEUE_WAIT_MS);
   if (slot === null) {
-    throw new ApiError(
-      503,
-      "Address lookup is busy; try again in a few seconds",
-      { retryAfterSeconds: MAX_QUEUE_WAIT_MS / 1000 },
-      { "Retry-After": String(MAX_QUEUE_WAIT_MS / 1000) },
-    );
+    throw new ApiError({
+      code: "upstream_unavailable",
+      status: 503,
+      message: "Address lookup is busy; try again in a few seconds",
+      details: { service: "geocoder", reason: "busy", retryAfterSeconds: MAX_QUEUE_WAIT_MS / 1000 },
+    });
   }
   const wait = slot - Date.now();
   if (wait > 0) await sleep(wait);
@@ -186,10 +186,14 @@ export async function geocodeAddress(ctx: UserContext, body: GeocodeBody): Promi
   const org = authorizeOrgAction(ctx, "org:read");
   const [best] = await lookup(org, body.address, body.country);
   if (!best) {
-    throw new ApiError(404, "Address not found", {
-      address: body.address,
-      ...(body.country ? { country: body.country.toUpperCase() } : {}),
-      message: "No place matches this address. Check the spelling, or add the city and country.",
+    throw new ApiError({
+      code: "address_not_found",
+      message: "Address not found",
+      details: {
+        address: body.address,
+        ...(body.country ? { country: body.country.toUpperCase() } : {}),
+        message: "No place matches this address. Check the spelling, or add the city and country.",
+      },
     });
   }
   return best;

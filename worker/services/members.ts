@@ -34,7 +34,7 @@ import {
   updateMemberRole,
   userOutsideOrg,
 } from "../data/users";
-import { badRequest, conflict, forbidden, notFound } from "../lib/errors";
+import { conflict, forbidden, invalidRequest, notFound } from "../lib/errors";
 import { newId, randomToken, sha256Hex } from "../lib/ids";
 import { auditEntry, auditEntryIf } from "./audit";
 import { authorizeOrgAction } from "./authorization";
@@ -70,26 +70,27 @@ const actorOf = (ctx: OrgContext) => ({
 
 function requireAssignable(actorRole: Role, role: Role): void {
   if (!assignableRoles(actorRole).includes(role)) {
-    throw forbidden(`You cannot assign the role ${role}`);
+    throw forbidden("assign_role", `You cannot assign the role ${role}`);
   }
 }
 
 /** The member another member acts on: never themselves, never a role above what they manage. */
 async function manageableMember(ctx: OrgContext, memberId: string, verb: string): Promise<UserRow> {
   const member = await findOrgMember(ctx.db, ctx.user.orgId, memberId);
-  if (!member) throw notFound("User");
-  if (member.id === ctx.user.id) throw forbidden(`You cannot ${verb} yourself`);
-  if (!canManageRole(ctx.user.role, member.role)) throw forbidden(`You cannot ${verb} this user`);
+  if (!member) throw notFound("user", "User");
+  if (member.id === ctx.user.id) throw forbidden("act_on_self", `You cannot ${verb} yourself`);
+  if (!canManageRole(ctx.user.role, member.role))
+    throw forbidden("manage_user", `You cannot ${verb} this user`);
   return member;
 }
 
 function requireGrantable(ctx: OrgContext, permissions: MemberPermission[] | null): void {
   if (!canGrantPermissions(ctx.user, permissions)) {
-    throw forbidden("You cannot grant permissions you do not hold yourself");
+    throw forbidden("grant_permissions", "You cannot grant permissions you do not hold yourself");
   }
 }
 
-const lastOwnerConflict = () => conflict("An organisation must keep at least one owner");
+const lastOwnerConflict = () => conflict("last_owner", "An organisation must keep at least one owner");
 
 async function requireAnotherOwner(ctx: OrgContext, member: UserRow): Promise<void> {
   if (member.role === "orgOwner" && (await countOrgOwners(ctx.db, ctx.user.orgId)) <= 1) {
@@ -107,10 +108,11 @@ export async function inviteMember(ctx: UserContext, body: InviteBody): Promise<
   requireAssignable(org.user.role, body.role);
   const existing = await findUserByEmail(org.db, body.email);
   if (existing?.orgId === org.user.orgId)
-    throw conflict("This person is already a member of your organisation");
-  if (existing?.orgId) throw conflict("This email belongs to a member of another organisation");
+    throw conflict("already_member", "This person is already a member of your organisation");
+  if (existing?.orgId)
+    throw conflict("member_of_other_organisation", "This email belongs to a member of another organisation");
   if (await findPendingInviteForEmail(org.db, org.user.orgId, body.email, org.now)) {
-    throw conflict("An invite for this email is already pending");
+    throw conflict("invite_pending", "An invite for this email is already pending");
   }
   // Without explicit permissions an invite carries the inviter's own: never more than they hold.
   const inherited = org.user.role === "orgOwner" ? null : org.user.permissions;
@@ -186,7 +188,8 @@ export async function changeMemberPermissions(
 ): Promise<Member> {
   const org = authorizeOrgAction(ctx, "users:editPermissions");
   const member = await manageableMember(org, memberId, "change the permissions of");
-  if (member.role === "orgOwner") throw badRequest("An organisation owner always has every permission");
+  if (member.role === "orgOwner")
+    throw invalidRequest("owner_has_every_permission", "An organisation owner always has every permission");
   requireGrantable(org, permissions);
   const unique = permissions === null ? null : [...new Set(permissions)];
   await org.db.batch([
@@ -245,8 +248,9 @@ export async function listInvites(ctx: UserContext): Promise<Invite[]> {
 export async function revokeInvite(ctx: UserContext, inviteId: string): Promise<{ message: string }> {
   const org = authorizeOrgAction(ctx, "invites:revoke");
   const invite = await findOrgInvite(org.db, org.user.orgId, inviteId);
-  if (!invite) throw notFound("Invite");
-  if (!canManageRole(org.user.role, invite.role)) throw forbidden("You cannot revoke this invite");
+  if (!invite) throw notFound("invite", "Invite");
+  if (!canManageRole(org.user.role, invite.role))
+    throw forbidden("revoke_invite", "You cannot revoke this invite");
   const [revoked] = await org.db.batch([
     deletePendingOrgInvite(org.db, org.user.orgId, invite.id),
     auditEntryIf(
@@ -262,6 +266,6 @@ export async function revokeInvite(ctx: UserContext, inviteId: string): Promise<
     ),
   ]);
   // Accepted between the read and the delete: the acceptance stands.
-  if (revoked.meta.changes === 0) throw conflict("This invite has already been accepted");
+  if (revoked.meta.changes === 0) throw conflict("invite_accepted", "This invite has already been accepted");
   return { message: `The invite for ${invite.email} was revoked` };
 }

@@ -1,7 +1,7 @@
 import type { MeteronlineImportBody, MeteronlineImportResult } from "../../schema/api/meteronline";
 import { findConnection, updateConnection } from "../data/connections";
 import { runBatch } from "../lib/db";
-import { badRequest } from "../lib/errors";
+import { ApiError, invalidInput } from "../lib/errors";
 import { type ImportedReading, parseMeteronlineCsv } from "../providers/meteronline/csv-import";
 import type { NormalisedSystem } from "../providers/types";
 import { auditEntry } from "./audit";
@@ -40,22 +40,24 @@ export async function importMeteronlineCsv(
 ): Promise<MeteronlineImportResult> {
   const org = authorizeOrgAction(ctx, "credentials:manage");
   if (!isKnownTimezone(body.timezone)) {
-    throw badRequest(`Unknown time zone: ${body.timezone}`, [
+    throw invalidInput(`Unknown time zone: ${body.timezone}`, [
       { path: ["timezone"], message: "Unknown time zone" },
     ]);
   }
   const parsed = parseMeteronlineCsv(body);
   if (parsed.missingColumns.length > 0) {
-    throw badRequest(
-      `The file has no column named ${parsed.missingColumns.map((c) => `"${c}"`).join(", ")}`,
-      {
-        missingColumns: parsed.missingColumns,
-        columns: parsed.headers,
-      },
-    );
+    throw new ApiError({
+      code: "unreadable_file",
+      message: `The file has no column named ${parsed.missingColumns.map((c) => `"${c}"`).join(", ")}`,
+      details: { missingColumns: parsed.missingColumns, columns: parsed.headers },
+    });
   }
   if (parsed.readings.length === 0) {
-    throw badRequest("No row of the file could be read", { errors: parsed.errors });
+    throw new ApiError({
+      code: "unreadable_file",
+      message: "No row of the file could be read",
+      details: { errors: parsed.errors },
+    });
   }
   const connection = await findConnection(org.db, org.user.orgId, "meteronline");
   const scope = {

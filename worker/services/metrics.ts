@@ -1,4 +1,3 @@
-import { getPosition } from "suncalc";
 import type { DashboardMetric } from "../../schema/api/metrics";
 import type { ProviderId } from "../../schema/api/providers";
 import {
@@ -11,25 +10,9 @@ import {
 import type { Db } from "../lib/db";
 import { expectedEnergyWh, performanceRatio } from "../lib/energy/expected";
 import { localDayOf } from "../lib/energy/local-day";
-
-/** No data for this long while the sun is up means the system is stale, not producing 0 W. */
-export const STALE_AFTER_MS = 30 * 60_000;
+import { efficiencyPercent, isStale } from "../lib/fleet-rules";
 
 const numericState = (state: string) => (state === "online" ? 1 : state === "alarm" ? 3 : 2);
-
-function isDaylight(latitude: number | null, longitude: number | null, at: number): boolean {
-  if (latitude === null || longitude === null) return true;
-  // suncalc 2 answers the altitude in degrees.
-  return getPosition(new Date(at), latitude, longitude).altitude > 0;
-}
-
-export function isStale(
-  row: Pick<SystemMetricRow, "data_time" | "latitude" | "longitude">,
-  now: number,
-): boolean {
-  if (row.data_time === null) return true;
-  return now - row.data_time > STALE_AFTER_MS && isDaylight(row.latitude, row.longitude, now);
-}
 
 /** Today's energy counts only if the vendor's counter is from today in the system's own zone. */
 function energyTodayWh(row: SystemMetricRow, today: { startMs: number; endMs: number }): number {
@@ -97,7 +80,7 @@ export function metricsFromRows(rows: MetricRows, irradiation: IrradiationByDay,
 
   function toMetric(row: SystemMetricRow): DashboardMetric {
     const capacityW = row.capacity_w ?? 0;
-    const stale = isStale(row, now);
+    const stale = isStale({ dataTime: row.data_time, latitude: row.latitude, longitude: row.longitude }, now);
     const powerW = row.power_w ?? 0;
     const day = today(row.timezone);
     const todayWh = energyTodayWh(row, day);
@@ -129,7 +112,7 @@ export function metricsFromRows(rows: MetricRows, irradiation: IrradiationByDay,
       todayGeneration: todayWh / 1000,
       yieldtoday: todayWh / 1000,
       capacity: capacityW / 1000,
-      efficiency: capacityW > 0 ? Math.round((powerW / capacityW) * 1000) / 10 : 0,
+      efficiency: efficiencyPercent(powerW, capacityW),
       performanceRatio: expectedTodayWh === null ? null : performanceRatio(todayWh, expectedTodayWh),
       expectedTodayWh,
       state: numericState(row.state),

@@ -4,7 +4,7 @@ import { consumePasswordReset, expireUserResets, insertPasswordReset } from "../
 import { findPreferences } from "../data/preferences";
 import { deleteUserSessions } from "../data/sessions";
 import { findUserByEmail, findUserById, updatePassword } from "../data/users";
-import { badRequest } from "../lib/errors";
+import { invalidField } from "../lib/errors";
 import { randomToken, sha256Hex } from "../lib/ids";
 import { hashPassword, passwordIterations } from "../lib/password";
 import { renderMail } from "../mail/layout";
@@ -85,7 +85,7 @@ export async function confirmPasswordReset(ctx: ServiceContext, body: PasswordRe
   await takeAttempt(ctx.env, keys, ctx.now, TOO_MANY);
   const password = await hashPassword(body.password, passwordIterations(ctx.env));
   const [consumed] = await consumePasswordReset(ctx.db, tokenHash, ctx.now);
-  if (!consumed) throw badRequest(INVALID, [{ path: ["token"], message: INVALID }]);
+  if (!consumed) throw invalidField("token", INVALID);
   const [, ended] = await ctx.db.batch([
     updatePassword(ctx.db, consumed.userId, password),
     deleteUserSessions(ctx.db, consumed.userId, null),

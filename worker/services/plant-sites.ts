@@ -23,7 +23,7 @@ import { removeSiteFromPortfolios } from "../data/portfolios";
 import { deleteSite, listSystemsOfSites, moveSiteSystems, releaseSystems } from "../data/sites";
 import type { Env } from "../env";
 import { type BatchStatement, createDb, type Db, runBatch } from "../lib/db";
-import { ApiError, badRequest, notFound } from "../lib/errors";
+import { ApiError, invalidInput, notFound } from "../lib/errors";
 import { timezoneAt } from "../lib/geo/timezone-at";
 import { newId } from "../lib/ids";
 import type { NormalisedSystem } from "../providers/types";
@@ -198,7 +198,7 @@ export async function geocodeAwaitingPlants({ env, now }: { env: Env; now: numbe
 export async function getOrgSettings(ctx: UserContext): Promise<OrgSettings> {
   const org = authorizeOrgAction(ctx, "org:read");
   const row = await readOrgSettings(org.db, org.user.orgId);
-  if (!row) throw notFound("Organisation");
+  if (!row) throw notFound("organisation", "Organisation");
   return { autoCreateSites: row.autoCreateSites };
 }
 
@@ -223,12 +223,12 @@ export async function mergeSites(ctx: UserContext, siteId: string, body: MergeSi
   const target = await requireSite(org, siteId);
   const sourceIds = [...new Set(body.siteIds)];
   if (sourceIds.includes(target.id)) {
-    throw badRequest("Invalid input", [
+    throw invalidInput("Invalid input", [
       { path: ["siteIds"], message: "A site cannot be merged into itself" },
     ]);
   }
   const sources = await enhancedSitesByIds(org, sourceIds);
-  if (sources.length !== sourceIds.length) throw notFound("Site");
+  if (sources.length !== sourceIds.length) throw notFound("site", "Site");
   const statements: BatchStatement[] = [];
   for (const source of sources) {
     statements.push(
@@ -251,7 +251,7 @@ export async function mergeSites(ctx: UserContext, siteId: string, body: MergeSi
   );
   await runBatch(org.db, statements);
   const [site] = await enhancedSitesByIds(org, [target.id]);
-  if (!site) throw notFound("Site");
+  if (!site) throw notFound("site", "Site");
   return site;
 }
 
@@ -267,17 +267,17 @@ export async function splitSite(ctx: UserContext, siteId: string, body: SplitSit
   const byId = new Map(systems.map((s) => [s.id, s]));
   const foreign = chosen.filter((id) => !byId.has(id));
   if (foreign.length > 0) {
-    throw new ApiError(404, "Monitoring system not found", {
+    throw notFound("system", "Monitoring system", {
       systemIds: foreign,
       message: "These systems are not attached to this site",
     });
   }
   if (chosen.length === 0) {
-    throw badRequest("Invalid input", [{ path: ["systemIds"], message: "The site has only one system" }]);
+    throw invalidInput("Invalid input", [{ path: ["systemIds"], message: "The site has only one system" }]);
   }
   const places = chosen.map((id): PlantSite => {
     const system = byId.get(id);
-    if (!system) throw notFound("Monitoring system");
+    if (!system) throw notFound("system", "Monitoring system");
     if (system.latitude !== null && system.longitude !== null) {
       return vendorPlace(system.provider, system.providerSystemId, system.latitude, system.longitude, null);
     }
@@ -314,7 +314,7 @@ export async function splitSite(ctx: UserContext, siteId: string, body: SplitSit
     }),
   ]);
   const [original] = await enhancedSitesByIds(org, [site.id]);
-  if (!original) throw notFound("Site");
+  if (!original) throw notFound("site", "Site");
   return {
     site: original,
     sites: await enhancedSitesByIds(

@@ -22,7 +22,7 @@ import {
 import { listSites as listSiteRows, listSitesByIds } from "../data/sites";
 import { runBatch } from "../lib/db";
 import { performanceRatio } from "../lib/energy/expected";
-import { ApiError, conflict, notFound } from "../lib/errors";
+import { conflict, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
@@ -34,7 +34,7 @@ import { listSites, loadSiteViews, type SiteLive } from "./sites";
 const nameKeyOf = (name: string) => name.toLowerCase();
 
 const duplicateName = (name: string) =>
-  conflict("A portfolio with this name already exists", { name, field: "name" });
+  conflict("portfolio_name_taken", "A portfolio with this name already exists", { name, field: "name" });
 
 /** Today's energy and its irradiance-based expectation per site, over systems with an expectation. */
 type EnergyVsExpected = Map<string, { actualWh: number; expectedWh: number }>;
@@ -106,13 +106,13 @@ async function portfolioViews(org: OrgContext, rows: PortfolioRow[]): Promise<Po
 
 async function portfolioView(org: OrgContext, row: PortfolioRow): Promise<Portfolio> {
   const [view] = await portfolioViews(org, [row]);
-  if (!view) throw notFound("Portfolio");
+  if (!view) throw notFound("portfolio", "Portfolio");
   return view;
 }
 
 async function requirePortfolio(org: OrgContext, portfolioId: string): Promise<PortfolioRow> {
   const portfolio = await findPortfolio(org.db, org.user.orgId, portfolioId);
-  if (!portfolio) throw notFound("Portfolio");
+  if (!portfolio) throw notFound("portfolio", "Portfolio");
   return portfolio;
 }
 
@@ -238,7 +238,7 @@ export async function addPortfolioSites(
   const found = new Set((await listSitesByIds(org.db, org.user.orgId, siteIds)).map((s) => s.id));
   const missing = siteIds.filter((id) => !found.has(id));
   if (missing.length > 0) {
-    throw new ApiError(404, "Site not found", {
+    throw notFound("site", "Site", {
       missingSiteIds: missing,
       message: "Some of these sites do not exist in your organisation; no site was added.",
     });
@@ -275,7 +275,7 @@ export async function removeSiteFromPortfolio(
   const portfolio = await requirePortfolio(org, portfolioId);
   const siteIds = await listPortfolioSiteIds(org.db, org.user.orgId, portfolio.id);
   if (!siteIds.includes(siteId)) {
-    throw new ApiError(404, "Site not found", { siteId, message: "This site is not in this portfolio" });
+    throw notFound("site", "Site", { siteId, message: "This site is not in this portfolio" });
   }
   await org.db.batch([
     removePortfolioSite(org.db, org.user.orgId, portfolio.id, siteId),

@@ -5,7 +5,7 @@ import {
   preferencesSchema,
 } from "../../schema/api/preferences";
 import { findPreferences, upsertPreferences } from "../data/preferences";
-import { badRequest } from "../lib/errors";
+import { invalidField } from "../lib/errors";
 import { auditEntry } from "./audit";
 import { requireAction } from "./authorization";
 import type { UserContext } from "./context";
@@ -24,8 +24,7 @@ export async function updatePreferences(ctx: UserContext, patch: PreferencesPatc
   // An empty change changes nothing, so nothing is written or audited.
   if (Object.keys(patch).length === 0) return getPreferences(ctx);
   if (patch.timezone !== undefined && !isKnownTimezone(patch.timezone)) {
-    const message = `Unknown time zone: ${patch.timezone}`;
-    throw badRequest(message, [{ path: ["timezone"], message }]);
+    throw invalidField("timezone", `Unknown time zone: ${patch.timezone}`);
   }
   const next: Preferences = { ...(await getPreferences(ctx)), ...patch };
   await ctx.db.batch([

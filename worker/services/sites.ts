@@ -1,5 +1,4 @@
 import { DateTime } from "luxon";
-import { getPosition } from "suncalc";
 import type { ProviderId } from "../../schema/api/providers";
 import {
   type AttachSystemBody,
@@ -35,7 +34,8 @@ import {
   systemAttachedTo,
   updateSite as updateSiteQuery,
 } from "../data/sites";
-import { ApiError, conflict, notFound } from "../lib/errors";
+import { conflict, notFound } from "../lib/errors";
+import { isDaylight, isOutdated } from "../lib/fleet-rules";
 import { timezoneAt } from "../lib/geo/timezone-at";
 import { newId } from "../lib/ids";
 import { auditEntry, auditEntryIf } from "./audit";
@@ -73,27 +73,17 @@ async function withLive(org: OrgContext, records: Promise<SystemRecord[]>): Prom
   });
 }
 
-/** In daylight, a system whose newest data is older than this counts as offline. */
-export const STALE_AFTER_MS = 30 * 60_000;
-
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const kw = (watts: number | null) => (watts === null ? null : watts / 1000);
-
-/** Whether the sun is up at the place and instant (suncalc 2 answers the altitude in degrees). */
-export function isDaylight(latitude: number, longitude: number, at: number): boolean {
-  return getPosition(new Date(at), latitude, longitude).altitude > 0;
-}
 
 /** A system's state after the freshness rule: vendor "online" with stale data in daylight is offline. */
 export function systemStatus(system: SystemView, daylight: boolean, now: number): SystemState {
   if (system.state !== "online") return system.state;
-  const stale = system.dataTime === null || now - system.dataTime > STALE_AFTER_MS;
-  return daylight && stale ? "offline" : "online";
+  return daylight && isOutdated(system.dataTime, now) ? "offline" : "online";
 }
 
 /** Power only counts while the data is recent: a reading from hours ago is no current power. */
-const isFresh = (system: SystemView, now: number) =>
-  system.dataTime !== null && now - system.dataTime <= STALE_AFTER_MS;
+const isFresh = (system: SystemView, now: number) => !isOutdated(system.dataTime, now);
 
 export interface SiteLive {
   status: SiteStatus;
@@ -257,7 +247,7 @@ export async function enhancedSitesByIds(org: OrgContext, siteIds: string[]): Pr
 
 export async function requireSite(org: OrgContext, siteId: string): Promise<SiteRow> {
   const site = await findSite(org.db, org.user.orgId, siteId);
-  if (!site) throw notFound("Site");
+  if (!site) throw notFound("site", "Site");
   return site;
 }
 
@@ -431,7 +421,7 @@ async function requireSystem(org: OrgContext, body: AttachSystemBody) {
       body.systemId !== undefined
         ? { systemId: body.systemId }
         : { provider: body.provider, providerId: body.providerId };
-    throw new ApiError(404, "Monitoring system not found", {
+    throw notFound("system", "Monitoring system", {
       ...named,
       message: "No synced monitoring system of your organisation has this id. Sync the provider first.",
     });
@@ -440,7 +430,7 @@ async function requireSystem(org: OrgContext, body: AttachSystemBody) {
 }
 
 const alreadyAttached = (otherSiteId: string) =>
-  conflict("This system is already attached to another site", { siteId: otherSiteId });
+  conflict("system_attached", "This system is already attached to another site", { siteId: otherSiteId });
 
 export interface SystemAttached {
   message: string;
@@ -492,7 +482,7 @@ export async function attachSystem(
     const now = await findSystem(org.db, org.user.orgId, system.id);
     if (now?.siteId === site.id) return answer(false);
     if (now?.siteId) throw alreadyAttached(now.siteId);
-    throw notFound("Site");
+    throw notFound("site", "Site");
   }
   return answer(true);
 }
@@ -506,7 +496,7 @@ export async function detachSystem(
   const site = await requireSite(org, siteId);
   const system = await findSystem(org.db, org.user.orgId, systemId);
   if (!system || system.siteId !== site.id) {
-    throw new ApiError(404, "Monitoring system not found", {
+    throw notFound("system", "Monitoring system", {
       systemId,
       message: "This system is not attached to this site",
     });

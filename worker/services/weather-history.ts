@@ -24,7 +24,7 @@ export async function siteWeatherHistory(
 ): Promise<WeatherHistory> {
   const org = authorizeOrgAction(ctx, "org:read");
   const site = await findSite(org.db, org.user.orgId, siteId);
-  if (!site) throw notFound("Site");
+  if (!site) throw notFound("site", "Site");
   const day = localDay(date, site.timezone);
   const hourStarts = hourStartsOf(day);
   const window = { orgId: org.user.orgId, siteId, startMs: day.startMs, endMs: day.endMs };

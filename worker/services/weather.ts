@@ -48,7 +48,11 @@ async function fetchCurrent(
     return parsed.data.current;
   } catch (error) {
     if (error instanceof ProviderError) {
-      throw new ApiError(502, `Weather is unavailable: ${error.message}`, { kind: error.kind });
+      throw new ApiError({
+        code: "upstream_unavailable",
+        message: `Weather is unavailable: ${error.message}`,
+        details: { service: "weather", reason: error.kind },
+      });
     }
     throw error;
   }

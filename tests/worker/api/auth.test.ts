@@ -239,7 +239,7 @@ describe("POST /api/auth/login", () => {
     const a = await expectError(wrongEmail, 401, "Invalid credentials");
     const b = await expectError(wrongPassword, 401, "Invalid credentials");
     expect(a).toEqual(b);
-    expect(a).toEqual({ error: "Invalid credentials" });
+    expect(a).toEqual({ error: "Invalid credentials", code: "invalid_login" });
   });
 
   it("makes the next attempt wait after 5 failures from one address, even with the right password, with Retry-After", async () => {
@@ -404,7 +404,7 @@ describe("session tokens", () => {
     const owner = await registerOwner();
     const other = await registerOwner();
     const res = await call("/api/user/profile", { token: await token(owner, other) });
-    expect(await expectError(res, 401)).toEqual({ error: "Not authenticated" });
+    expect(await expectError(res, 401)).toEqual({ error: "Not authenticated", code: "unauthenticated" });
   });
 
   it("answers 401 for the token of a user deleted from the database", async () => {

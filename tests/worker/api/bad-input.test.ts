@@ -224,7 +224,7 @@ describe("unknown paths under /api", () => {
     ["PUT", "/api/user/profile"],
   ])("%s %s answers 404 JSON", async (method, path) => {
     const body = await expectError(await call(path, { method, token: org.owner.token }), 404);
-    expect(body).toEqual({ error: "Not found" });
+    expect(body).toEqual({ error: "Not found", code: "not_found", details: { resource: "route" } });
   });
 
   it("answers 404 JSON without a token for a path no route serves", async () => {

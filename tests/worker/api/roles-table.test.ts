@@ -206,7 +206,7 @@ describe("role x route table", () => {
   });
 });
 
-/** Roles acting on members who hold a given role: SPEC section 6 and the 'You' rule. */
+/** Roles acting on members who hold a given role, and the 'You' rule (nobody acts on themselves). */
 describe("who may act on whom", () => {
   let org: TestOrg;
   let secondOwner: TestUser;

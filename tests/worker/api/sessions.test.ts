@@ -45,7 +45,10 @@ describe("POST /api/auth/logout", () => {
       200,
     );
     expect(body.message).toEqual(expect.any(String));
-    expect(await expectError(await profile(owner), 401)).toEqual({ error: "Not authenticated" });
+    expect(await expectError(await profile(owner), 401)).toEqual({
+      error: "Not authenticated",
+      code: "unauthenticated",
+    });
     await expectError(await call("/api/auth/logout", { method: "POST", token: owner.token }), 401);
     await expectStatus(await profile(laptop), 200);
   });

@@ -261,7 +261,7 @@ describe("attaching monitoring systems", () => {
         409,
         "This system is already attached to another site",
       );
-      expect(body.details).toEqual({ siteId: one.id });
+      expect(body.details).toEqual({ reason: "system_attached", siteId: one.id });
     });
     await deleteSite(one.id);
     await deleteSite(two.id);

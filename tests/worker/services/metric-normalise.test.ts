@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { normalisedPowerW, normalisedTodayWh, type RawMetricEntry } from "../../../schema/metric-normalise";
 
-describe("SPEC section 5 power normalisation", () => {
+describe("power normalisation of a unit-less metric entry", () => {
   it.each<[string, RawMetricEntry, number]>([
     ["currentPowerW wins", { currentPowerW: 4200, pac: 1, capacity: 10 }, 4200],
     ["zero currentPowerW falls through to pac", { currentPowerW: 0, pac: 3500, capacity: 10 }, 3500],
@@ -24,7 +24,7 @@ describe("SPEC section 5 power normalisation", () => {
   });
 });
 
-describe("SPEC section 5 today's generation", () => {
+describe("today's generation of a unit-less metric entry", () => {
   it.each<[string, RawMetricEntry, number]>([
     ["todayGenerationWh as is", { todayGenerationWh: 18600, etoday: 1 }, 18600],
     ["etoday in kWh", { etoday: 18.6 }, 18600],

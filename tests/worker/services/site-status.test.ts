@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { SiteRow } from "../../../schema/tables";
+import { isDaylight, STALE_AFTER_MS } from "../../../worker/lib/fleet-rules";
 import { timezoneAt } from "../../../worker/lib/geo/timezone-at";
-import {
-  isDaylight,
-  STALE_AFTER_MS,
-  type SystemView,
-  siteLive,
-  systemStatus,
-} from "../../../worker/services/sites";
+import { type SystemView, siteLive, systemStatus } from "../../../worker/services/sites";
 
 const MINUTE = 60_000;
 /** 21 June 2025, 12:00 in Amsterdam (10:00 UTC): broad daylight. */

@@ -256,7 +256,11 @@ describe("sync engine", () => {
     expect(body.error).toBe(
       "The stored credentials cannot be read: the encryption key changed, or they belong to another connection. Save the SolisCloud credentials again.",
     );
-    expect(body.details).toEqual({ status: "needs_attention" });
+    expect(body.details).toEqual({
+      provider: "solis",
+      kind: "unreadable_credentials",
+      status: "needs_attention",
+    });
   });
 });
 

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { Alert } from "../../../schema/api/alerts";
 import type { Member } from "../../../schema/api/members";
-import { errorDescription } from "../../lib/api";
+import { errorDescription } from "../../lib/error-messages";
 import { formatDateTime, formatKwh } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { useAlertActionMutation, useResolveAlertMutation } from "../../lib/queries/alerts";

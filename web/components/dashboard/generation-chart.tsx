@@ -3,17 +3,10 @@ import { AreaChart, Card, Text, Title } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import type { FleetSeries } from "../../../schema/api/fleet-series";
 import { formatPowerW, formatTime } from "../../lib/format";
-import { providerNames } from "../../lib/providers";
+import { providerChartColours, providerNames } from "../../lib/providers";
 import { ErrorState } from "../ui/error-state";
 import { Spinner } from "../ui/spinner";
-import { type ChartProvider, generationChartData } from "./generation-series";
-
-const providerColours: Record<ChartProvider, string> = {
-  solis: "amber",
-  sma: "blue",
-  solax: "emerald",
-  fronius: "violet",
-};
+import { generationChartData } from "./generation-series";
 
 interface GenerationChartProps {
   query: Pick<UseQueryResult<FleetSeries, unknown>, "data" | "isPending" | "error" | "refetch">;
@@ -51,7 +44,7 @@ export function GenerationChart({ query, locale, timeZone }: GenerationChartProp
           data={rows}
           index="time"
           categories={providers.map((provider) => providerNames[provider])}
-          colors={providers.map((provider) => providerColours[provider])}
+          colors={providers.map((provider) => providerChartColours[provider])}
           valueFormatter={(value: number) => formatPowerW(value, locale)}
           stack
           yAxisWidth={88}

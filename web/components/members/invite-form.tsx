@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { INVITE_TTL_DAYS, type InviteCreated } from "../../../schema/api/members";
 import { assignableRoles, type Role, roleSchema } from "../../../schema/roles";
-import { errorDescription } from "../../lib/api";
+import { errorDescription } from "../../lib/error-messages";
 import { useInviteUserMutation } from "../../lib/queries/members";
 import { useCurrentProfile } from "../profile-context";
 import { Field } from "../ui/field";

@@ -15,7 +15,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { Member } from "../../../schema/api/members";
 import { assignableRoles, can, canManageRole, roleSchema } from "../../../schema/roles";
-import { errorDescription } from "../../lib/api";
+import { errorDescription } from "../../lib/error-messages";
 import { formatDate, localeFor } from "../../lib/format";
 import { actorFromProfile } from "../../lib/permissions";
 import { useChangeRoleMutation, useRemoveUserMutation, usersQueryOptions } from "../../lib/queries/members";

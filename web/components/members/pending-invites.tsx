@@ -3,7 +3,7 @@ import { Button, Card, List, ListItem } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { can } from "../../../schema/roles";
-import { errorDescription } from "../../lib/api";
+import { errorDescription } from "../../lib/error-messages";
 import { formatDate, localeFor } from "../../lib/format";
 import { actorFromProfile } from "../../lib/permissions";
 import { invitesQueryOptions, useRevokeInviteMutation } from "../../lib/queries/members";

@@ -3,8 +3,8 @@ import { Button, Textarea, TextInput } from "@tremor/react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
+import { errorDescription } from "../../lib/error-messages";
 import { portfolioInput, useCreatePortfolioMutation } from "../../lib/queries/portfolios";
-import { failureDetails } from "../sites/failure";
 import { Field } from "../ui/field";
 
 /** The name is trimmed and required (the button waits for it); the description is optional. */
@@ -29,7 +29,7 @@ export function CreatePortfolioForm({ layout = "wide" }: { layout?: "wide" | "co
       },
       onError: (error) =>
         toast.error(t("portfolios.toasts.createFailed"), {
-          description: failureDetails(error, t("portfolios.toasts.createFailedDefault")),
+          description: errorDescription(error, t("portfolios.toasts.createFailedDefault")),
         }),
     });
   };

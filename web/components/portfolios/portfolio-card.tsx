@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { Portfolio } from "../../../schema/api/portfolios";
 import type { Site } from "../../../schema/api/sites";
+import { errorDescription } from "../../lib/error-messages";
 import {
   formatCapacityKw,
   formatCount,
@@ -19,7 +20,6 @@ import {
   useDeletePortfolioMutation,
   useRemovePortfolioSiteMutation,
 } from "../../lib/queries/portfolios";
-import { failureDetails } from "../sites/failure";
 import { SiteStatusBadge } from "../sites/site-status-badge";
 import { useUserTimeZone } from "../use-user-time-zone";
 import { PortfolioEditForm } from "./portfolio-edit-form";
@@ -60,7 +60,7 @@ export function PortfolioCard({ portfolio, sites, canManage }: PortfolioCardProp
         }),
       onError: (error) =>
         toast.error(t("portfolios.toasts.deleteFailed"), {
-          description: failureDetails(error, t("portfolios.toasts.deleteFailedDefault")),
+          description: errorDescription(error, t("portfolios.toasts.deleteFailedDefault")),
         }),
     });
   };
@@ -76,7 +76,7 @@ export function PortfolioCard({ portfolio, sites, canManage }: PortfolioCardProp
         },
         onError: (error) =>
           toast.error(t("portfolios.toasts.addFailed"), {
-            description: failureDetails(error, t("portfolios.toasts.addFailedDefault")),
+            description: errorDescription(error, t("portfolios.toasts.addFailedDefault")),
           }),
       },
     );
@@ -92,7 +92,7 @@ export function PortfolioCard({ portfolio, sites, canManage }: PortfolioCardProp
           }),
         onError: (error) =>
           toast.error(t("portfolios.toasts.removeFailed"), {
-            description: failureDetails(error, t("portfolios.toasts.removeFailedDefault")),
+            description: errorDescription(error, t("portfolios.toasts.removeFailedDefault")),
           }),
       },
     );

@@ -3,8 +3,8 @@ import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { Portfolio, UpdatePortfolioInput } from "../../../schema/api/portfolios";
+import { errorDescription } from "../../lib/error-messages";
 import { useUpdatePortfolioMutation } from "../../lib/queries/portfolios";
-import { failureDetails } from "../sites/failure";
 import { Field } from "../ui/field";
 
 /** Rename a portfolio or change its description (blank clears it). */
@@ -33,7 +33,7 @@ export function PortfolioEditForm({ portfolio, onDone }: { portfolio: Portfolio;
         },
         onError: (error) =>
           toast.error(t("portfolios.toasts.updateFailed"), {
-            description: failureDetails(error, t("portfolios.toasts.updateFailedDefault")),
+            description: errorDescription(error, t("portfolios.toasts.updateFailedDefault")),
           }),
       },
     );

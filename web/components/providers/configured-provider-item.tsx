@@ -11,11 +11,12 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { ConfiguredCredential, Provider } from "../../../schema/api/providers";
+import { errorDescription } from "../../lib/error-messages";
 import { formatCount, formatDateTime, localeFor } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { useDeleteCredentialsMutation, useSyncProviderMutation } from "../../lib/queries/providers";
 import { useUserTimeZone } from "../use-user-time-zone";
-import { failureDescription, isUnauthorized, toastSessionExpired } from "./failure-messages";
+import { isUnauthorized, toastSessionExpired } from "./failure-messages";
 import { SyncHistory } from "./sync-history";
 
 interface ConfiguredProviderItemProps {
@@ -57,7 +58,7 @@ export function ConfiguredProviderItem({
     onError: (error) => {
       if (isUnauthorized(error)) return toastSessionExpired(t);
       toast.error(t("settings.providers.toasts.syncFailed"), {
-        description: failureDescription(error, t("settings.providers.toasts.syncFailedDefault")),
+        description: errorDescription(error, t("settings.providers.toasts.syncFailedDefault")),
       });
     },
   });
@@ -70,7 +71,7 @@ export function ConfiguredProviderItem({
     onError: (error) => {
       if (isUnauthorized(error)) return toastSessionExpired(t);
       toast.error(t("settings.providers.toasts.removeFailed"), {
-        description: failureDescription(error, t("settings.providers.toasts.removeFailedDefault")),
+        description: errorDescription(error, t("settings.providers.toasts.removeFailedDefault")),
       });
     },
   });

@@ -5,6 +5,7 @@ import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { CredentialField, Provider } from "../../../schema/api/providers";
+import { errorDescription, missingFieldLabels } from "../../lib/error-messages";
 import {
   type CredentialValues,
   providerSchemaQueryOptions,
@@ -15,13 +16,7 @@ import {
 import { ErrorState } from "../ui/error-state";
 import { Spinner } from "../ui/spinner";
 import { CredentialFieldInput } from "./credential-field-input";
-import {
-  failureDescription,
-  isUnauthorized,
-  missingFieldLabels,
-  toastMissingFields,
-  toastSessionExpired,
-} from "./failure-messages";
+import { isUnauthorized, toastMissingFields, toastSessionExpired } from "./failure-messages";
 
 interface CredentialFormProps {
   provider: Provider;
@@ -79,7 +74,7 @@ function CredentialFields({
       const missing = missingFieldLabels(error);
       if (missing) return toastMissingFields(t, missing);
       toast.error(t("settings.providers.toasts.testFailed"), {
-        description: failureDescription(error, t("settings.providers.toasts.testFailedDefault")),
+        description: errorDescription(error, t("settings.providers.toasts.testFailedDefault")),
       });
     },
   });
@@ -98,7 +93,7 @@ function CredentialFields({
       const missing = missingFieldLabels(error);
       if (missing) return toastMissingFields(t, missing);
       toast.error(t("settings.providers.toasts.saveFailed"), {
-        description: failureDescription(error, t("settings.providers.toasts.saveFailedDefault")),
+        description: errorDescription(error, t("settings.providers.toasts.saveFailedDefault")),
       });
     },
   });

@@ -19,7 +19,7 @@ import {
   type MeteronlineImportBody,
   type MeteronlineImportResult,
 } from "../../../schema/api/meteronline";
-import { ApiRequestError } from "../../lib/api";
+import { apiErrorBody, errorDescription } from "../../lib/error-messages";
 import { formatCount, localeFor } from "../../lib/format";
 import { useMeteronlineImportMutation } from "../../lib/queries/providers";
 import { preferencesQueryOptions, timezonesQueryOptions } from "../../lib/queries/user";
@@ -32,7 +32,7 @@ import {
   type ImportUnits,
   readCsvColumns,
 } from "./csv-columns";
-import { failureDescription, isUnauthorized, toastSessionExpired } from "./failure-messages";
+import { isUnauthorized, toastSessionExpired } from "./failure-messages";
 
 const DEFAULT_IMPORT_TIMEZONE = "Europe/Amsterdam";
 const MAX_CSV_MEGABYTES = METERONLINE_MAX_CSV_BYTES / (1024 * 1024);
@@ -53,18 +53,11 @@ interface ImportProblem {
 }
 
 function readProblem(error: Error, fallback: string): ImportProblem {
-  const details = error instanceof ApiRequestError ? error.details : undefined;
-  const record = details && typeof details === "object" ? (details as Record<string, unknown>) : {};
-  const columns = Array.isArray(record.columns)
-    ? record.columns.filter((c): c is string => typeof c === "string")
-    : null;
-  const rowErrors = Array.isArray(record.errors)
-    ? record.errors.filter(
-        (e): e is RowError =>
-          typeof e === "object" && e !== null && typeof e.row === "number" && typeof e.error === "string",
-      )
-    : [];
-  return { message: failureDescription(error, fallback), columns, rowErrors };
+  const body = apiErrorBody(error);
+  const details = body?.code === "unreadable_file" ? body.details : {};
+  const columns = details.columns ?? null;
+  const rowErrors: RowError[] = details.errors ?? [];
+  return { message: errorDescription(error, fallback), columns, rowErrors };
 }
 
 const optionalKeys = ["systemName", "power", "energy"] as const;
@@ -97,7 +90,7 @@ export function MeteronlineImport() {
       setResult(null);
       setProblem(readProblem(error, fallback));
       toast.error(t("settings.providers.import.toasts.failed"), {
-        description: failureDescription(error, fallback),
+        description: errorDescription(error, fallback),
       });
     },
   });

@@ -4,7 +4,7 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { ApiKeyScope, CreatedApiKey } from "../../../schema/api/api-keys";
-import { errorDescription } from "../../lib/api";
+import { errorDescription } from "../../lib/error-messages";
 import { formatDateTime, localeFor } from "../../lib/format";
 import {
   apiKeysQueryOptions,

@@ -3,7 +3,7 @@ import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../../schema/api/auth";
-import { errorDescription } from "../../lib/api";
+import { errorDescription } from "../../lib/error-messages";
 import { useChangePasswordMutation } from "../../lib/queries/account";
 import { Field } from "../ui/field";
 

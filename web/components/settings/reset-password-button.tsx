@@ -1,7 +1,7 @@
 import { Button } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
-import { errorDescription } from "../../lib/api";
+import { errorDescription } from "../../lib/error-messages";
 import { usePasswordResetRequestMutation } from "../../lib/queries/account";
 
 /** Settings → Account: mails a reset link to the member's own address. */

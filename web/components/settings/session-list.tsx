@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Badge, Button, Callout } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
-import { errorDescription } from "../../lib/api";
+import { errorDescription } from "../../lib/error-messages";
 import { formatDateTime, localeFor } from "../../lib/format";
 import { sessionsQueryOptions, useSignOutEverywhereMutation } from "../../lib/queries/account";
 import { useUserTimeZone } from "../use-user-time-zone";

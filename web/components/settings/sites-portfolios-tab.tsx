@@ -5,13 +5,13 @@ import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { can } from "../../../schema/roles";
+import { errorDescription } from "../../lib/error-messages";
 import { formatCapacityKw, localeFor } from "../../lib/format";
 import { actorFromProfile } from "../../lib/permissions";
 import { portfoliosQueryOptions, useAddPortfolioSitesMutation } from "../../lib/queries/portfolios";
 import { sitesQueryOptions } from "../../lib/queries/sites";
 import { CreatePortfolioForm } from "../portfolios/create-portfolio-form";
 import { useCurrentProfile } from "../profile-context";
-import { failureDetails } from "../sites/failure";
 import { NoOrganisation } from "../sites/no-organisation";
 import { SiteStatusBadge } from "../sites/site-status-badge";
 import { EmptyState } from "../ui/empty-state";
@@ -59,7 +59,7 @@ export function SitesPortfoliosTab() {
         },
         onError: (error) =>
           toast.error(t("portfolios.toasts.addFailed"), {
-            description: failureDetails(error, t("portfolios.toasts.addFailedDefault")),
+            description: errorDescription(error, t("portfolios.toasts.addFailedDefault")),
           }),
       },
     );

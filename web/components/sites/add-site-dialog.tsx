@@ -5,13 +5,13 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { GeocodeResult } from "../../../schema/api/geocode";
 import { type ProviderId, providerIds } from "../../../schema/api/providers";
+import { errorDescription } from "../../lib/error-messages";
 import { formatNumber, localeFor } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { useGeocodeMutation } from "../../lib/queries/geocode";
 import { useCreateSiteMutation } from "../../lib/queries/sites";
 import { Field } from "../ui/field";
 import { NativeSelect } from "../ui/native-select";
-import { failureDetails } from "./failure";
 
 interface AddSiteDialogProps {
   open: boolean;
@@ -71,7 +71,7 @@ export function AddSiteDialog({ open, onClose }: AddSiteDialogProps) {
       onError: (error) => {
         setVerified(null);
         toast.error(t("sites.add.addressNotFound"), {
-          description: failureDetails(error, t("sites.add.addressNotFoundDefault")),
+          description: errorDescription(error, t("sites.add.addressNotFoundDefault")),
         });
       },
     });
@@ -107,7 +107,7 @@ export function AddSiteDialog({ open, onClose }: AddSiteDialogProps) {
         },
         onError: (error) =>
           toast.error(t("sites.add.createFailed"), {
-            description: failureDetails(error, t("sites.add.createFailedDefault")),
+            description: errorDescription(error, t("sites.add.createFailedDefault")),
           }),
       },
     );

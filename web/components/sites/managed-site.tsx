@@ -20,6 +20,7 @@ import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { EnhancedSite, SiteSystem } from "../../../schema/api/sites";
+import { errorDescription } from "../../lib/error-messages";
 import {
   formatCapacityKw,
   formatDateTime,
@@ -33,7 +34,6 @@ import { providerNames } from "../../lib/providers";
 import { useDeleteSiteMutation, useDetachSystemMutation } from "../../lib/queries/sites";
 import { SystemLiveRow } from "../dashboard/system-live-row";
 import { useUserTimeZone } from "../use-user-time-zone";
-import { failureDetails } from "./failure";
 import { SiteEditForm } from "./site-edit-form";
 import { SiteStatusBadge, SystemStateBadge } from "./site-status-badge";
 
@@ -61,7 +61,7 @@ export function ManagedSite({ site, canManage }: ManagedSiteProps) {
         }),
       onError: (error) =>
         toast.error(t("siteManagement.toasts.deleteFailed"), {
-          description: failureDetails(error, t("siteManagement.toasts.deleteFailedDefault")),
+          description: errorDescription(error, t("siteManagement.toasts.deleteFailedDefault")),
         }),
     });
   };
@@ -197,7 +197,7 @@ function SystemsTable({ site, canManage }: ManagedSiteProps) {
           }),
         onError: (error) =>
           toast.error(t("siteManagement.toasts.detachFailed"), {
-            description: failureDetails(error, t("siteManagement.toasts.detachFailedDefault")),
+            description: errorDescription(error, t("siteManagement.toasts.detachFailedDefault")),
           }),
       },
     );

@@ -3,10 +3,10 @@ import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { EnhancedSite, UpdateSiteInput } from "../../../schema/api/sites";
+import { errorDescription } from "../../lib/error-messages";
 import { formatCapacityKw, localeFor } from "../../lib/format";
 import { useUpdateSiteMutation } from "../../lib/queries/sites";
 import { Field } from "../ui/field";
-import { failureDetails } from "./failure";
 
 const text = (value: number | null) => (value === null ? "" : String(value));
 /** A blank optional number clears it (null); the server parses and range-checks the rest. */
@@ -57,7 +57,7 @@ export function SiteEditForm({ site, onDone }: SiteEditFormProps) {
         },
         onError: (error) =>
           toast.error(t("siteManagement.toasts.updateFailed"), {
-            description: failureDetails(error, t("siteManagement.toasts.updateFailedDefault")),
+            description: errorDescription(error, t("siteManagement.toasts.updateFailedDefault")),
           }),
       },
     );

@@ -1,6 +1,8 @@
 import { RiErrorWarningLine } from "@remixicon/react";
 import { Button, Callout } from "@tremor/react";
 import { useTranslation } from "react-i18next";
+import { ApiRequestError } from "../../lib/api";
+import { errorDescription } from "../../lib/error-messages";
 
 interface ErrorStateProps {
   title: string;
@@ -10,7 +12,11 @@ interface ErrorStateProps {
 
 export function ErrorState({ title, error, onRetry }: ErrorStateProps) {
   const { t } = useTranslation();
-  const message = error instanceof Error ? error.message : t("errors.unknownError");
+  // An API failure shows its code in the user's language; a network failure its own message.
+  const message =
+    error instanceof Error && !(error instanceof ApiRequestError)
+      ? error.message
+      : errorDescription(error, t("errors.unknownError"));
   return (
     <Callout title={title} color="red" icon={RiErrorWarningLine} role="alert">
       <p className="break-words">{message}</p>

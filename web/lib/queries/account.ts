@@ -12,7 +12,7 @@ export const sessionsQueryOptions = () =>
   queryOptions({
     queryKey: accountKeys.sessions(),
     queryFn: ({ signal }) => api.get<AccountSession[]>("/auth/sessions", { signal }),
-    // SPEC section 7: settings queries do not retry.
+    // Settings queries do not retry: a failure shows at once with its own retry button.
     retry: false,
   });
 

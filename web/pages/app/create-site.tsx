@@ -11,7 +11,6 @@ import { can } from "../../../schema/roles";
 import { useCurrentProfile } from "../../components/profile-context";
 import { useSettings } from "../../components/settings/settings-context";
 import { AddressAutocomplete } from "../../components/sites/address-autocomplete";
-import { failureDetails } from "../../components/sites/failure";
 import { NoOrganisation } from "../../components/sites/no-organisation";
 import { NoSystemsHint, SystemList, totalCapacityKw } from "../../components/sites/system-lists";
 import { useYieldEstimate, YieldEstimate } from "../../components/sites/yield-estimate";
@@ -21,6 +20,7 @@ import { ErrorState } from "../../components/ui/error-state";
 import { Field } from "../../components/ui/field";
 import { PageHeader } from "../../components/ui/page-header";
 import { Spinner } from "../../components/ui/spinner";
+import { errorDescription } from "../../lib/error-messages";
 import { formatCapacityKw, localeFor } from "../../lib/format";
 import { actorFromProfile } from "../../lib/permissions";
 import { availableSystemsQueryOptions, useCreateSiteWithSystemsMutation } from "../../lib/queries/sites";
@@ -136,7 +136,7 @@ function CreateSiteWizard() {
         },
         onError: (error) =>
           toast.error(t("createSite.createFailed"), {
-            description: failureDetails(error, t("createSite.createFailedDefault")),
+            description: errorDescription(error, t("createSite.createFailedDefault")),
           }),
       },
     );

@@ -7,7 +7,7 @@ import { toast } from "sonner";
 import { Logo } from "../../components/layout/logo";
 import { useCurrentProfile } from "../../components/profile-context";
 import { Field } from "../../components/ui/field";
-import { errorDescription } from "../../lib/api";
+import { errorDescription } from "../../lib/error-messages";
 import { useCompleteOnboardingMutation } from "../../lib/queries/auth";
 import { logout } from "../../lib/session";
 

@@ -18,6 +18,7 @@ import { PageHeader } from "../../components/ui/page-header";
 import { Spinner } from "../../components/ui/spinner";
 import { useUserTimeZone } from "../../components/use-user-time-zone";
 import { ApiRequestError } from "../../lib/api";
+import { errorDescription } from "../../lib/error-messages";
 import { formatCapacityKw, formatDateTime, localeFor } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import {
@@ -75,12 +76,7 @@ export function SiteAnalyticsPage({ siteId }: { siteId: string }) {
     );
   } else if (query.isError) {
     const { error } = query;
-    const message =
-      error instanceof ApiRequestError
-        ? (error.serverError ?? error.message)
-        : error instanceof Error
-          ? error.message
-          : t("errors.unknownError");
+    const message = errorDescription(error, t("errors.unknownError"));
     body = (
       <Callout title={t("insights.detail.apiError")} color="red" icon={RiErrorWarningLine} role="alert">
         <p className="break-words">{message}</p>

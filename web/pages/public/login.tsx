@@ -9,7 +9,7 @@ import { Logo } from "../../components/layout/logo";
 import { ButtonLink } from "../../components/ui/button-link";
 import { Field } from "../../components/ui/field";
 import { PasswordInput } from "../../components/ui/password-input";
-import { errorDescription } from "../../lib/api";
+import { errorDescription } from "../../lib/error-messages";
 import { useAcceptInviteMutation, useLoginMutation, useRegisterMutation } from "../../lib/queries/auth";
 import { getSession, logout, useSession } from "../../lib/session";
 

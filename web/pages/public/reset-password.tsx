@@ -6,7 +6,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../../schema/api/au
 import { Logo } from "../../components/layout/logo";
 import { Field } from "../../components/ui/field";
 import { PasswordInput } from "../../components/ui/password-input";
-import { errorDescription } from "../../lib/api";
+import { errorDescription } from "../../lib/error-messages";
 import { usePasswordResetConfirmMutation } from "../../lib/queries/account";
 
 /** The page a reset e-mail links to: a new password for the account the link was sent for. */

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { providerRegistration } from "../../../schema/provider-registry";
+import { localDayOf } from "../../lib/energy/local-day";
 import { ProviderError } from "../errors";
 import type { NormalisedAlarm, NormalisedSystem, ProviderAdapter, SystemState } from "../types";
 import { FroniusClient, type FroniusCredentials } from "./client";
@@ -7,7 +9,6 @@ import {
   energyWh,
   formatAddress,
   isActiveInverter,
-  localDate,
   powerW,
   systemZone,
   toAlarm,
@@ -49,7 +50,8 @@ async function readSystem(
     flowDataResponseSchema,
     "flowdata",
   );
-  const today = localDate(now, zone);
+  // aggrdata counts "today" in the system's zone (UTC when the zone is unknown).
+  const today = localDayOf(now, zone ?? "utc").date;
   const aggr = await client.get(
     `/pvsystems/${id}/aggrdata`,
     { from: today, to: today, channel: "EnergyProductionTotal" },
@@ -100,7 +102,7 @@ async function readSystem(
 
 export const froniusAdapter: ProviderAdapter<FroniusCredentials> = {
   id: "fronius",
-  displayName: "Fronius Solar.web",
+  displayName: providerRegistration("fronius").displayName,
   description: "Fronius inverters through the Solar.web Query API (SWQAPI), read with an access key pair.",
   ingestion: "api",
   fields: [

@@ -33,11 +33,6 @@ export function systemZone(system: FroniusPvSystem): string | null {
   return zone && IANAZone.isValidZone(zone) ? zone : null;
 }
 
-/** The calendar day at the system, the day aggrdata counts "today" in (UTC when the zone is unknown). */
-export function localDate(at: number, zone: string | null): string {
-  return DateTime.fromMillis(at, { zone: zone ?? "utc" }).toISODate() ?? "";
-}
-
 /** ISO-8601 times; flowdata asked with timezone=zulu ends in Z. A time without an offset is read as UTC. */
 export function utcMillis(text: string | null | undefined): number | null {
   if (!text) return null;

@@ -1,3 +1,4 @@
+import { providerRegistration } from "../../../schema/provider-registry";
 import type { ProviderDefinition } from "../types";
 
 /**
@@ -7,7 +8,7 @@ import type { ProviderDefinition } from "../types";
  */
 export const meteronlineDefinition: ProviderDefinition = {
   id: "meteronline",
-  displayName: "Meteronline",
+  displayName: providerRegistration("meteronline").displayName,
   description: "Import CSV exports from the Meteronline portal: systems, power and energy readings.",
   ingestion: "csv-import",
   fields: [

@@ -1,3 +1,4 @@
+import { providerRegistration } from "../../../schema/provider-registry";
 import type { NormalisedSystem, ProviderAdapter } from "../types";
 import { SmaClient } from "./client";
 import { type SmaCredentials, smaCredentialsSchema, smaFields } from "./credentials";
@@ -43,7 +44,7 @@ async function readPlant(
 
 export const smaAdapter: ProviderAdapter<SmaCredentials> = {
   id: "sma",
-  displayName: "SMA",
+  displayName: providerRegistration("sma").displayName,
   description:
     "SMA Sunny Portal and ennexOS plants through the SMA Monitoring API (client credentials from SMA, approved once by the plant owner by e-mail).",
   ingestion: "api",

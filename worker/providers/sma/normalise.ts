@@ -5,8 +5,11 @@ import type { SmaAddress, SmaDevice, SmaPlant, SmaPvSeries } from "./schemas";
 
 /** How far ahead of our clock a vendor time may be (clock skew) when resolving a repeated hour. */
 const CLOCK_SKEW_MS = 15 * 60_000;
-/** Without a reading for this long, an inverter counts as offline: SMA uploads every 5 minutes. */
-const STALE_AFTER_MS = 60 * 60_000;
+/**
+ * SMA reports no device status: an inverter without a production reading for an hour (it uploads
+ * every 5 minutes) is offline at the vendor. The fleet's own staleness rule applies on top.
+ */
+const SMA_READING_MAX_AGE_MS = 60 * 60_000;
 const BUCKET_MINUTES: Record<string, number> = {
   OneMinute: 1,
   FiveMinutes: 5,
@@ -97,7 +100,7 @@ export function energyFromBucketsWh(series: SmaPvSeries, generatorPowerW: number
  * fresh reading above zero is online, anything else offline. Faults cannot be told apart.
  */
 export function inverterState(reading: PvReading | null, nowMs: number): SystemState {
-  if (!reading || nowMs - reading.dataTime > STALE_AFTER_MS) return "offline";
+  if (!reading || nowMs - reading.dataTime > SMA_READING_MAX_AGE_MS) return "offline";
   return reading.powerW > 0 ? "online" : "offline";
 }
 

@@ -1,3 +1,4 @@
+import { providerRegistration } from "../../../schema/provider-registry";
 import type { ProviderAdapter } from "../types";
 import { type SolaxCredentials, solaxCredentialsSchema, solaxFields } from "./credentials";
 import { fetchOpenApiSnapshot, testOpenApiConnection } from "./openapi";
@@ -11,7 +12,7 @@ import { fetchTokenSnapshot, TOKEN_API_LIMITS, testTokenConnection } from "./tok
  */
 export const solaxAdapter: ProviderAdapter<SolaxCredentials> = {
   id: "solax",
-  displayName: "SolaX Cloud",
+  displayName: providerRegistration("solax").displayName,
   description:
     "SolaX inverters through SolaX Cloud: the token API with the dongles' registration numbers, or the Developer OpenAPI.",
   ingestion: "api",

@@ -1,3 +1,4 @@
+import { providerRegistration } from "../../../schema/provider-registry";
 import type { NormalisedInverter, ProviderAdapter } from "../types";
 import { SolisClient, solisUrlProblem } from "./client";
 import { type SolisCredentials, solisCredentialsSchema, solisFields } from "./credentials";
@@ -15,7 +16,7 @@ const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export const solisAdapter: ProviderAdapter<SolisCredentials> = {
   id: "solis",
-  displayName: "SolisCloud",
+  displayName: providerRegistration("solis").displayName,
   description:
     "Solis inverters through the SolisCloud Platform API (KeyId and KeySecret from API management).",
   ingestion: "api",

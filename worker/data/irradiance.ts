@@ -1,0 +1,59 @@
+import type { Db } from "../lib/db";
+import { locationKeySql } from "./system-place";
+
+/** A site's irradiance location in SQL (alias s): the same rounding as `locationKey` in JS. */
+const siteKey = locationKeySql("s.latitude", "s.longitude");
+
+export interface IrradianceLocation {
+  key: string;
+  lat: number;
+  lng: number;
+}
+
+/** Locations of active sites not fetched since `fetchedBefore`, oldest first. */
+export async function listDueIrradianceLocations(db: Db, fetchedBefore: number, limit: number) {
+  const rows = await db.$client
+    .prepare(
+      `SELECT ${siteKey} AS key, round(s.latitude, 2) AS lat, round(s.longitude, 2) AS lng
+       FROM sites s LEFT JOIN irradiance_fetches f ON f.location_key = ${siteKey}
+       WHERE s.is_active = 1 AND (f.fetched_at IS NULL OR f.fetched_at < ?)
+       GROUP BY key ORDER BY min(coalesce(f.fetched_at, 0)) LIMIT ?`,
+    )
+    .bind(fetchedBefore, limit)
+    .all<IrradianceLocation>();
+  return rows.results;
+}
+
+/** Hourly mean GHI (W/m²) of one location, replacing hours already stored. */
+export const upsertIrradianceHours = (
+  db: Db,
+  locationKey: string,
+  hours: { hourStart: number; ghi: number }[],
+) =>
+  db.$client
+    .prepare(
+      `INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2)
+       SELECT ?, json_extract(j.value, '$.hourStart'), json_extract(j.value, '$.ghi') FROM json_each(?) AS j WHERE true
+       ON CONFLICT (location_key, hour_start) DO UPDATE SET ghi_wm2 = excluded.ghi_wm2`,
+    )
+    .bind(locationKey, JSON.stringify(hours));
+
+export const recordIrradianceFetch = (db: Db, location: IrradianceLocation, now: number) =>
+  db.$client
+    .prepare(
+      `INSERT INTO irradiance_fetches (location_key, latitude, longitude, fetched_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (location_key) DO UPDATE SET fetched_at = excluded.fetched_at`,
+    )
+    .bind(location.key, location.lat, location.lng, now);
+
+/** Hourly GHI of the listed locations over [fromMs, toMs]. */
+export async function listIrradianceHours(db: Db, locationKeys: string[], fromMs: number, toMs: number) {
+  const rows = await db.$client
+    .prepare(
+      `SELECT location_key, hour_start, ghi_wm2 FROM irradiance_hourly
+       WHERE location_key IN (SELECT value FROM json_each(?)) AND hour_start >= ? AND hour_start <= ?`,
+    )
+    .bind(JSON.stringify(locationKeys), fromMs, toMs)
+    .all<{ location_key: string; hour_start: number; ghi_wm2: number }>();
+  return rows.results;
+}

@@ -1,0 +1,112 @@
+import type { AlertRuleName, AlertSeverity } from "../../schema/domain";
+import type { AlertRow } from "../../schema/tables";
+import type { Db } from "../lib/db";
+
+/** An alert a detection rule opened and has not resolved (rule alerts always name their system). */
+export type OpenRuleAlertRow = Pick<
+  AlertRow,
+  "id" | "rule" | "deviceSerial" | "severity" | "lastSeenAt" | "createdAt" | "lostEnergyWh"
+> & { systemId: string };
+
+/** The open rule alerts of an organisation (of the listed systems, or all when null). */
+export async function listOpenRuleAlerts(db: Db, orgId: string, systemIds: string[] | null) {
+  const rows = await db.$client
+    .prepare(
+      `SELECT id, system_id AS systemId, rule, device_serial AS deviceSerial, severity, last_seen_at AS lastSeenAt,
+         created_at AS createdAt, lost_energy_wh AS lostEnergyWh FROM alerts
+       WHERE org_id = ? AND resolved = 0 AND open_key IS NOT NULL AND rule <> 'vendor_alarm'
+         AND (? IS NULL OR system_id IN (SELECT value FROM json_each(?)))`,
+    )
+    .bind(orgId, systemIds === null ? null : 1, JSON.stringify(systemIds ?? []))
+    .all<OpenRuleAlertRow>();
+  return rows.results;
+}
+
+/** Organisations that have at least one monitoring system. */
+export async function listOrgIdsWithSystems(db: Db): Promise<string[]> {
+  const rows = await db.$client
+    .prepare("SELECT DISTINCT org_id FROM monitoring_systems")
+    .all<{ org_id: string }>();
+  return rows.results.map((r) => r.org_id);
+}
+
+export interface RuleAlertInsert {
+  id: string;
+  orgId: string;
+  systemId: string;
+  deviceSerial: string | null;
+  rule: AlertRuleName;
+  title: string;
+  message: string;
+  severity: AlertSeverity;
+  /** One open alert per rule, system and device: a concurrent run's insert wins. */
+  openKey: string;
+  lostEnergyWh: number;
+  now: number;
+}
+
+export const insertRuleAlert = (db: Db, alert: RuleAlertInsert) =>
+  db.$client
+    .prepare(
+      `INSERT INTO alerts (id, org_id, system_id, provider, provider_alarm_id, device_serial, code, title, message,
+         severity, created_at, resolved, rule, open_key, lost_energy_wh, last_seen_at)
+       VALUES (?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)
+       ON CONFLICT (org_id, open_key) DO NOTHING`,
+    )
+    .bind(
+      alert.id,
+      alert.orgId,
+      alert.systemId,
+      alert.deviceSerial,
+      alert.rule,
+      alert.title,
+      alert.message,
+      alert.severity,
+      alert.now,
+      alert.rule,
+      alert.openKey,
+      alert.lostEnergyWh,
+      alert.now,
+    );
+
+/** A repeat of an open alert: its severity and message now, and the energy lost since last seen. */
+export const repeatRuleAlert = (
+  db: Db,
+  orgId: string,
+  alertId: string,
+  severity: AlertSeverity,
+  message: string,
+  addedWh: number,
+  now: number,
+) =>
+  db.$client
+    .prepare(
+      `UPDATE alerts SET severity = ?, message = ?, last_seen_at = max(coalesce(last_seen_at, 0), ?),
+         lost_energy_wh = coalesce(lost_energy_wh, 0) + ? WHERE org_id = ? AND id = ? AND resolved = 0`,
+    )
+    .bind(severity, message, now, addedWh, orgId, alertId);
+
+export const resolveRuleAlert = (db: Db, orgId: string, alertId: string, now: number) =>
+  db.$client
+    .prepare(
+      `UPDATE alerts SET resolved = 1, resolved_at = ?, resolved_by = NULL, open_key = NULL
+       WHERE org_id = ? AND id = ? AND resolved = 0`,
+    )
+    .bind(now, orgId, alertId);
+
+/** A history entry by a rule, written only if its alert exists (a concurrent run may have won the insert). */
+export const insertRuleEvent = (
+  db: Db,
+  orgId: string,
+  alertId: string,
+  kind: string,
+  rule: AlertRuleName,
+  note: string,
+  at: number,
+) =>
+  db.$client
+    .prepare(
+      `INSERT INTO alert_events (id, alert_id, org_id, kind, actor_id, rule, note, created_at)
+       SELECT ?, ?, ?, ?, NULL, ?, ?, ? WHERE EXISTS (SELECT 1 FROM alerts WHERE id = ?)`,
+    )
+    .bind(crypto.randomUUID(), alertId, orgId, kind, rule, note, at, alertId);
