@@ -126,6 +126,13 @@ export type SyncRunUpdate = Partial<typeof syncRuns.$inferInsert>;
 export const updateSyncRun = (db: Db, runId: string, values: SyncRunUpdate) =>
   db.update(syncRuns).set(values).where(eq(syncRuns.id, runId));
 
+/** Ends a run that is still running; a run that already ended (a late, abandoned unit) stays as it ended. */
+export const endRunningSyncRun = (db: Db, runId: string, values: SyncRunUpdate) =>
+  db
+    .update(syncRuns)
+    .set(values)
+    .where(and(eq(syncRuns.id, runId), eq(syncRuns.status, "running")));
+
 export const findSyncRunById = (db: Db, runId: string) =>
   db.query.syncRuns.findFirst({ where: eq(syncRuns.id, runId) });
 

@@ -5,6 +5,7 @@ import {
   claimLease,
   closeLease,
   commitRunUnit,
+  endRunningSyncRun,
   findConnectionById,
   findSyncRunById,
   insertSyncRun,
@@ -51,7 +52,7 @@ export interface SyncDeps {
   /** The call budget; the credential's shared one unless a test on a fake clock hands in its own. */
   budget?: CallBudget;
   /** Where the next unit goes when this invocation stops; the sync queue unless a test collects them. */
-  enqueue?: (message: SyncMessage) => Promise<void>;
+  enqueue?: (message: SyncMessage) => Promise<unknown>;
 }
 
 /** A queue invocation works on a run this long, then hands the next unit to a new message. */
@@ -304,7 +305,7 @@ export async function closeRun(
       consecutiveFailures: failures,
       nextSyncAt: stopRetrying ? null : finishedAt + backoffMs(failures, failure.retryAfter),
     }),
-    updateSyncRun(deps.db, run.id, {
+    endRunningSyncRun(deps.db, run.id, {
       status: "failed",
       finishedAt,
       error: failure.message,
