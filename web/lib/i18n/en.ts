@@ -749,6 +749,7 @@ export const en = {
       syncNow: "Sync now",
       syncing: "Syncing…",
       syncProgress: "Fetching sites and readings from {{provider}}. This can take a minute.",
+      syncPages: "Pages {{done}} of {{total}} · {{systems}} systems stored",
       importCsv: "Import CSV",
       remove: "Remove",
       confirmRemove:

@@ -767,6 +767,7 @@ export const es: Translation = {
       syncNow: "Sincronizar ahora",
       syncing: "Sincronizando…",
       syncProgress: "Obteniendo sitios y lecturas de {{provider}}. Puede tardar un minuto.",
+      syncPages: "Páginas {{done}} de {{total}} · {{systems}} sistemas guardados",
       importCsv: "Importar CSV",
       remove: "Eliminar",
       confirmRemove:

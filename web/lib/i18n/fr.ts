@@ -774,6 +774,7 @@ export const fr: Translation = {
       syncNow: "Synchroniser",
       syncing: "Synchronisation…",
       syncProgress: "Récupération des sites et relevés de {{provider}}. Cela peut prendre une minute.",
+      syncPages: "Pages {{done}} sur {{total}} · {{systems}} systèmes enregistrés",
       importCsv: "Importer un CSV",
       remove: "Supprimer",
       confirmRemove:
