@@ -16,7 +16,6 @@ import {
   PASSWORD,
   sessionIdOf,
   signToken,
-  type TestUser,
   tableCounts,
 } from "../helpers";
 import { connect, upgrade, within } from "../socket-helpers";
