@@ -4,14 +4,26 @@ import react from "@vitejs/plugin-react";
 import { type Request as MiniflareRequest, Response as MiniflareResponse } from "miniflare";
 import { defineConfig } from "vitest/config";
 import { createSandbox } from "./sandbox/app.ts";
+import { SandboxFaults } from "./sandbox/faults.ts";
 import { sandboxUrlVariables } from "./schema/provider-registry.ts";
 import { routerPlugin } from "./vite.config.ts";
 
 const root = import.meta.dirname;
 
 /** Every outbound fetch of the worker under test reaches the provider sandbox (offline, deterministic). */
-const sandbox = createSandbox();
-async function sandboxOutbound(request: MiniflareRequest) {
+const testSandbox = createSandbox();
+/**
+ * The benchmarks' sandbox refuses BENCH_RATE_LIMIT_PERCENT % (5 unless set) of every vendor's calls
+ * with the vendor's own rate-limit error, as a busy vendor would.
+ */
+const benchRateLimitPercent = Number(process.env.BENCH_RATE_LIMIT_PERCENT ?? 5);
+const benchFaults = new SandboxFaults();
+for (const vendor of ["solis", "fronius", "sma", "solax", "solax-openapi"] as const) {
+  benchFaults.rateLimitShare(vendor, benchRateLimitPercent);
+}
+const benchSandbox = createSandbox({ faults: benchFaults });
+
+const sandboxOutbound = (sandbox: typeof testSandbox) => async (request: MiniflareRequest) => {
   const body =
     request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
   const answer = await sandbox.fetch(
@@ -21,7 +33,7 @@ async function sandboxOutbound(request: MiniflareRequest) {
     status: answer.status,
     headers: Object.fromEntries(answer.headers),
   });
-}
+};
 const SANDBOX = "http://sandbox.test";
 
 /** The fleet store's drizzle-kit migrations import .sql files as text (wrangler's `[[rules]]` do the same). */
@@ -33,7 +45,7 @@ const sqlAsText = () => ({
 });
 
 /** The worker under test inside workerd, with the D1 migrations and the sandbox as the outside world. */
-const workerdPlugin = () =>
+const workerdPlugin = (sandbox: typeof testSandbox) =>
   cloudflareTest(async () => ({
     main: "./worker/index.ts",
     wrangler: { configPath: "./wrangler.toml" },
@@ -55,7 +67,7 @@ const workerdPlugin = () =>
         EMAIL_FROM: "Sunfleet <alerts@sunfleet.test>",
         APP_URL: "http://sunfleet.test",
       },
-      outboundService: sandboxOutbound,
+      outboundService: sandboxOutbound(sandbox),
     },
   }));
 
@@ -67,7 +79,7 @@ export default defineConfig({
     maxWorkers: 3,
     projects: [
       {
-        plugins: [workerdPlugin(), sqlAsText()],
+        plugins: [workerdPlugin(testSandbox), sqlAsText()],
         test: {
           name: "worker",
           include: ["tests/worker/**/*.test.ts"],
@@ -76,7 +88,7 @@ export default defineConfig({
       },
       {
         // `npm run bench` only: performance reports, never part of `npm test`.
-        plugins: [workerdPlugin(), sqlAsText()],
+        plugins: [workerdPlugin(benchSandbox), sqlAsText()],
         test: {
           name: "bench",
           include: ["tests/bench/**/*.bench.ts"],
@@ -85,6 +97,8 @@ export default defineConfig({
           fileParallelism: false,
           // Fleet benchmark scale: systems in the organisation, and how many get raw readings seeded.
           provide: {
+            benchProviders: process.env.BENCH_PROVIDERS ?? "solis,fronius,sma,solax",
+            benchRateLimitPercent,
             benchSystems: Number(process.env.BENCH_SYSTEMS ?? 20_000),
             benchRawSystems: Number(process.env.BENCH_RAW_SYSTEMS ?? 20_000),
           },

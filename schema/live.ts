@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { providerIdSchema } from "./api/providers";
+import { providerIdSchema, syncProgressSchema } from "./api/providers";
 
 /** SPEC's numeric state: 1 online, 3 alarm, anything else (2) offline. */
 export const liveStateSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]);
@@ -59,6 +59,8 @@ export const liveMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("realtime_update"), data: liveSystemUpdateSchema }),
   /** New or changed alerts: clients refresh their alert counts. */
   z.object({ type: z.literal("alerts_changed"), data: z.object({ openCount: z.number() }) }),
+  /** A sync run moved (a unit stored) or ended. */
+  z.object({ type: z.literal("sync_progress"), data: syncProgressSchema }),
 ]);
 export type LiveMessage = z.infer<typeof liveMessageSchema>;
 

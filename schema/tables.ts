@@ -184,6 +184,8 @@ export const providerConnections = sqliteTable(
     nextSyncAt: timestampMs("next_sync_at"),
     /** A sync in progress holds the lease until this time, so two syncs never overlap. */
     leaseUntil: timestampMs("lease_until"),
+    /** The run that holds the lease (its id is the owner token); each of its units renews it. */
+    leaseRunId: text("lease_run_id"),
     createdAt: timestampMs("created_at").notNull(),
     updatedAt: timestampMs("updated_at").notNull(),
   },
@@ -213,10 +215,25 @@ export const syncRuns = sqliteTable(
     invertersCount: integer("inverters_count").notNull().default(0),
     readingsCount: integer("readings_count").notNull().default(0),
     providerCalls: integer("provider_calls").notNull().default(0),
+    /** The adapter's cursor of the next unit (opaque JSON text); null before the first and after the last. */
+    cursor: text("cursor"),
+    /** Units are numbered from 0; a unit message whose number is not this one is a duplicate. */
+    unitSeq: integer("unit_seq").notNull().default(0),
+    pagesDone: integer("pages_done").notNull().default(0),
+    /** The vendor's page count once known. */
+    pagesTotal: integer("pages_total"),
+    systemsStored: integer("systems_stored").notNull().default(0),
+    /** Invocations that worked on the run and the longest of them, for the benchmark and support. */
+    invocations: integer("invocations").notNull().default(0),
+    longestInvocationMs: integer("longest_invocation_ms").notNull().default(0),
+    /** Last time a unit committed: maintenance resumes a run that stopped and fails one stuck too long. */
+    progressAt: timestampMs("progress_at"),
   },
   (t) => [
     // Serves the newest-first run history of one connection.
     index("sync_runs_connection_started_idx").on(t.connectionId, t.startedAt),
+    // Serves maintenance's scan for running runs that stopped moving.
+    index("sync_runs_status_progress_idx").on(t.status, t.progressAt),
   ],
 );
 

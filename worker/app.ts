@@ -22,7 +22,7 @@ import { invitesRoutes, membersRoutes, usersRoutes } from "./routes/members";
 import { notificationsRoutes } from "./routes/notifications";
 import { organizationRoutes } from "./routes/organization";
 import { portfoliosRoutes } from "./routes/portfolios";
-import { credentialsRoutes, providersRoutes } from "./routes/providers";
+import { credentialsRoutes, providersRoutes, syncRunsRoutes } from "./routes/providers";
 import { reportsRoutes } from "./routes/reports";
 import { availableSystemsRoutes, sitesRoutes } from "./routes/sites";
 import { solarRoutes } from "./routes/solar";
@@ -45,6 +45,7 @@ const api = new Hono<AppEnv>()
   .route("/timezones", timezonesRoutes)
   .route("/providers", providersRoutes)
   .route("/credentials", credentialsRoutes)
+  .route("/sync-runs", syncRunsRoutes)
   .route("/sites", sitesRoutes)
   .route("/available-systems", availableSystemsRoutes)
   .route("/portfolios", portfoliosRoutes)

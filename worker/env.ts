@@ -41,10 +41,23 @@ export interface Env extends ProviderUrlEnv {
   EMAIL_API_KEY?: string;
   /** Sender of every e-mail, e.g. `Sunfleet <alerts@example.com>`. */
   EMAIL_FROM?: string;
-  /** Hands each due connection's sync to its own queue invocation. */
+  /** Sync runs, one small unit per message (worker/sync/run.ts). */
   SYNC_QUEUE: Queue<SyncMessage>;
+  /**
+   * How long a user-started sync (and the first sync after saving credentials) works before
+   * answering 202 and going on in the queue; 20000 ms unless set (tests shorten it).
+   */
+  SYNC_ANSWER_WITHIN_MS?: string;
 }
 
-export interface SyncMessage {
-  connectionId: string;
-}
+/** The kinds of unit a run is made of; each has its own cursor, kept on the run's row. */
+export type SyncUnitKind = "snapshot";
+
+/**
+ * A queue message: start a connection's run (the scheduler's), or do unit number `unit` of a run.
+ * The unit's cursor is on the run's row, not in the message: it can outgrow a message, and a
+ * repeated or outdated message is told apart by its number.
+ */
+export type SyncMessage =
+  | { kind: "start"; connectionId: string }
+  | { kind: SyncUnitKind; runId: string; unit: number };

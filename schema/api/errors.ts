@@ -28,6 +28,7 @@ export const missingResources = [
   "connection",
   "alert",
   "api_key",
+  "sync_run",
 ] as const;
 
 /** Why a 409: the state the request ran into. */
@@ -78,6 +79,8 @@ export const providerFailureKinds = [
   "unreadable_credentials",
   "unexpected",
 ] as const;
+
+export type ProviderFailureKind = (typeof providerFailureKinds)[number];
 
 const none = z.undefined();
 

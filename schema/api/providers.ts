@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { connectionStatuses, syncOutcomes } from "../domain";
+import { connectionStatuses, syncOutcomes, syncTriggers } from "../domain";
 import { registeredProviderIds } from "../provider-registry";
 
 /** Derived from the one registration list (schema/provider-registry.ts). */
@@ -65,3 +65,42 @@ export const syncResultSchema = z.object({
   status: z.enum(syncOutcomes),
 });
 export type SyncResult = z.infer<typeof syncResultSchema>;
+
+/** Where a sync run stands: the `sync_progress` live message, and part of a running sync's answer. */
+export const syncProgressSchema = z.object({
+  runId: z.string(),
+  provider: providerIdSchema,
+  status: z.enum(syncOutcomes),
+  pagesDone: z.number(),
+  /** Null until the vendor has said how many pages the account has. */
+  pagesTotal: z.number().nullable(),
+  systemsStored: z.number(),
+  invertersStored: z.number(),
+  /** The failure in plain words once a run has failed. */
+  error: z.string().nullable(),
+});
+export type SyncProgress = z.infer<typeof syncProgressSchema>;
+
+/** `POST /api/providers/{p}/sync` when the run goes on past the answer time (HTTP 202). */
+export const runningSyncSchema = z.object({
+  runId: z.string(),
+  status: z.literal("running"),
+  progress: syncProgressSchema,
+});
+export type RunningSync = z.infer<typeof runningSyncSchema>;
+
+/** `GET /api/sync-runs/{id}`. */
+export const syncRunViewSchema = z.object({
+  id: z.string(),
+  provider: providerIdSchema,
+  trigger: z.enum(syncTriggers),
+  status: z.enum(syncOutcomes),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  error: z.string().nullable(),
+  sitesCount: z.number(),
+  invertersCount: z.number(),
+  readingsCount: z.number(),
+  progress: syncProgressSchema,
+});
+export type SyncRunView = z.infer<typeof syncRunViewSchema>;

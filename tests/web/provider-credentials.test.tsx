@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import { toast } from "sonner";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { MeteronlineImportResult } from "../../schema/api/meteronline";
@@ -9,6 +9,7 @@ import { reloadPage } from "../../web/components/providers/reload-page";
 import { TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from "../../web/lib/api";
 import { formatDateTime } from "../../web/lib/format";
 import type { SyncRun } from "../../web/lib/queries/providers";
+import { FakeWebSocket } from "./fake-websocket";
 import {
   findToast,
   makeProfile,
@@ -489,6 +490,45 @@ describe("configured providers", () => {
       ),
     );
     await waitFor(() => expect(within(list).getByText("Connected")).toBeInTheDocument());
+  });
+
+  it("shows a running sync's progress from the live channel and SPEC's toast when it ends", async () => {
+    const { dialog } = await openProviderCredentials({ credentials: [connection()] });
+    const list = await within(dialog).findByRole("list", { name: "Configured providers" });
+    const socket = FakeWebSocket.instances.at(-1);
+    act(() => socket?.serverOpens());
+    const progress = {
+      runId: "run-1",
+      provider: "solis",
+      status: "running",
+      pagesDone: 3,
+      pagesTotal: 19,
+      systemsStored: 100,
+      invertersStored: 150,
+      error: null,
+    };
+    act(() => socket?.serverSends({ type: "sync_progress", data: progress }));
+    expect(await within(list).findByText("Pages 3 of 19 · 100 systems stored")).toBeInTheDocument();
+    expect(within(list).getAllByText("Syncing…").length).toBeGreaterThanOrEqual(1);
+    // Another provider's run is not this connection's.
+    act(() =>
+      socket?.serverSends({
+        type: "sync_progress",
+        data: { ...progress, runId: "run-2", provider: "solax", pagesDone: 1 },
+      }),
+    );
+    expect(within(list).queryByText(/Pages 1 of/)).not.toBeInTheDocument();
+    act(() =>
+      socket?.serverSends({
+        type: "sync_progress",
+        data: { ...progress, status: "success", pagesDone: 19, systemsStored: 2000, invertersStored: 3100 },
+      }),
+    );
+    expect(await findToast("Sites synced successfully")).toBeInTheDocument();
+    expect(
+      screen.getByText("Successfully synced 2000 sites and 3100 inverters from the provider"),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(within(list).queryByText(/systems stored/)).not.toBeInTheDocument());
   });
 
   it("says Sync failed with the server's error", async () => {

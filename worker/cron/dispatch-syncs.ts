@@ -20,7 +20,9 @@ export async function dispatchDueSyncs({ env, now }: { env: Env; now: number }) 
   );
   // sendBatch takes at most 100 messages per call.
   for (let i = 0; i < due.length; i += 100) {
-    await env.SYNC_QUEUE.sendBatch(due.slice(i, i + 100).map((c) => ({ body: { connectionId: c.id } })));
+    await env.SYNC_QUEUE.sendBatch(
+      due.slice(i, i + 100).map((c) => ({ body: { kind: "start" as const, connectionId: c.id } })),
+    );
   }
   return { queued: due.length };
 }

@@ -5,12 +5,14 @@ import type { Env } from "../env";
 import { moveLegacyFleetData } from "../fleet/legacy-move";
 import { createDb } from "../lib/db";
 import { geocodeAwaitingPlants } from "../services/plant-sites";
+import { tendStalledRuns } from "../sync/stalled-runs";
 
 /**
  * Removes sessions past their token's expiry and invites that can no longer be used, and moves
  * fleet data an upgrade left in D1 into the organisations' fleet stores. Raw readings past their
  * retention are removed by each fleet store's own alarm. Synced plants with only an address get
- * their geocoded site here, a few per run, so no sync page waits on the geocoder.
+ * their geocoded site here, a few per run, so no sync page waits on the geocoder. Sync runs that
+ * stopped moving are sent their next unit again, or closed as failed once their lease is over.
  */
 export async function runMaintenance({ env, now }: { env: Env; now: number }) {
   const db = createDb(env.DB);
@@ -21,7 +23,10 @@ export async function runMaintenance({ env, now }: { env: Env; now: number }) {
   ]);
   const legacy = await moveLegacyFleetData(env);
   const plants = await geocodeAwaitingPlants({ env, now });
+  const runs = await tendStalledRuns({ env, now });
   return {
+    syncRunsResumed: runs.resumed,
+    syncRunsClosed: runs.closed,
     plantSitesCreated: plants.created,
     plantAddressesNotFound: plants.notFound,
     sessionsRemoved: sessions.meta.changes,

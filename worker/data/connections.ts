@@ -58,13 +58,19 @@ export const updateConnection = (db: Db, connectionId: string, values: Connectio
   db.update(providerConnections).set(values).where(eq(providerConnections.id, connectionId));
 
 /**
- * Takes the connection's sync lease if nobody holds it. The conditional update is atomic in
- * SQLite, so of two syncs started together exactly one gets the row back.
+ * Takes the connection's sync lease for run `runId` if nobody holds it. The conditional update is
+ * atomic in SQLite, so of two runs started together exactly one gets the row back.
  */
-export async function claimLease(db: Db, connectionId: string, now: number, until: number): Promise<boolean> {
+export async function claimLease(
+  db: Db,
+  connectionId: string,
+  runId: string,
+  now: number,
+  until: number,
+): Promise<boolean> {
   const rows = await db
     .update(providerConnections)
-    .set({ leaseUntil: until })
+    .set({ leaseUntil: until, leaseRunId: runId })
     .where(
       and(
         eq(providerConnections.id, connectionId),
@@ -74,6 +80,28 @@ export async function claimLease(db: Db, connectionId: string, now: number, unti
     .returning({ id: providerConnections.id });
   return rows.length === 1;
 }
+
+/** Extends the lease while run `runId` still holds it; false once another run has it. */
+export async function renewLease(
+  db: Db,
+  connectionId: string,
+  runId: string,
+  until: number,
+): Promise<boolean> {
+  const rows = await db
+    .update(providerConnections)
+    .set({ leaseUntil: until })
+    .where(and(eq(providerConnections.id, connectionId), eq(providerConnections.leaseRunId, runId)))
+    .returning({ id: providerConnections.id });
+  return rows.length === 1;
+}
+
+/** The connection's outcome of run `runId`, written only while that run holds the lease, which it frees. */
+export const closeLease = (db: Db, connectionId: string, runId: string, values: ConnectionUpdate) =>
+  db
+    .update(providerConnections)
+    .set({ ...values, leaseUntil: null, leaseRunId: null })
+    .where(and(eq(providerConnections.id, connectionId), eq(providerConnections.leaseRunId, runId)));
 
 /** Connections whose next sync time has come and that nobody is syncing right now. */
 export const findDueConnections = (db: Db, now: number, limit: number) =>
@@ -93,8 +121,45 @@ export const findDueConnections = (db: Db, now: number, limit: number) =>
 
 export const insertSyncRun = (db: Db, row: typeof syncRuns.$inferInsert) => db.insert(syncRuns).values(row);
 
-export const updateSyncRun = (db: Db, runId: string, values: Partial<typeof syncRuns.$inferInsert>) =>
+export type SyncRunUpdate = Partial<typeof syncRuns.$inferInsert>;
+
+export const updateSyncRun = (db: Db, runId: string, values: SyncRunUpdate) =>
   db.update(syncRuns).set(values).where(eq(syncRuns.id, runId));
+
+/** Ends a run that is still running; a run that already ended (a late, abandoned unit) stays as it ended. */
+export const endRunningSyncRun = (db: Db, runId: string, values: SyncRunUpdate) =>
+  db
+    .update(syncRuns)
+    .set(values)
+    .where(and(eq(syncRuns.id, runId), eq(syncRuns.status, "running")));
+
+export const findSyncRunById = (db: Db, runId: string) =>
+  db.query.syncRuns.findFirst({ where: eq(syncRuns.id, runId) });
+
+export const findOrgSyncRun = (db: Db, orgId: string, runId: string) =>
+  db.query.syncRuns.findFirst({ where: and(eq(syncRuns.orgId, orgId), eq(syncRuns.id, runId)) });
+
+/**
+ * Commits unit `unitSeq` of a running run: of two deliveries of the same unit, only the first to
+ * commit gets the row back (and sends the next unit).
+ */
+export async function commitRunUnit(db: Db, runId: string, unitSeq: number, values: SyncRunUpdate) {
+  const rows = await db
+    .update(syncRuns)
+    .set({ ...values, unitSeq: unitSeq + 1 })
+    .where(and(eq(syncRuns.id, runId), eq(syncRuns.unitSeq, unitSeq), eq(syncRuns.status, "running")))
+    .returning();
+  return rows[0];
+}
+
+/** Running runs whose last unit committed before `before`, oldest first. */
+export const findStalledRuns = (db: Db, before: number, limit: number) =>
+  db
+    .select()
+    .from(syncRuns)
+    .where(and(eq(syncRuns.status, "running"), lt(syncRuns.progressAt, before)))
+    .orderBy(syncRuns.progressAt)
+    .limit(limit);
 
 export const listSyncRuns = (db: Db, orgId: string, connectionId: string, limit: number) =>
   db

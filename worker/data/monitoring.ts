@@ -196,3 +196,11 @@ export function pageMetadataStatements(
     ...alarmStatements(db, scope, alarms),
   ];
 }
+
+/** Where a connection's plants are (those with coordinates): the scheduler slows down when all are dark. */
+export const connectionPlantPlaces = (db: Db, connectionId: string) =>
+  db.$client
+    .prepare("SELECT latitude, longitude FROM monitoring_systems WHERE connection_id = ?")
+    .bind(connectionId)
+    .all<{ latitude: number | null; longitude: number | null }>()
+    .then((result) => result.results);

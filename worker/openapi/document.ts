@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { type ZodType, z } from "zod";
 import { apiErrorBodySchema } from "../../schema/api/errors";
+import { runningSyncSchema } from "../../schema/api/providers";
 import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, liveMessageSchema } from "../../schema/live";
 import { type DescribedInput, INPUT_DESCRIPTION } from "../lib/validate";
 
@@ -52,7 +53,7 @@ function parametersOf(path: string, inputs: DescribedInput[]) {
   return parameters;
 }
 
-const liveChannelDescription = `Live updates over a WebSocket at \`/ws\`. Offer two subprotocols: \`${LIVE_SUBPROTOCOL}\` and a session token (\`new WebSocket(url, ["${LIVE_SUBPROTOCOL}", token])\`); the server echoes \`${LIVE_SUBPROTOCOL}\`. Send the text \`ping\` to get a \`pong\`. The server closes with code ${LIVE_CLOSE_ACCESS_REVOKED} when the member loses access. Every message is JSON \`{ type, data }\`, described by \`LiveMessage\`: \`connected\`, \`pong\`, \`solis_realtime_update\`, \`realtime_update\` (one system's new live values) and \`alerts_changed\` (\`openCount\`).`;
+const liveChannelDescription = `Live updates over a WebSocket at \`/ws\`. Offer two subprotocols: \`${LIVE_SUBPROTOCOL}\` and a session token (\`new WebSocket(url, ["${LIVE_SUBPROTOCOL}", token])\`); the server echoes \`${LIVE_SUBPROTOCOL}\`. Send the text \`ping\` to get a \`pong\`. The server closes with code ${LIVE_CLOSE_ACCESS_REVOKED} when the member loses access. Every message is JSON \`{ type, data }\`, described by \`LiveMessage\`: \`connected\`, \`pong\`, \`solis_realtime_update\`, \`realtime_update\` (one system's new live values), \`alerts_changed\` (\`openCount\`) and \`sync_progress\` (a sync run's pages done and total, systems stored and status, after each stored page and at its end).`;
 
 /**
  * The OpenAPI 3.1 document of every route the app serves, built by walking the app's routes and
@@ -114,6 +115,17 @@ export function buildOpenApiDocument(
         "401": { description: "Missing or invalid token" },
       };
       operation.security = [];
+    }
+    if (method === "POST" && path === "/api/providers/{provider}/sync") {
+      operation.description =
+        "Starts a sync run. Answers its outcome and counts (200) when it ends within 20 s, otherwise 202 with the run's id and progress; the run goes on and reports to the live channel (`sync_progress`) and `GET /api/sync-runs/{id}`. 409 while another run of the connection is going.";
+      operation.responses = {
+        ...(operation.responses as Record<string, unknown>),
+        "202": {
+          description: "The run goes on",
+          content: { "application/json": { schema: jsonSchema(runningSyncSchema, "output") } },
+        },
+      };
     }
     paths[path] = { ...paths[path], [method.toLowerCase()]: operation };
   }

@@ -59,7 +59,10 @@ function retryAfterMs(header: string | null, now: number): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** A ProviderError for a 5xx answer: the only "unavailable" that is retried inside the run. */
+/**
+ * A ProviderError for a 5xx answer or a connection that failed before any answer: the only
+ * "unavailable" that is retried inside the run (a redirect is not).
+ */
 class ServerError extends ProviderError {
   constructor(message: string) {
     super("unavailable", message);
@@ -165,7 +168,7 @@ export class ProviderHttp {
       if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
         throw new ProviderError("timeout", `${host} did not answer within ${timeoutMs / 1000} s`);
       }
-      throw new ProviderError("unavailable", `${host} could not be reached`);
+      throw new ServerError(`${host} could not be reached`);
     } finally {
       clearTimeout(timer);
     }

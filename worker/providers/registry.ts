@@ -25,8 +25,8 @@ function guarded<C>(adapter: ProviderAdapter<C>): ProviderAdapter<C> {
     ...adapter,
     testConnection: (ctx, credentials) =>
       adapter.testConnection(ctx, credentials).catch((error) => withoutCredentials(error, credentials)),
-    fetchSnapshot: (ctx, credentials) =>
-      adapter.fetchSnapshot(ctx, credentials).catch((error) => withoutCredentials(error, credentials)),
+    syncPage: (ctx, credentials, cursor) =>
+      adapter.syncPage(ctx, credentials, cursor).catch((error) => withoutCredentials(error, credentials)),
   };
 }
 

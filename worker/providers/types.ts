@@ -59,6 +59,18 @@ export interface ProviderSnapshot {
   alarms: NormalisedAlarm[] | null;
 }
 
+/**
+ * One unit of a sync: what one small piece of the vendor's account gave (a list page, a batch of
+ * plants), stored before the next is asked for.
+ */
+export interface SyncPage extends ProviderSnapshot {
+  /** Where the next unit starts (adapter-private JSON text); null when this was the last. */
+  nextCursor: string | null;
+  /** Vendor pages (or plant batches) this unit read, and how many the run has in all once known. */
+  pagesRead: number;
+  totalPages: number | null;
+}
+
 /** Vendor base URLs from the environment, with the vendors' production hosts as defaults. */
 export type { ProviderUrls };
 
@@ -100,6 +112,10 @@ export interface ProviderAdapter<Credentials = unknown> extends ProviderDefiniti
   outboundProblem?(credentials: Credentials, urls: ProviderUrls): string | null;
   /** Proves the credentials work with as few calls as possible; reads no data points it need not. */
   testConnection(ctx: ProviderCallContext, credentials: Credentials): Promise<{ sitesFound: number }>;
-  /** Everything one sync stores: systems with inverters and live values, and alarms. */
-  fetchSnapshot(ctx: ProviderCallContext, credentials: Credentials): Promise<ProviderSnapshot>;
+  /**
+   * One unit of a sync, from `cursor` (null for the first): systems with inverters and live
+   * values, and alarms. Each unit stays small (one vendor page or a batch of plants) so it fits one
+   * invocation and is stored before the next is asked for.
+   */
+  syncPage(ctx: ProviderCallContext, credentials: Credentials, cursor: string | null): Promise<SyncPage>;
 }

@@ -7,6 +7,7 @@ import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import {
   deleteCredentials,
+  getSyncRun,
   listCredentials,
   listProviders,
   listRuns,
@@ -29,9 +30,10 @@ export const providersRoutes = new Hono<AppEnv>()
   .post("/meteronline/import", validate("json", meteronlineImportBodySchema), async (c) =>
     c.json(await importMeteronlineCsv(userContext(c), c.req.valid("json"))),
   )
-  .post("/:provider/sync", validate("param", providerParam), async (c) =>
-    c.json(await syncNow(userContext(c), c.req.valid("param").provider)),
-  )
+  .post("/:provider/sync", validate("param", providerParam), async (c) => {
+    const outcome = await syncNow(userContext(c), c.req.valid("param").provider);
+    return outcome.done ? c.json(outcome.result, 200) : c.json(outcome.running, 202);
+  })
   .get("/:provider/runs", validate("param", providerParam), async (c) =>
     c.json(await listRuns(userContext(c), c.req.valid("param").provider)),
   );
@@ -53,4 +55,12 @@ export const credentialsRoutes = new Hono<AppEnv>()
   )
   .delete("/:provider", validate("param", providerParam), async (c) =>
     c.json(await deleteCredentials(userContext(c), c.req.valid("param").provider)),
+  );
+
+const runParam = z.strictObject({ id: z.string().min(1).max(64) });
+
+export const syncRunsRoutes = new Hono<AppEnv>()
+  .use(requireAuth)
+  .get("/:id", validate("param", runParam), async (c) =>
+    c.json(await getSyncRun(userContext(c), c.req.valid("param").id)),
   );

@@ -4,14 +4,17 @@ import {
   type Provider,
   type ProviderId,
   providerIdSchema,
+  type RunningSync,
   type SyncResult,
+  type SyncRunView,
 } from "../../schema/api/providers";
 import type { SyncTrigger } from "../../schema/domain";
-import type { ProviderConnectionRow } from "../../schema/tables";
+import type { ProviderConnectionRow, SyncRunRow } from "../../schema/tables";
 import {
   adoptImportedSystemsQuery,
   deleteConnection,
   findConnection,
+  findOrgSyncRun,
   listConnectionsWithCounts,
   listSyncRuns,
   upsertConnection,
@@ -30,7 +33,8 @@ import {
 } from "../providers/registry";
 import type { ProviderDefinition } from "../providers/types";
 import { providerUrls } from "../providers/urls";
-import { syncConnection } from "../sync/sync-connection";
+import { toProgress } from "../sync/run";
+import { type SyncRunResult, syncConnection } from "../sync/sync-connection";
 import { auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
@@ -144,10 +148,7 @@ export async function testCredentials(
   }
 }
 
-function toSyncResult(
-  provider: ProviderDefinition,
-  result: Awaited<ReturnType<typeof syncConnection>>,
-): SyncResult {
+function toSyncResult(provider: ProviderDefinition, result: SyncRunResult): SyncResult {
   if (result.status === "success") {
     return {
       status: "success",
@@ -159,14 +160,31 @@ function toSyncResult(
   if (result.status === "busy") {
     return { status: "running", sitesCount: 0, invertersCount: 0, message: "A sync is already running" };
   }
+  if (result.status === "running") {
+    return {
+      status: "running",
+      sitesCount: result.run.sitesCount,
+      invertersCount: result.run.invertersCount,
+      message: "Data sync started in background",
+    };
+  }
   return { status: "failed", sitesCount: 0, invertersCount: 0, message: result.error };
 }
 
+/** How long a user-started run works before the answer says "running" (SPEC: 20 s). */
+const ANSWER_WITHIN_MS = 20_000;
+
+/**
+ * Starts a run and works on it while the caller waits, ANSWER_WITHIN_MS at most (the environment
+ * may shorten it); whatever is left goes on in the queue.
+ */
 async function runSync(ctx: OrgContext, connectionId: string, trigger: SyncTrigger) {
+  const answerWithinMs = Number(ctx.env.SYNC_ANSWER_WITHIN_MS ?? ANSWER_WITHIN_MS);
   return syncConnection(
     { db: ctx.db, env: ctx.env, now: () => Date.now(), fetch: ctx.providerFetch },
     connectionId,
     trigger,
+    Number.isFinite(answerWithinMs) ? answerWithinMs : ANSWER_WITHIN_MS,
   );
 }
 
@@ -268,8 +286,14 @@ export async function deleteCredentials(ctx: UserContext, providerId: string): P
   return { message: `${provider.displayName} credentials removed` };
 }
 
-/** A sync the user starts goes to the vendor at once, whatever the backoff, and answers its outcome. */
-export async function syncNow(ctx: UserContext, providerId: string): Promise<SyncResult> {
+/**
+ * A sync the user starts goes to the vendor at once, whatever the backoff. It answers the run's
+ * outcome when the run ends within the answer time, otherwise that the run goes on (202).
+ */
+export async function syncNow(
+  ctx: UserContext,
+  providerId: string,
+): Promise<{ done: true; result: SyncResult } | { done: false; running: RunningSync }> {
   const org = authorizeOrgAction(ctx, "credentials:manage");
   const { provider, connection } = await requireConnection(org, providerId);
   if (!findApiAdapter(provider.id)) {
@@ -287,9 +311,15 @@ export async function syncNow(ctx: UserContext, providerId: string): Promise<Syn
     targetId: provider.id,
   });
   const outcome = await runSync(org, connection.id, "manual");
-  const result = toSyncResult(provider, outcome);
-  if (result.status === "running")
+  if (outcome.status === "busy")
     throw conflict("sync_running", "A sync for this provider is already running");
+  if (outcome.status === "running") {
+    return {
+      done: false,
+      running: { runId: outcome.runId, status: "running", progress: toProgress(outcome.run) },
+    };
+  }
+  const result = toSyncResult(provider, outcome);
   if (outcome.status === "failed") {
     const connectionAfter = await findConnection(org.db, org.user.orgId, provider.id);
     const status = connectionAfter?.status === "needs_attention" ? 400 : 502;
@@ -300,15 +330,28 @@ export async function syncNow(ctx: UserContext, providerId: string): Promise<Syn
       details: { provider: provider.id, kind: outcome.errorKind, status: connectionAfter?.status },
     });
   }
-  return result;
+  return { done: true, result };
+}
+
+/** One run of the caller's organisation; another organisation's is not found. */
+export async function getSyncRun(ctx: UserContext, runId: string): Promise<SyncRunView> {
+  const org = authorizeOrgAction(ctx, "org:read");
+  const run = await findOrgSyncRun(org.db, org.user.orgId, runId);
+  if (!run) throw notFound("sync_run", "Sync run");
+  return { ...toRunView(run), progress: toProgress(run) };
 }
 
 export async function listRuns(ctx: UserContext, providerId: string) {
   const org = authorizeOrgAction(ctx, "org:read");
   const { connection } = await requireConnection(org, providerId);
   const runs = await listSyncRuns(org.db, org.user.orgId, connection.id, 20);
-  return runs.map((r) => ({
+  return runs.map(toRunView);
+}
+
+function toRunView(r: SyncRunRow) {
+  return {
     id: r.id,
+    provider: r.provider,
     trigger: r.trigger,
     status: r.status,
     startedAt: new Date(r.startedAt).toISOString(),
@@ -317,5 +360,5 @@ export async function listRuns(ctx: UserContext, providerId: string) {
     sitesCount: r.sitesCount,
     invertersCount: r.invertersCount,
     readingsCount: r.readingsCount,
-  }));
+  };
 }

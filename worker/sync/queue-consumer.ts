@@ -1,12 +1,27 @@
 import type { Env, SyncMessage } from "../env";
 import { createDb } from "../lib/db";
-import { syncConnection } from "./sync-connection";
+import { driveRun, INVOCATION_WORK_MS, type SyncDeps, startRun } from "./run";
 
-/** Each message is one connection's scheduled sync; outcomes are recorded by the sync itself. */
+/**
+ * A message starts a connection's scheduled run (nothing happens if one is going) or carries a
+ * run's next unit. Either way this invocation works on the run for INVOCATION_WORK_MS at most
+ * and leaves the rest to the next message. A message is acknowledged once its unit committed;
+ * one whose invocation is killed is delivered again and resumes from the run's last commit.
+ */
 export async function consumeSyncBatch(batch: MessageBatch<SyncMessage>, env: Env): Promise<void> {
-  const db = createDb(env.DB);
+  const deps: SyncDeps = { db: createDb(env.DB), env, now: () => Date.now() };
   for (const message of batch.messages) {
-    await syncConnection({ db, env, now: () => Date.now() }, message.body.connectionId, "cron");
+    await consumeSyncMessage(deps, message.body);
     message.ack();
   }
+}
+
+export async function consumeSyncMessage(deps: SyncDeps, body: SyncMessage): Promise<void> {
+  const workUntil = deps.now() + INVOCATION_WORK_MS;
+  if (body.kind === "start") {
+    const started = await startRun(deps, body.connectionId, "cron");
+    if (started.status === "started") await driveRun(deps, started.runId, 0, workUntil);
+    return;
+  }
+  await driveRun(deps, body.runId, body.unit, workUntil);
 }

@@ -1,10 +1,22 @@
+import type { ProviderConnectionRow } from "../../schema/tables";
+import { connectionPlantPlaces } from "../data/monitoring";
+import type { Db } from "../lib/db";
+import { isDaylight } from "../lib/fleet-rules";
 import type { ProviderErrorKind } from "../providers/errors";
 
 /** Live power is polled every 5 minutes: the vendors refresh their data no faster. */
 export const SYNC_INTERVAL_MS = 5 * 60 * 1000;
 export const MAX_BACKOFF_MS = 60 * 60 * 1000;
-/** A sync holds its connection this long at most; a crashed sync frees it by expiry. */
-export const SYNC_LEASE_MS = 10 * 60 * 1000;
+/** While every plant of a connection is in the dark, it is polled this often. */
+export const NIGHT_SYNC_INTERVAL_MS = 30 * 60 * 1000;
+/**
+ * A run holds its connection this long past its last unit; each unit renews it. A run whose
+ * units stopped (a killed invocation and a lost message) frees it by expiry, and maintenance
+ * closes it as failed by then.
+ */
+export const SYNC_LEASE_MS = 15 * 60 * 1000;
+/** A run with no unit committed for this long is sent its next unit again by maintenance. */
+export const RESUME_STALLED_AFTER_MS = 7 * 60 * 1000;
 
 /** Exponential backoff per connection: 5, 10, 20, 40 minutes, then hourly. */
 export function backoffMs(consecutiveFailures: number, retryAfterMs?: number): number {
@@ -36,4 +48,25 @@ export function describeFailure(
     default:
       return `Sync with ${provider} failed unexpectedly. Sunfleet will retry.`;
   }
+}
+
+/**
+ * The wait before a connection's next sync: the 5-minute interval while the sun is up at any of
+ * its plants (or could rise before the next one), the night interval while it is below the horizon
+ * at all of them. Plants without coordinates count as daylit.
+ */
+export async function nextSyncDelayMs(
+  db: Db,
+  connection: ProviderConnectionRow,
+  now: number,
+): Promise<number> {
+  const places = await connectionPlantPlaces(db, connection.id);
+  const lit = places.some(
+    (p) =>
+      p.latitude === null ||
+      p.longitude === null ||
+      isDaylight(p.latitude, p.longitude, now) ||
+      isDaylight(p.latitude, p.longitude, now + NIGHT_SYNC_INTERVAL_MS),
+  );
+  return places.length === 0 || lit ? SYNC_INTERVAL_MS : NIGHT_SYNC_INTERVAL_MS;
 }

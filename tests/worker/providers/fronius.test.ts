@@ -21,6 +21,7 @@ import error401Example from "../../fixtures/provider-examples/fronius-swqapi/err
 import flowDataExample from "../../fixtures/provider-examples/fronius-swqapi/flowdata.json";
 import pvSystemsExample from "../../fixtures/provider-examples/fronius-swqapi/pvsystems.json";
 import pvSystemsListExample from "../../fixtures/provider-examples/fronius-swqapi/pvsystems-list.json";
+import { readAllPages } from "./all-pages";
 
 /** Retry backoffs pass at once: the tests never wait in real time. */
 const noWait = async (_ms: number) => {};
@@ -122,7 +123,7 @@ const EXAMPLE_NOW = Date.UTC(2024, 6, 1, 10, 30);
 describe("fronius adapter against the sandbox", () => {
   it("lists every PV system with its inverters and the simulation's values at the vendor's data time", async () => {
     const ctx = sandboxContext();
-    const snapshot = await froniusAdapter.fetchSnapshot(ctx, credentials);
+    const snapshot = await readAllPages(froniusAdapter, ctx, credentials);
 
     // One page of systems, then devices, flowdata, aggrdata and messages per system.
     expect(ctx.http.calls).toBe(1 + 4 * plants.length);
@@ -166,7 +167,7 @@ describe("fronius adapter against the sandbox", () => {
   });
 
   it("keeps every vendor id a string", async () => {
-    const snapshot = await froniusAdapter.fetchSnapshot(sandboxContext(), credentials);
+    const snapshot = await readAllPages(froniusAdapter, sandboxContext(), credentials);
     const ids = snapshot.systems.flatMap((system) => [
       system.providerSystemId,
       ...system.inverters.map((inverter) => inverter.providerInverterId),
@@ -176,7 +177,7 @@ describe("fronius adapter against the sandbox", () => {
   });
 
   it("reports the ongoing faults from the messages call as critical alarms", async () => {
-    const snapshot = await froniusAdapter.fetchSnapshot(sandboxContext(), credentials);
+    const snapshot = await readAllPages(froniusAdapter, sandboxContext(), credentials);
     const expected = plants.flatMap((plant) =>
       plant.inverters.flatMap((_, i) => {
         const fault = activeFault(plant, i, FIXED_NOW);
@@ -204,7 +205,8 @@ describe("fronius adapter against the sandbox", () => {
     // 00:30 in Madrid is still the previous day in UTC.
     const lateNow = Date.UTC(2024, 5, 4, 22, 30);
     const sandbox = createSandbox({ now: () => lateNow });
-    await froniusAdapter.fetchSnapshot(
+    await readAllPages(
+      froniusAdapter,
       context(appFetch(sandbox, undefined, seen), { now: () => lateNow }),
       credentials,
     );
@@ -241,7 +243,7 @@ describe("fronius adapter against the sandbox", () => {
   it("follows the pages of an account with 500 PV systems", async () => {
     const seen: Request[] = [];
     const ctx = sandboxContext(undefined, undefined, seen);
-    const snapshot = await froniusAdapter.fetchSnapshot(ctx, benchCredentials);
+    const snapshot = await readAllPages(froniusAdapter, ctx, benchCredentials);
     expect(snapshot.systems).toHaveLength(500);
     expect(new Set(snapshot.systems.map((system) => system.providerSystemId)).size).toBe(500);
     const pages = seen.filter((request) => new URL(request.url).pathname === "/fronius/pvsystems");
@@ -273,7 +275,7 @@ describe("fronius adapter failures", () => {
     expect(await response.json()).toEqual(error401Example);
 
     const error = await failure(
-      froniusAdapter.fetchSnapshot(sandboxContext(), { ...credentials, accessKeyValue: "wrong" }),
+      readAllPages(froniusAdapter, sandboxContext(), { ...credentials, accessKeyValue: "wrong" }),
     );
     expect(error.kind).toBe("auth");
     expect(error.message).toContain("AccessKeyId");
@@ -287,22 +289,22 @@ describe("fronius adapter failures", () => {
   });
 
   it("reports a 5xx as unavailable", async () => {
-    expect((await failure(froniusAdapter.fetchSnapshot(sandboxContext("500"), credentials))).kind).toBe(
+    expect((await failure(readAllPages(froniusAdapter, sandboxContext("500"), credentials))).kind).toBe(
       "unavailable",
     );
   });
 
   it("reports a 429 as rate_limited with the vendor's Retry-After", async () => {
-    const error = await failure(froniusAdapter.fetchSnapshot(sandboxContext("429"), credentials));
+    const error = await failure(readAllPages(froniusAdapter, sandboxContext("429"), credentials));
     expect(error.kind).toBe("rate_limited");
     expect(error.retryAfterMs).toBe(60_000);
   });
 
   it("reports invalid JSON and an answer without its data as malformed", async () => {
-    expect((await failure(froniusAdapter.fetchSnapshot(sandboxContext("malformed"), credentials))).kind).toBe(
+    expect((await failure(readAllPages(froniusAdapter, sandboxContext("malformed"), credentials))).kind).toBe(
       "malformed",
     );
-    const partial = await failure(froniusAdapter.fetchSnapshot(sandboxContext("partial"), credentials));
+    const partial = await failure(readAllPages(froniusAdapter, sandboxContext("partial"), credentials));
     expect(partial.kind).toBe("malformed");
     expect(partial.message).toContain("pvSystems");
   });
@@ -317,7 +319,7 @@ describe("fronius adapter against the research's example answers", () => {
   it("normalises units, ids, state and the data time exactly", async () => {
     const seen: Request[] = [];
     const ctx = context(exampleFetch(exampleAnswers, seen), { now: () => EXAMPLE_NOW });
-    const snapshot = await froniusAdapter.fetchSnapshot(ctx, credentials);
+    const snapshot = await readAllPages(froniusAdapter, ctx, credentials);
     expect(snapshot.systems).toEqual([
       {
         providerSystemId: EXAMPLE_SYSTEM,
@@ -389,7 +391,8 @@ describe("fronius adapter against the research's example answers", () => {
         data: { ...flowDataExample.data, channels: [{ channelName: "PowerPV", unit: "kW", value: "3.215" }] },
       },
     };
-    const snapshot = await froniusAdapter.fetchSnapshot(
+    const snapshot = await readAllPages(
+      froniusAdapter,
       context(exampleFetch(answers, seen), { now: () => now }),
       credentials,
     );
@@ -413,7 +416,8 @@ describe("fronius adapter against the research's example answers", () => {
       text: null,
     }));
     const answers = { ...exampleAnswers, [`/pvsystems/${EXAMPLE_SYSTEM}/messages`]: { messages } };
-    const snapshot = await froniusAdapter.fetchSnapshot(
+    const snapshot = await readAllPages(
+      froniusAdapter,
       context(exampleFetch(answers), { now: () => EXAMPLE_NOW }),
       credentials,
     );
@@ -432,7 +436,8 @@ describe("fronius adapter against the research's example answers", () => {
       "/pvsystems/second/aggrdata": aggrDataExample,
     };
     delete answers[`/pvsystems/${EXAMPLE_SYSTEM}/messages`];
-    const snapshot = await froniusAdapter.fetchSnapshot(
+    const snapshot = await readAllPages(
+      froniusAdapter,
       context(exampleFetch(answers, seen), { now: () => EXAMPLE_NOW }),
       credentials,
     );
@@ -449,7 +454,7 @@ describe("fronius adapter against the research's example answers", () => {
 
   it("reports a PV system without an id as malformed, naming the field", async () => {
     const answers = { ...exampleAnswers, "/pvsystems": { pvSystems: [{ name: "No id" }], links: null } };
-    const error = await failure(froniusAdapter.fetchSnapshot(context(exampleFetch(answers)), credentials));
+    const error = await failure(readAllPages(froniusAdapter, context(exampleFetch(answers)), credentials));
     expect(error.kind).toBe("malformed");
     expect(error.message).toContain("pvSystems.0.pvSystemId");
   });

@@ -21,6 +21,7 @@ import tokenExample from "../../fixtures/provider-examples/sma/oauth2-token.json
 import plantExample from "../../fixtures/provider-examples/sma/plant.json";
 import devicesExample from "../../fixtures/provider-examples/sma/plant-devices-lean.json";
 import plantsExample from "../../fixtures/provider-examples/sma/plants.json";
+import { readAllPages } from "./all-pages";
 
 /** Retry backoffs pass at once: the tests never wait in real time. */
 const noWait = async (_ms: number) => {};
@@ -168,7 +169,7 @@ describe("SMA adapter against the sandbox", () => {
 
   it("returns every plant with inverters and values matching the simulation at the same instant", async () => {
     const { ctx } = sandboxHarness();
-    const snapshot = await smaAdapter.fetchSnapshot(ctx, credentials);
+    const snapshot = await readAllPages(smaAdapter, ctx, credentials);
     const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
     expect(snapshot.alarms).toBeNull();
     expect(snapshot.systems.map((s) => s.providerSystemId)).toEqual(plants.map((p) => p.id));
@@ -215,33 +216,33 @@ describe("SMA adapter against the sandbox", () => {
 
   it("asks for each device's measurement sets once, not on every sync", async () => {
     const { ctx, calls, clock } = sandboxHarness();
-    await smaAdapter.fetchSnapshot(ctx, credentials);
+    await readAllPages(smaAdapter, ctx, credentials);
     const setsCalls = () => calls.filter((call) => call.endsWith("/measurements/sets")).length;
     const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
     // One per inverter; the plants' data loggers are never asked.
     const inverterCount = plants.reduce((n, plant) => n + plant.inverters.length, 0);
     expect(setsCalls()).toBe(inverterCount);
     clock.now += 5 * 60_000;
-    await smaAdapter.fetchSnapshot(ctx, credentials);
+    await readAllPages(smaAdapter, ctx, credentials);
     expect(setsCalls()).toBe(inverterCount);
     clock.now += 24 * 3_600_000;
-    await smaAdapter.fetchSnapshot(ctx, credentials);
+    await readAllPages(smaAdapter, ctx, credentials);
     expect(setsCalls()).toBe(2 * inverterCount);
   });
 
   it("renews the token before it expires: reused 1 min later, replaced 4 min 45 s later", async () => {
     const { ctx, calls, clock } = sandboxHarness();
-    await smaAdapter.fetchSnapshot(ctx, credentials);
+    await readAllPages(smaAdapter, ctx, credentials);
     expect(tokenCalls(calls)).toBe(1);
     clock.now = FIXED_NOW + 60_000;
-    await smaAdapter.fetchSnapshot(ctx, credentials);
+    await readAllPages(smaAdapter, ctx, credentials);
     expect(tokenCalls(calls)).toBe(1);
     clock.now = FIXED_NOW + 4 * 60_000 + 45_000;
-    await smaAdapter.fetchSnapshot(ctx, credentials);
+    await readAllPages(smaAdapter, ctx, credentials);
     expect(tokenCalls(calls)).toBe(2);
     // The new token is good for another 5 minutes of sandbox time.
     clock.now = FIXED_NOW + 9 * 60_000;
-    await smaAdapter.fetchSnapshot(ctx, credentials);
+    await readAllPages(smaAdapter, ctx, credentials);
     expect(tokenCalls(calls)).toBe(2);
   });
 
@@ -250,7 +251,7 @@ describe("SMA adapter against the sandbox", () => {
     const { ctx, calls } = sandboxHarness({ session });
     await smaAdapter.testConnection(ctx, credentials);
     session.set({ ...session.get(), accessToken: "revoked-token" });
-    const snapshot = await smaAdapter.fetchSnapshot(ctx, credentials);
+    const snapshot = await readAllPages(smaAdapter, ctx, credentials);
     expect(snapshot.systems).toHaveLength(3);
     expect(tokenCalls(calls)).toBe(2);
   });
@@ -260,18 +261,18 @@ describe("SMA adapter against the sandbox", () => {
     await smaAdapter.testConnection(sandboxHarness({ session }).ctx, credentials);
     // Another SMA (a fresh sandbox) knows neither the cached token nor the owner's consent.
     const { ctx, calls } = sandboxHarness({ session });
-    const error = await providerError(smaAdapter.fetchSnapshot(ctx, credentials));
+    const error = await providerError(readAllPages(smaAdapter, ctx, credentials));
     expect(error.kind).toBe("auth");
     expect(error.message).toMatch(/withdrawn consent/);
     expect(tokenCalls(calls)).toBe(1);
-    const snapshot = await smaAdapter.fetchSnapshot(ctx, credentials);
+    const snapshot = await readAllPages(smaAdapter, ctx, credentials);
     expect(snapshot.systems).toHaveLength(3);
     expect(calls).toContain("POST /sma-auth/oauth2/v2/bc-authorize");
   });
 
   it("runs the consent flow from a sync too, when no connection test came first", async () => {
     const { ctx } = sandboxHarness();
-    const snapshot = await smaAdapter.fetchSnapshot(ctx, credentials);
+    const snapshot = await readAllPages(smaAdapter, ctx, credentials);
     expect(snapshot.systems).toHaveLength(3);
   });
 
@@ -281,7 +282,7 @@ describe("SMA adapter against the sandbox", () => {
   ])("places the %s 02:30 of the end of summer time at its own instant", async (_, now) => {
     // 27 Oct 2024 repeats 02:00-03:00 in Amsterdam, Berlin and Rome, where the sandbox plants are.
     const { ctx } = sandboxHarness({ now });
-    const snapshot = await smaAdapter.fetchSnapshot(ctx, credentials);
+    const snapshot = await readAllPages(smaAdapter, ctx, credentials);
     const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
     expect(snapshot.systems.map((s) => s.dataTime)).toEqual(plants.map(() => now));
     for (const [index, plant] of plants.entries()) {
@@ -296,7 +297,7 @@ describe("SMA adapter against the sandbox", () => {
     const { ctx } = sandboxHarness({ now: Date.UTC(2024, 6, 1, 23, 0) });
     const bench = { ...credentials, ...benchAccount };
     expect(await smaAdapter.testConnection(ctx, bench)).toEqual({ sitesFound: 500 });
-    const snapshot = await smaAdapter.fetchSnapshot(ctx, bench);
+    const snapshot = await readAllPages(smaAdapter, ctx, bench);
     const ids = simulatedPlants("sma", benchAccount.clientId, benchAccount.plants).map((p) => p.id);
     expect(snapshot.systems.map((s) => s.providerSystemId)).toEqual(ids);
     expect(new Set(ids).size).toBe(500);
@@ -390,7 +391,7 @@ describe("SMA adapter errors", () => {
     ["partial", "malformed"],
   ])("turns a %s answer of the data host into %s", async (fault, kind) => {
     const { ctx } = sandboxHarness({ fault, faultWhen: dataHost });
-    const error = await providerError(smaAdapter.fetchSnapshot(ctx, credentials));
+    const error = await providerError(readAllPages(smaAdapter, ctx, credentials));
     expect(error.kind).toBe(kind);
     if (fault === "429") expect(error.retryAfterMs).toBe(60_000);
     if (fault === "partial") expect(error.message).toMatch(/plant list.*plants\.0\.name/);
@@ -408,7 +409,7 @@ describe("SMA adapter errors", () => {
 
   it("gives up on a host that does not answer in time", async () => {
     const { ctx } = sandboxHarness({ fault: "timeout", faultWhen: dataHost, timeoutMs: 200 });
-    const error = await providerError(smaAdapter.fetchSnapshot(ctx, credentials));
+    const error = await providerError(readAllPages(smaAdapter, ctx, credentials));
     expect(error.kind).toBe("timeout");
   });
 });
@@ -464,7 +465,8 @@ const EXAMPLE_NOW = Date.UTC(2024, 6, 1, 10, 32);
 describe("SMA adapter against the research examples", () => {
   it("normalises units, ids, states and plant-local times exactly", async () => {
     const vendor = exampleVendor();
-    const snapshot = await smaAdapter.fetchSnapshot(
+    const snapshot = await readAllPages(
+      smaAdapter,
       exampleContext(vendor.fetch, EXAMPLE_NOW),
       exampleCredentials,
     );
@@ -506,7 +508,7 @@ describe("SMA adapter against the research examples", () => {
 
   it("speaks SMA's protocol: Basic client auth, form grant, bearer calls, plant-local Date", async () => {
     const vendor = exampleVendor();
-    await smaAdapter.fetchSnapshot(exampleContext(vendor.fetch, EXAMPLE_NOW), exampleCredentials);
+    await readAllPages(smaAdapter, exampleContext(vendor.fetch, EXAMPLE_NOW), exampleCredentials);
     const [tokenRequest, ...rest] = vendor.requests;
     expect(tokenRequest?.headers.get("Authorization")).toBe(`Basic ${btoa("example-client:example+secret")}`);
     expect(tokenRequest?.headers.get("Content-Type")).toBe("application/x-www-form-urlencoded");
@@ -526,7 +528,8 @@ describe("SMA adapter against the research examples", () => {
       set: [...dayExample.set, { time: "2024-07-01T12:25:00", pvGeneration: 1024843.0 }],
     };
     const vendor = exampleVendor({ "GET /v1/devices/16/measurements/sets/EnergyAndPowerPv/Day": spiky });
-    const snapshot = await smaAdapter.fetchSnapshot(
+    const snapshot = await readAllPages(
+      smaAdapter,
       exampleContext(vendor.fetch, EXAMPLE_NOW),
       exampleCredentials,
     );
@@ -538,7 +541,8 @@ describe("SMA adapter against the research examples", () => {
     const vendor = exampleVendor({
       "GET /v1/devices/16/measurements/sets": { ...setsExample, sets: ["PowerAc"] },
     });
-    const snapshot = await smaAdapter.fetchSnapshot(
+    const snapshot = await readAllPages(
+      smaAdapter,
       exampleContext(vendor.fetch, EXAMPLE_NOW),
       exampleCredentials,
     );
@@ -583,7 +587,7 @@ describe("SMA adapter against the research examples", () => {
     const declined = { "GET /oauth2/v2/bc-authorize/owner%40example.com": { state: "Rejected" } };
     const sync = exampleVendor(declined);
     const syncError = await providerError(
-      smaAdapter.fetchSnapshot(exampleContext(sync.fetch, EXAMPLE_NOW), exampleCredentials),
+      readAllPages(smaAdapter, exampleContext(sync.fetch, EXAMPLE_NOW), exampleCredentials),
     );
     expect(syncError.kind).toBe("auth");
     expect(sync.requests.some((r) => r.method === "POST" && r.url.endsWith("/bc-authorize"))).toBe(false);

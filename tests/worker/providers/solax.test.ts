@@ -26,6 +26,7 @@ import v1RealtimeExample from "../../fixtures/provider-examples/solax/v1-getReal
 import v2DataUnauthorizedExample from "../../fixtures/provider-examples/solax/v2-error-data-unauthorized.json";
 import v2TokenInvalidExample from "../../fixtures/provider-examples/solax/v2-error-token-invalid.json";
 import v2RealtimeExample from "../../fixtures/provider-examples/solax/v2-realtimeInfo.json";
+import { readAllPages } from "./all-pages";
 
 /** Retry backoffs pass at once: the tests never wait in real time. */
 const noWait = async (_ms: number) => {};
@@ -137,7 +138,7 @@ describe("solax token API against the sandbox", () => {
   it("reads each dongle as one system with one inverter, with the simulation's values", async () => {
     const seen: Request[] = [];
     const ctx = sandboxContext(undefined, undefined, seen);
-    const snapshot = await solaxAdapter.fetchSnapshot(ctx, tokenCredentials);
+    const snapshot = await readAllPages(solaxAdapter, ctx, tokenCredentials);
 
     expect(seen.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual(
       wifiSns.map(() => `POST /solax${V2}`),
@@ -183,7 +184,7 @@ describe("solax token API against the sandbox", () => {
   });
 
   it("derives an alarm from a fault status (103) and nothing else", async () => {
-    const snapshot = await solaxAdapter.fetchSnapshot(sandboxContext(), tokenCredentials);
+    const snapshot = await readAllPages(solaxAdapter, sandboxContext(), tokenCredentials);
     const faulty = plants.flatMap((plant, p) => (activeFault(plant, 0, DATA_TIME) ? [p] : []));
     expect(faulty).toHaveLength(1);
     expect(snapshot.alarms).toEqual(
@@ -215,7 +216,7 @@ describe("solax token API against the sandbox", () => {
 
   it("reports a wrong token as auth", async () => {
     const error = await failure(
-      solaxAdapter.fetchSnapshot(sandboxContext(), {
+      readAllPages(solaxAdapter, sandboxContext(), {
         ...exampleToken(wifiSns[0] ?? ""),
         tokenId: "not-a-token",
       }),
@@ -239,15 +240,15 @@ describe("solax token API against the sandbox", () => {
     const sandbox = createSandbox({ now: clock.now });
     const ctx = context(appFetch(sandbox), { now: clock.now });
     // Three dongles per snapshot: calls 1-9 pass, the 11th is refused.
-    for (let round = 0; round < 3; round++) await solaxAdapter.fetchSnapshot(ctx, tokenCredentials);
-    const error = await failure(solaxAdapter.fetchSnapshot(ctx, tokenCredentials));
+    for (let round = 0; round < 3; round++) await readAllPages(solaxAdapter, ctx, tokenCredentials);
+    const error = await failure(readAllPages(solaxAdapter, ctx, tokenCredentials));
     expect(error.kind).toBe("rate_limited");
     expect(error.retryAfterMs).toBe(60 * 60 * 1000);
     // A minute later the window is empty, but the ban holds for the hour.
     clock.at += 2 * 60_000;
-    expect((await failure(solaxAdapter.fetchSnapshot(ctx, tokenCredentials))).kind).toBe("rate_limited");
+    expect((await failure(readAllPages(solaxAdapter, ctx, tokenCredentials))).kind).toBe("rate_limited");
     clock.at += 60 * 60_000;
-    expect((await solaxAdapter.fetchSnapshot(ctx, tokenCredentials)).systems).toHaveLength(3);
+    expect((await readAllPages(solaxAdapter, ctx, tokenCredentials)).systems).toHaveLength(3);
   });
 
   it("reports a 5xx as unavailable after trying v1 too", async () => {
@@ -264,15 +265,15 @@ describe("solax token API against the sandbox", () => {
   });
 
   it("reports the vendor's rate-limit answer as rate_limited", async () => {
-    const error = await failure(solaxAdapter.fetchSnapshot(sandboxContext("429"), tokenCredentials));
+    const error = await failure(readAllPages(solaxAdapter, sandboxContext("429"), tokenCredentials));
     expect(error.kind).toBe("rate_limited");
   });
 
   it("reports invalid JSON and an answer without its result as malformed", async () => {
     expect(
-      (await failure(solaxAdapter.fetchSnapshot(sandboxContext("malformed"), tokenCredentials))).kind,
+      (await failure(readAllPages(solaxAdapter, sandboxContext("malformed"), tokenCredentials))).kind,
     ).toBe("malformed");
-    const partial = await failure(solaxAdapter.fetchSnapshot(sandboxContext("partial"), tokenCredentials));
+    const partial = await failure(readAllPages(solaxAdapter, sandboxContext("partial"), tokenCredentials));
     expect(partial.kind).toBe("malformed");
     expect(partial.message).toContain(wifiSns[0]);
   });
@@ -290,7 +291,8 @@ describe("solax token API against the sandbox", () => {
 describe("solax token API against the research's example answers", () => {
   it("normalises a v2 answer: W, kWh to Wh, utcDateTime as the data time", async () => {
     const seen: Request[] = [];
-    const snapshot = await solaxAdapter.fetchSnapshot(
+    const snapshot = await readAllPages(
+      solaxAdapter,
       context(exampleFetch({ [V2]: v2RealtimeExample }, seen)),
       exampleToken("SVJWACXAK2"),
     );
@@ -331,7 +333,7 @@ describe("solax token API against the research's example answers", () => {
   it("falls back to v1 when v2 is missing, reads uploadTime in the configured zone and remembers v1", async () => {
     const seen: Request[] = [];
     const ctx = context(exampleFetch({ [V1]: v1RealtimeExample }, seen));
-    const snapshot = await solaxAdapter.fetchSnapshot(ctx, exampleToken("SVJWACXAK2", "Europe/Amsterdam"));
+    const snapshot = await readAllPages(solaxAdapter, ctx, exampleToken("SVJWACXAK2", "Europe/Amsterdam"));
     expect(snapshot.systems[0]).toMatchObject({
       providerSystemId: "SVJWACXAK2",
       timezone: "Europe/Amsterdam",
@@ -348,7 +350,7 @@ describe("solax token API against the research's example answers", () => {
     expect(v1Url.searchParams.get("sn")).toBe("SVJWACXAK2");
 
     // The next sync goes straight to v1.
-    await solaxAdapter.fetchSnapshot(ctx, exampleToken("SVJWACXAK2", "Europe/Amsterdam"));
+    await readAllPages(solaxAdapter, ctx, exampleToken("SVJWACXAK2", "Europe/Amsterdam"));
     expect(seen.map((request) => new URL(request.url).pathname)).toEqual([
       `/solax${V2}`,
       `/solax${V1}`,
@@ -357,7 +359,8 @@ describe("solax token API against the research's example answers", () => {
   });
 
   it("leaves a v1 data time unknown when no zone is configured", async () => {
-    const snapshot = await solaxAdapter.fetchSnapshot(
+    const snapshot = await readAllPages(
+      solaxAdapter,
       context(exampleFetch({ [V1]: v1RealtimeExample })),
       exampleToken("SVJWACXAK2"),
     );
@@ -371,7 +374,8 @@ describe("solax token API against the research's example answers", () => {
         ...v2RealtimeExample,
         result: { ...v2RealtimeExample.result, inverterStatus: status },
       };
-      const snapshot = await solaxAdapter.fetchSnapshot(
+      const snapshot = await readAllPages(
+        solaxAdapter,
         context(exampleFetch({ [V2]: answer })),
         exampleToken("SVJWACXAK2"),
       );
@@ -390,14 +394,16 @@ describe("solax token API against the research's example answers", () => {
 
   it("reports the v2 invalid-token code as auth and 1003 as a readable invalid request", async () => {
     const auth = await failure(
-      solaxAdapter.fetchSnapshot(
+      readAllPages(
+        solaxAdapter,
         context(exampleFetch({ [V2]: v2TokenInvalidExample })),
         exampleToken("SVJWACXAK2"),
       ),
     );
     expect(auth.kind).toBe("auth");
     const foreign = await failure(
-      solaxAdapter.fetchSnapshot(
+      readAllPages(
+        solaxAdapter,
         context(exampleFetch({ [V2]: v2DataUnauthorizedExample })),
         exampleToken("SVJWACXAK2"),
       ),
@@ -408,7 +414,8 @@ describe("solax token API against the research's example answers", () => {
 
   it("reports v1's string result and its violation answer", async () => {
     const notAccessed = await failure(
-      solaxAdapter.fetchSnapshot(
+      readAllPages(
+        solaxAdapter,
         context(exampleFetch({ [V1]: v1NotAccessedExample })),
         exampleToken("SVJWACXAK2"),
       ),
@@ -416,7 +423,8 @@ describe("solax token API against the research's example answers", () => {
     expect(notAccessed.kind).toBe("invalid_request");
     expect(notAccessed.message).toContain('"this sn did not access!"');
     const limited = await failure(
-      solaxAdapter.fetchSnapshot(
+      readAllPages(
+        solaxAdapter,
         context(exampleFetch({ [V1]: v1RateLimitedExample })),
         exampleToken("SVJWACXAK2"),
       ),
@@ -429,7 +437,7 @@ describe("solax token API against the research's example answers", () => {
 describe("solax Developer OpenAPI against the sandbox", () => {
   it("lists plants with their inverters, live values and the simulation's numbers", async () => {
     const ctx = sandboxContext();
-    const snapshot = await solaxAdapter.fetchSnapshot(ctx, openApiCredentials);
+    const snapshot = await readAllPages(solaxAdapter, ctx, openApiCredentials);
     // Token, then per business type: plants, devices, realtime batches of 10, one alarm page per
     // plant. Residential: 1 + 1 + 1 + 3; commercial (12 inverters): 1 + 2 + 2 + 1.
     expect(ctx.http.calls).toBe(4 + plants.length + 6);
@@ -472,7 +480,8 @@ describe("solax Developer OpenAPI against the sandbox", () => {
 
   it("includes commercial and industrial plants (business type 4) with capacity, address and coordinates", async () => {
     const seen: Request[] = [];
-    const snapshot = await solaxAdapter.fetchSnapshot(
+    const snapshot = await readAllPages(
+      solaxAdapter,
       sandboxContext(undefined, undefined, seen),
       openApiCredentials,
     );
@@ -508,7 +517,7 @@ describe("solax Developer OpenAPI against the sandbox", () => {
   });
 
   it("reports ongoing alarms with their start in UTC, from the plant's local time", async () => {
-    const snapshot = await solaxAdapter.fetchSnapshot(sandboxContext(), openApiCredentials);
+    const snapshot = await readAllPages(solaxAdapter, sandboxContext(), openApiCredentials);
     const expected = plants.flatMap((plant) =>
       plant.inverters.flatMap((inverter, i) => {
         const fault = activeFault(plant, i, FIXED_NOW);
@@ -574,7 +583,7 @@ describe("solax Developer OpenAPI against the sandbox", () => {
   it("enforces 100 calls a minute per application with code 10406", async () => {
     const ctx = sandboxContext();
     // Time stands still, so the bench account's 800-odd calls cross the limit.
-    const error = await failure(solaxAdapter.fetchSnapshot(ctx, benchOpenApiCredentials));
+    const error = await failure(readAllPages(solaxAdapter, ctx, benchOpenApiCredentials));
     expect(error.kind).toBe("rate_limited");
     // No wait is named, so the transport backs off and asks again four times, then gives up.
     expect(error.retryAfterMs).toBeUndefined();
@@ -590,7 +599,8 @@ describe("solax Developer OpenAPI against the sandbox", () => {
       clock.at += 600;
       return appFetch(sandbox, undefined, seen)(request);
     };
-    const snapshot = await solaxAdapter.fetchSnapshot(
+    const snapshot = await readAllPages(
+      solaxAdapter,
       context(paced, { now: clock.now }),
       benchOpenApiCredentials,
     );
@@ -611,7 +621,7 @@ describe("solax Developer OpenAPI against the sandbox", () => {
 
   it("maps 5xx, 10406, invalid JSON, a missing result and a hang to their kinds", async () => {
     const kind = async (fault: string, timeoutMs?: number) =>
-      (await failure(solaxAdapter.fetchSnapshot(sandboxContext(fault, timeoutMs), openApiCredentials))).kind;
+      (await failure(readAllPages(solaxAdapter, sandboxContext(fault, timeoutMs), openApiCredentials))).kind;
     expect(await kind("500")).toBe("unavailable");
     expect(await kind("429")).toBe("rate_limited");
     expect(await kind("malformed")).toBe("malformed");
@@ -667,7 +677,7 @@ describe("solax Developer OpenAPI against the research's example answers", () =>
   it("normalises plants, inverters, units, ids and alarm times exactly", async () => {
     const seen: Request[] = [];
     const ctx = context(exampleFetch(answers, seen));
-    const snapshot = await solaxAdapter.fetchSnapshot(ctx, openApiCredentials);
+    const snapshot = await readAllPages(solaxAdapter, ctx, openApiCredentials);
     const inverter = {
       providerInverterId: "X1HYB0123456789",
       serial: "X1HYB0123456789",
@@ -756,7 +766,7 @@ describe("solax Developer OpenAPI against the research's example answers", () =>
       },
     };
     const error = await failure(
-      solaxAdapter.fetchSnapshot(context(exampleFetch(broken)), openApiCredentials),
+      readAllPages(solaxAdapter, context(exampleFetch(broken)), openApiCredentials),
     );
     expect(error.kind).toBe("malformed");
     expect(error.message).toContain("records.0.plantId");

@@ -39,6 +39,7 @@ import inverterDetailExample from "../../fixtures/provider-examples/soliscloud/i
 import inverterListExample from "../../fixtures/provider-examples/soliscloud/inverterList.json";
 import stationDetailExample from "../../fixtures/provider-examples/soliscloud/stationDetail.json";
 import userStationListExample from "../../fixtures/provider-examples/soliscloud/userStationList.json";
+import { readAllPages } from "./all-pages";
 
 /** Retry backoffs pass at once: the tests never wait in real time. */
 const noWait = async (_ms: number) => {};
@@ -110,7 +111,7 @@ const stateNames = { online: "online", offline: "offline", fault: "alarm" } as c
 describe("solis adapter against the sandbox", () => {
   it("lists every station with its inverters and the simulation's values at the vendor's data time", async () => {
     const ctx = sandboxContext();
-    const snapshot = await solisAdapter.fetchSnapshot(ctx, credentials);
+    const snapshot = await readAllPages(solisAdapter, ctx, credentials);
 
     expect(ctx.http.calls).toBe(3);
     expect(snapshot.systems.map((system) => system.providerSystemId)).toEqual(
@@ -170,7 +171,7 @@ describe("solis adapter against the sandbox", () => {
   });
 
   it("reports the simulation's faults as alarms: open while they last, ended once restored", async () => {
-    const snapshot = await solisAdapter.fetchSnapshot(sandboxContext(), credentials);
+    const snapshot = await readAllPages(solisAdapter, sandboxContext(), credentials);
     const expected = plants.flatMap((plant) =>
       ["2024-06-19", "2024-06-20"].flatMap((day) =>
         faultsOn(plant, day).map((fault) => ({
@@ -194,10 +195,11 @@ describe("solis adapter against the sandbox", () => {
   });
 
   it("keeps alarm ids stable from one sync to the next", async () => {
-    const first = await solisAdapter.fetchSnapshot(sandboxContext(), credentials);
+    const first = await readAllPages(solisAdapter, sandboxContext(), credentials);
     const later = FIXED_NOW + 30 * 60_000;
     const sandbox = createSandbox({ now: () => later });
-    const second = await solisAdapter.fetchSnapshot(
+    const second = await readAllPages(
+      solisAdapter,
       context(appFetch(sandbox), { now: () => later }),
       credentials,
     );
@@ -226,7 +228,7 @@ describe("solis adapter against the sandbox", () => {
     });
     const startedAt = clock.now();
     const ctx = context(appFetch(sandbox), { http });
-    const snapshot = await solisAdapter.fetchSnapshot(ctx, benchCredentials);
+    const snapshot = await readAllPages(solisAdapter, ctx, benchCredentials);
 
     const benchPlants = simulatedPlants("solis", benchAccount.keyId, benchAccount.plants);
     expect(snapshot.systems).toHaveLength(500);
@@ -257,7 +259,7 @@ describe("solis adapter against the research example responses", () => {
   };
 
   it("converts units, keeps ids as strings and uses the vendor's data times", async () => {
-    const snapshot = await solisAdapter.fetchSnapshot(context(exampleFetch(examples)), credentials);
+    const snapshot = await readAllPages(solisAdapter, context(exampleFetch(examples)), credentials);
     expect(snapshot.systems).toEqual([
       {
         providerSystemId: "1298491919448631809",
@@ -291,7 +293,7 @@ describe("solis adapter against the research example responses", () => {
   });
 
   it("reads alarms under data.records with a stable id, level and open state", async () => {
-    const snapshot = await solisAdapter.fetchSnapshot(context(exampleFetch(examples)), credentials);
+    const snapshot = await readAllPages(solisAdapter, context(exampleFetch(examples)), credentials);
     expect(snapshot.alarms).toEqual([
       {
         providerAlarmId: "1298491919448631809:00FFC0011557001:2129:1687918458326",
@@ -321,7 +323,8 @@ describe("solis adapter against the research example responses", () => {
       ...alarmListExample,
       data: { page: { records: [restored, processed], total: 2, pages: 1 } },
     };
-    const snapshot = await solisAdapter.fetchSnapshot(
+    const snapshot = await readAllPages(
+      solisAdapter,
       context(exampleFetch({ ...examples, alarmList: answer })),
       credentials,
     );
@@ -374,7 +377,7 @@ describe("solis adapter failures", () => {
 
   it("refuses an unknown key id as auth", async () => {
     const error = await failure(
-      solisAdapter.fetchSnapshot(sandboxContext(), { ...credentials, keyId: "1300386381676649999" }),
+      readAllPages(solisAdapter, sandboxContext(), { ...credentials, keyId: "1300386381676649999" }),
     );
     expect(error.kind).toBe("auth");
   });
@@ -408,13 +411,13 @@ describe("solis adapter failures", () => {
   });
 
   it("treats a 5xx as unavailable", async () => {
-    expect((await failure(solisAdapter.fetchSnapshot(sandboxContext("500"), credentials))).kind).toBe(
+    expect((await failure(readAllPages(solisAdapter, sandboxContext("500"), credentials))).kind).toBe(
       "unavailable",
     );
   });
 
   it("treats the vendor's daily limit (R0000 too many request) as rate_limited until the day has passed", async () => {
-    const error = await failure(solisAdapter.fetchSnapshot(sandboxContext("429"), credentials));
+    const error = await failure(readAllPages(solisAdapter, sandboxContext("429"), credentials));
     expect(error.kind).toBe("rate_limited");
     expect(error.retryAfterMs).toBe(86_400_000);
     const example = await failure(
@@ -441,13 +444,13 @@ describe("solis adapter failures", () => {
   });
 
   it("treats an answer that is not JSON as malformed", async () => {
-    expect((await failure(solisAdapter.fetchSnapshot(sandboxContext("malformed"), credentials))).kind).toBe(
+    expect((await failure(readAllPages(solisAdapter, sandboxContext("malformed"), credentials))).kind).toBe(
       "malformed",
     );
   });
 
   it("refuses a partial list that is short of its own total as malformed", async () => {
-    const error = await failure(solisAdapter.fetchSnapshot(sandboxContext("partial"), credentials));
+    const error = await failure(readAllPages(solisAdapter, sandboxContext("partial"), credentials));
     expect(error.kind).toBe("malformed");
     expect(error.message).toMatch(/answered 1 of the 3 records/);
   });
@@ -464,7 +467,7 @@ describe("solis adapter failures", () => {
       data: { page: { records: [station, { ...station, id: null }], total: 2, pages: 1 } },
     };
     const error = await failure(
-      solisAdapter.fetchSnapshot(context(exampleFetch({ userStationList: broken })), credentials),
+      readAllPages(solisAdapter, context(exampleFetch({ userStationList: broken })), credentials),
     );
     expect(error.kind).toBe("malformed");
     expect(error.message).toMatch(/userStationList record 2 .*id/);

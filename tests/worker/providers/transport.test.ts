@@ -10,6 +10,7 @@ import { solisAdapter } from "../../../worker/providers/solis";
 import type { ProviderCallContext } from "../../../worker/providers/types";
 import { sandboxUrls } from "../../../worker/providers/urls";
 import { call, expectStatus, registerOwner } from "../helpers";
+import { readAllPages } from "./all-pages";
 
 const solis = sandboxAccounts.solis[0];
 const solisCredentials = { keyId: solis.keyId, keySecret: solis.keySecret };
@@ -350,7 +351,7 @@ describe("user-supplied SolisCloud API URLs", () => {
       },
     });
     const error = await failure(
-      solisAdapter.fetchSnapshot(context(http), { ...solisCredentials, apiUrl: "https://evil.example.com" }),
+      readAllPages(solisAdapter, context(http), { ...solisCredentials, apiUrl: "https://evil.example.com" }),
     );
     expect(error.kind).toBe("invalid_request");
     expect(seen).toHaveLength(0);

@@ -1,7 +1,7 @@
 import { runInDurableObject, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { LIVE_CLOSE_ACCESS_REVOKED, type LiveMessage, liveMessageSchema } from "../../../schema/live";
+import { LIVE_CLOSE_ACCESS_REVOKED } from "../../../schema/live";
 import type { FleetStore } from "../../../worker/fleet/store";
 import { storeSql } from "../fleet-helpers";
 import {
@@ -16,71 +16,14 @@ import {
   PASSWORD,
   sessionIdOf,
   signToken,
-  type TestUser,
   tableCounts,
 } from "../helpers";
-
-const upgrade = (protocols: string | null, headers: Record<string, string> = { Upgrade: "websocket" }) => {
-  const all = new Headers(headers);
-  if (protocols !== null) all.set("Sec-WebSocket-Protocol", protocols);
-  return SELF.fetch(`${BASE}/ws`, { headers: all });
-};
-
-interface OpenSocket {
-  ws: WebSocket;
-  messages: LiveMessage[];
-  /** Resolves with the next message (or the first one not yet taken). */
-  next: () => Promise<LiveMessage>;
-  closed: Promise<{ code: number; reason: string }>;
-}
-
-/** Opens /ws the way the client does: subprotocols ["sunfleet", token]. */
-async function connect(user: TestUser): Promise<OpenSocket> {
-  const res = await upgrade(`sunfleet, ${user.token}`);
-  expect(res.status, `upgrade: ${res.status}`).toBe(101);
-  expect(res.headers.get("Sec-WebSocket-Protocol")).toBe("sunfleet");
-  const ws = res.webSocket;
-  if (!ws) throw new Error("no webSocket on the 101 response");
-  const messages: LiveMessage[] = [];
-  const waiting: ((message: LiveMessage) => void)[] = [];
-  let taken = 0;
-  ws.addEventListener("message", (event) => {
-    const message = liveMessageSchema.parse(JSON.parse(String(event.data)));
-    messages.push(message);
-    const resolve = waiting.shift();
-    if (resolve) {
-      taken++;
-      resolve(message);
-    }
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
-    ws.addEventListener("close", (event) => resolve({ code: event.code, reason: event.reason }));
-  });
-  ws.accept();
-  const next = () =>
-    new Promise<LiveMessage>((resolve) => {
-      const pending = messages[taken];
-      if (pending) {
-        taken++;
-        resolve(pending);
-      } else {
-        waiting.push(resolve);
-      }
-    });
-  return { ws, messages, next, closed };
-}
+import { connect, upgrade, within } from "../socket-helpers";
 
 const hubOf = (orgId: string) => env.FLEET_STORE.get(env.FLEET_STORE.idFromName(orgId));
 
 const connectedUsers = (orgId: string) =>
   runInDurableObject(hubOf(orgId), (hub: FleetStore) => hub.connectedUsers(orgId));
-
-/** Fails instead of hanging when an expected event never comes. */
-const within = <T>(promise: Promise<T>, ms = 2000) =>
-  Promise.race([
-    promise,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no event within ${ms} ms`)), ms)),
-  ]);
 
 describe("/ws", () => {
   it("upgrades with subprotocols sunfleet and the token, and first says connected", async () => {

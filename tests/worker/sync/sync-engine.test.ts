@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { sandboxAccounts } from "../../../sandbox/accounts";
 import { createSandbox } from "../../../sandbox/app";
 import { dispatchDueSyncs } from "../../../worker/cron/dispatch-syncs";
+import type { SyncMessage } from "../../../worker/env";
 import worker from "../../../worker/index";
 import { sealCredentials } from "../../../worker/lib/connection-secrets";
 import { loadKeyring } from "../../../worker/lib/credentials-keyring";
@@ -275,8 +276,8 @@ describe("scheduled syncs", () => {
     const second = await dispatchDueSyncs({ env, now });
     expect(second.queued).toBe(0);
 
-    const batch = createMessageBatch<{ connectionId: string }>("sunfleet-sync", [
-      { id: "m1", timestamp: new Date(), attempts: 1, body: { connectionId } },
+    const batch = createMessageBatch<SyncMessage>("sunfleet-sync", [
+      { id: "m1", timestamp: new Date(), attempts: 1, body: { kind: "start", connectionId } },
     ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env, ctx);

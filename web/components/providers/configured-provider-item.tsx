@@ -6,7 +6,8 @@ import {
   RiFileUploadLine,
   RiRefreshLine,
 } from "@remixicon/react";
-import { Badge, Button } from "@tremor/react";
+import { useQueryClient } from "@tanstack/react-query";
+import { Badge, Button, ProgressBar } from "@tremor/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -14,7 +15,12 @@ import type { ConfiguredCredential, Provider } from "../../../schema/api/provide
 import { errorDescription } from "../../lib/error-messages";
 import { formatCount, formatDateTime, localeFor } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
-import { useDeleteCredentialsMutation, useSyncProviderMutation } from "../../lib/queries/providers";
+import {
+  providerKeys,
+  useDeleteCredentialsMutation,
+  useSyncProviderMutation,
+} from "../../lib/queries/providers";
+import { useSyncProgress } from "../../lib/sync-progress";
 import { useUserTimeZone } from "../use-user-time-zone";
 import { isUnauthorized, toastSessionExpired } from "./failure-messages";
 import { SyncHistory } from "./sync-history";
@@ -45,16 +51,31 @@ export function ConfiguredProviderItem({
   const importOnly = provider?.ingestion === "csv-import";
   const baseId = `connection-${credential.provider}`;
 
+  const queryClient = useQueryClient();
+  const syncedToast = (sites: number, inverters: number, message?: string) =>
+    toast.success(t("settings.providers.toasts.synced"), {
+      description: message || t("settings.providers.toasts.syncedDefault", { sites, inverters }),
+    });
+  const live = useSyncProgress(
+    credential.provider,
+    (end) => {
+      if (end.status === "failed") {
+        toast.error(t("settings.providers.toasts.syncFailed"), {
+          description: end.error ?? t("settings.providers.toasts.syncFailedDefault"),
+        });
+      } else {
+        syncedToast(end.systemsStored, end.invertersStored);
+      }
+      void queryClient.invalidateQueries({ queryKey: providerKeys.credentials });
+    },
+    () => sync.isPending,
+  );
   const sync = useSyncProviderMutation({
-    onSuccess: (result) =>
-      toast.success(t("settings.providers.toasts.synced"), {
-        description:
-          result.message ||
-          t("settings.providers.toasts.syncedDefault", {
-            sites: result.sitesCount,
-            inverters: result.invertersCount,
-          }),
-      }),
+    onSuccess: (result) => {
+      // 202: the run goes on; its end is announced by the live channel.
+      if (result.status === "running") return live.forgetRequest();
+      syncedToast(result.sitesCount, result.invertersCount, result.message);
+    },
     onError: (error) => {
       if (isUnauthorized(error)) return toastSessionExpired(t);
       toast.error(t("settings.providers.toasts.syncFailed"), {
@@ -76,7 +97,8 @@ export function ConfiguredProviderItem({
     },
   });
 
-  const syncing = sync.isPending || credential.lastSyncStatus === "running";
+  const progress = live.progress;
+  const syncing = sync.isPending || progress !== null || credential.lastSyncStatus === "running";
   const badge: ConnectionBadge = syncing
     ? { label: t("settings.providers.status.syncing"), color: "blue" }
     : credential.status === "needs_attention"
@@ -188,13 +210,27 @@ export function ConfiguredProviderItem({
           </div>
         ) : null}
       </div>
-      {sync.isPending ? (
+      {sync.isPending || progress ? (
         <div role="status" className="mt-3 space-y-1">
-          <div aria-hidden="true" className="h-1.5 overflow-hidden rounded-full bg-tremor-brand-faint">
-            <div className="h-full w-full animate-pulse rounded-full bg-tremor-brand" />
-          </div>
+          {progress?.pagesTotal ? (
+            <ProgressBar
+              value={Math.min(100, (progress.pagesDone / progress.pagesTotal) * 100)}
+              showAnimation
+              aria-label={t("settings.providers.syncProgress", { provider: displayName })}
+            />
+          ) : (
+            <div aria-hidden="true" className="h-1.5 overflow-hidden rounded-full bg-tremor-brand-faint">
+              <div className="h-full w-full animate-pulse rounded-full bg-tremor-brand" />
+            </div>
+          )}
           <p className="text-tremor-label text-tremor-content">
-            {t("settings.providers.syncProgress", { provider: displayName })}
+            {progress
+              ? t("settings.providers.syncPages", {
+                  done: formatCount(progress.pagesDone, locale),
+                  total: progress.pagesTotal === null ? "…" : formatCount(progress.pagesTotal, locale),
+                  systems: formatCount(progress.systemsStored, locale),
+                })
+              : t("settings.providers.syncProgress", { provider: displayName })}
           </p>
         </div>
       ) : null}

@@ -751,6 +751,7 @@ export const en = {
       syncNow: "Sync now",
       syncing: "Syncing…",
       syncProgress: "Fetching sites and readings from {{provider}}. This can take a minute.",
+      syncPages: "Pages {{done}} of {{total}} · {{systems}} systems stored",
       importCsv: "Import CSV",
       remove: "Remove",
       confirmRemove:
@@ -1289,6 +1290,7 @@ export const en = {
       connection: "This provider is not connected.",
       alert: "The alert was not found.",
       api_key: "The API key was not found.",
+      sync_run: "The sync run was not found.",
     },
     conflict: {
       email_taken: "An account with this email already exists.",

@@ -769,6 +769,7 @@ export const es: Translation = {
       syncNow: "Sincronizar ahora",
       syncing: "Sincronizando…",
       syncProgress: "Obteniendo sitios y lecturas de {{provider}}. Puede tardar un minuto.",
+      syncPages: "Páginas {{done}} de {{total}} · {{systems}} sistemas guardados",
       importCsv: "Importar CSV",
       remove: "Eliminar",
       confirmRemove:
@@ -1312,6 +1313,7 @@ export const es: Translation = {
       connection: "Este proveedor no está conectado.",
       alert: "No se encontró la alerta.",
       api_key: "No se encontró la clave API.",
+      sync_run: "No se encontró la sincronización.",
     },
     conflict: {
       email_taken: "Ya existe una cuenta con este correo electrónico.",

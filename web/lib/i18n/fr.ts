@@ -776,6 +776,7 @@ export const fr: Translation = {
       syncNow: "Synchroniser",
       syncing: "Synchronisation…",
       syncProgress: "Récupération des sites et relevés de {{provider}}. Cela peut prendre une minute.",
+      syncPages: "Pages {{done}} sur {{total}} · {{systems}} systèmes enregistrés",
       importCsv: "Importer un CSV",
       remove: "Supprimer",
       confirmRemove:
@@ -1320,6 +1321,7 @@ export const fr: Translation = {
       connection: "Ce fournisseur n'est pas connecté.",
       alert: "L'alerte est introuvable.",
       api_key: "La clé API est introuvable.",
+      sync_run: "La synchronisation est introuvable.",
     },
     conflict: {
       email_taken: "Un compte avec cet e-mail existe déjà.",

@@ -52,23 +52,27 @@ export class FroniusClient {
     }
   }
 
-  /** Every PV system of the key, following offset/limit pages until the last one. */
-  async listPvSystems(): Promise<FroniusPvSystem[]> {
-    const systems = new Map<string, FroniusPvSystem>();
-    let offset = 0;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const answer = await this.get(
-        "/pvsystems",
-        { offset, limit: PAGE_LIMIT },
-        pvSystemsResponseSchema,
-        "the PV system list",
-      );
-      for (const system of answer.pvSystems) systems.set(system.pvSystemId, system);
-      offset += answer.pvSystems.length;
-      const total = answer.links.totalItemsCount;
-      const more = answer.links.next !== null || (total !== null && offset < total);
-      if (answer.pvSystems.length === 0 || !more) break;
-    }
-    return [...systems.values()];
+  /**
+   * One /pvsystems page from `offset`, and the offset of the next page (null after the last). A
+   * vendor that keeps answering "next" is stopped after MAX_PAGES pages.
+   */
+  async pvSystemsPage(
+    offset: number,
+  ): Promise<{ systems: FroniusPvSystem[]; nextOffset: number | null; totalPages: number | null }> {
+    const answer = await this.get(
+      "/pvsystems",
+      { offset, limit: PAGE_LIMIT },
+      pvSystemsResponseSchema,
+      "the PV system list",
+    );
+    const next = offset + answer.pvSystems.length;
+    const total = answer.links.totalItemsCount;
+    const more = answer.links.next !== null || (total !== null && next < total);
+    const last = answer.pvSystems.length === 0 || !more || next >= MAX_PAGES * PAGE_LIMIT;
+    return {
+      systems: answer.pvSystems,
+      nextOffset: last ? null : next,
+      totalPages: total === null ? null : Math.max(1, Math.ceil(total / PAGE_LIMIT)),
+    };
   }
 }

@@ -24,6 +24,8 @@ import {
   pvSystemsListResponseSchema,
 } from "./schemas";
 
+const cursorSchema = z.object({ offset: z.number().int().min(0), messages: z.boolean() });
+
 const required = (label: string) => z.string().trim().min(1, `${label} is required`);
 
 const credentialsSchema = z.strictObject({
@@ -141,18 +143,33 @@ export const froniusAdapter: ProviderAdapter<FroniusCredentials> = {
     return { sitesFound: answer.links.totalItemsCount ?? answer.pvSystemIds.length };
   },
 
-  async fetchSnapshot(ctx, credentials) {
+  /**
+   * One unit per /pvsystems page (100 systems): the page, then each system's calls. The cursor
+   * carries the next offset and whether the account's API has a messages call at all.
+   */
+  async syncPage(ctx, credentials, cursor) {
     const client = new FroniusClient(ctx, credentials);
+    const at = cursorSchema.parse(cursor === null ? { offset: 0, messages: true } : JSON.parse(cursor));
     const now = ctx.now();
+    const page = await client.pvSystemsPage(at.offset);
     const systems: NormalisedSystem[] = [];
     const alarms: NormalisedAlarm[] = [];
-    let messagesAvailable = true;
-    for (const system of await client.listPvSystems()) {
+    let messagesAvailable = at.messages;
+    for (const system of page.systems) {
       const read = await readSystem(client, system, now, messagesAvailable);
       systems.push(read.normalised);
       if (read.alarms) alarms.push(...read.alarms);
       else messagesAvailable = false;
     }
-    return { systems, alarms: messagesAvailable ? alarms : null };
+    return {
+      systems,
+      alarms: messagesAvailable ? alarms : null,
+      nextCursor:
+        page.nextOffset === null
+          ? null
+          : JSON.stringify({ offset: page.nextOffset, messages: messagesAvailable }),
+      pagesRead: 1,
+      totalPages: page.totalPages,
+    };
   },
 };

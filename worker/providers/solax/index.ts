@@ -1,7 +1,7 @@
 import { providerRegistration } from "../../../schema/provider-registry";
 import type { ProviderAdapter } from "../types";
 import { type SolaxCredentials, solaxCredentialsSchema, solaxFields } from "./credentials";
-import { fetchOpenApiSnapshot, testOpenApiConnection } from "./openapi";
+import { syncOpenApiPage, testOpenApiConnection } from "./openapi";
 import { OPENAPI_LIMITS } from "./openapi-client";
 import { fetchTokenSnapshot, TOKEN_API_LIMITS, testTokenConnection } from "./token-api";
 
@@ -30,9 +30,9 @@ export const solaxAdapter: ProviderAdapter<SolaxCredentials> = {
       : testOpenApiConnection(ctx, credentials);
   },
 
-  fetchSnapshot(ctx, credentials) {
-    return credentials.apiType === "token"
-      ? fetchTokenSnapshot(ctx, credentials)
-      : fetchOpenApiSnapshot(ctx, credentials);
+  async syncPage(ctx, credentials, cursor) {
+    if (credentials.apiType !== "token") return syncOpenApiPage(ctx, credentials, cursor);
+    // The token API reads one dongle per call and an account has a few: one unit holds them all.
+    return { ...(await fetchTokenSnapshot(ctx, credentials)), nextCursor: null, pagesRead: 1, totalPages: 1 };
   },
 };

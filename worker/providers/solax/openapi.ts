@@ -1,9 +1,10 @@
+import { ProviderError } from "../errors";
 import type {
   NormalisedAlarm,
   NormalisedInverter,
   NormalisedSystem,
   ProviderCallContext,
-  ProviderSnapshot,
+  SyncPage,
 } from "../types";
 import type { SolaxOpenApiCredentials } from "./credentials";
 import { combinedState, inverterState, kWhToWh, localMillis, offsetMinutes, utcMillis } from "./normalise";
@@ -93,21 +94,21 @@ const coordinate = (value: number | null, limit: number) =>
 /**
  * Plants and inverters are listed account-wide (paged) per business type, live values come 10
  * inverters per call, and ongoing alarms per plant. Plant power and energy are the sums of their
- * inverters', which saves one plant/realtime_data call per plant.
+ * inverters', which saves one plant/realtime_data call per plant. One unit per business type: a
+ * plant's inverters can sit on any page of the account-wide device list, so a business type's
+ * lists are read together.
  */
-export async function fetchOpenApiSnapshot(
+export async function syncOpenApiPage(
   ctx: ProviderCallContext,
   credentials: SolaxOpenApiCredentials,
-): Promise<ProviderSnapshot> {
-  const client = new SolaxOpenApiClient(ctx, credentials);
-  const systems: NormalisedSystem[] = [];
-  const alarms: NormalisedAlarm[] = [];
-  for (const businessType of BUSINESS_TYPES) {
-    const part = await businessSnapshot(client, businessType);
-    systems.push(...part.systems);
-    alarms.push(...part.alarms);
-  }
-  return { systems, alarms };
+  cursor: string | null,
+): Promise<SyncPage> {
+  const index = cursor === null ? 0 : Number(JSON.parse(cursor).businessTypeIndex ?? 0);
+  const businessType = BUSINESS_TYPES[index];
+  if (businessType === undefined) throw new ProviderError("malformed", "unknown SolaX sync position");
+  const part = await businessSnapshot(new SolaxOpenApiClient(ctx, credentials), businessType);
+  const next = index + 1 < BUSINESS_TYPES.length ? JSON.stringify({ businessTypeIndex: index + 1 }) : null;
+  return { ...part, nextCursor: next, pagesRead: 1, totalPages: BUSINESS_TYPES.length };
 }
 
 async function businessSnapshot(client: SolaxOpenApiClient, businessType: BusinessType) {

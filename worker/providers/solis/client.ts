@@ -193,6 +193,31 @@ export class SolisClient {
   }
 }
 
+/**
+ * Checks one page against the list's own counts: every page but the last holds a full page, the
+ * last the remainder of `total`.
+ */
+export function checkPage<T>(endpoint: string, pageNo: number, page: SolisPage<T>): void {
+  if (page.total === null || page.pages === null || page.pages <= 0) return;
+  if (page.pages > MAX_PAGES) {
+    throw new ProviderError("malformed", `SolisCloud's ${endpoint} claims more than ${MAX_PAGES} pages`);
+  }
+  const expected = pageNo < page.pages ? SOLIS_PAGE_SIZE : page.total - SOLIS_PAGE_SIZE * (page.pages - 1);
+  if (page.records.length < expected) {
+    throw new ProviderError(
+      "malformed",
+      `SolisCloud's ${endpoint} page ${pageNo} answered ${page.records.length} of the ${expected} records it announced`,
+    );
+  }
+}
+
+/** The page after `pageNo`, or null when `page` was the last (a full page without a count means more). */
+export function nextPageNo(pageNo: number, page: SolisPage<unknown>): number | null {
+  if (page.records.length === 0 || pageNo >= MAX_PAGES) return null;
+  if (page.pages !== null && page.pages > 0) return pageNo < page.pages ? pageNo + 1 : null;
+  return page.records.length < SOLIS_PAGE_SIZE ? null : pageNo + 1;
+}
+
 function complete<T>(endpoint: string, records: T[], total: number | null): T[] {
   if (total !== null && records.length < total) {
     throw new ProviderError(

@@ -1,6 +1,7 @@
+import { z } from "zod";
 import { providerRegistration } from "../../../schema/provider-registry";
-import type { NormalisedInverter, ProviderAdapter } from "../types";
-import { SolisClient, solisUrlProblem } from "./client";
+import type { NormalisedAlarm, NormalisedInverter, NormalisedSystem, ProviderAdapter } from "../types";
+import { checkPage, nextPageNo, SOLIS_PAGE_SIZE, SolisClient, solisUrlProblem } from "./client";
 import { type SolisCredentials, solisCredentialsSchema, solisFields } from "./credentials";
 import { normaliseAlarm, normaliseInverter, normaliseSystem } from "./normalise";
 import { alarmSchema, inverterSchema, stationSchema } from "./schemas";
@@ -11,6 +12,43 @@ const DAY_MS = 86_400_000;
  * to tomorrow (UTC) covers today and yesterday in every zone at one or two pages per sync.
  */
 const ALARM_DAYS_BACK = 2;
+
+/** Stations kept waiting for their inverters in the cursor at most (a few pages' worth). */
+const MAX_WAITING = 500;
+
+const inverterJson = z.custom<NormalisedInverter>((value) => typeof value === "object" && value !== null);
+const page = z.number().int().positive().nullable();
+const solisCursorSchema = z.object({
+  stationPage: page,
+  inverterPage: page,
+  alarmPage: page,
+  stationPages: z.number().nullable(),
+  inverterPages: z.number().nullable(),
+  alarmPages: z.number().nullable(),
+  /** The alarm list's dates, fixed for the whole run. */
+  alarmFrom: z.string(),
+  alarmTo: z.string(),
+  alarms: z.array(z.custom<NormalisedAlarm>((value) => typeof value === "object" && value !== null)),
+  waiting: z.array(
+    z.object({
+      system: z.custom<NormalisedSystem>((value) => typeof value === "object" && value !== null),
+      expected: z.number().nullable(),
+    }),
+  ),
+  early: z.record(z.string(), z.array(inverterJson)),
+});
+type SolisCursor = z.infer<typeof solisCursorSchema>;
+const FIRST: Omit<SolisCursor, "alarmFrom" | "alarmTo"> = {
+  stationPage: 1,
+  inverterPage: 1,
+  alarmPage: 1,
+  stationPages: null,
+  inverterPages: null,
+  alarmPages: null,
+  alarms: [],
+  waiting: [],
+  early: {},
+};
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -40,30 +78,109 @@ export const solisAdapter: ProviderAdapter<SolisCredentials> = {
     return { sitesFound: page.total ?? page.records.length };
   },
 
-  async fetchSnapshot(ctx, credentials) {
+  /**
+   * The station, inverter and alarm lists are separate endpoints, each with its own limit, so a
+   * unit reads one page of each side by side (100 records per call, instead of a detail call per
+   * station or inverter). A station is stored once all its inverters (the station's
+   * inverterCount) have been read, whichever page they came on; the cursor carries the stations
+   * still waiting, the inverters read before their station, and the alarms, which are stored with
+   * the last stations so that each finds its station.
+   */
+  async syncPage(ctx, credentials, cursor) {
     const client = new SolisClient(ctx, credentials);
     const now = ctx.now();
-    // Three batch lists, 100 records per call, instead of a detail call per station or inverter.
-    // Each endpoint has its own limit, so the three are read side by side.
+    const at: SolisCursor =
+      cursor === null
+        ? {
+            ...FIRST,
+            alarmFrom: isoDate(now - ALARM_DAYS_BACK * DAY_MS),
+            alarmTo: isoDate(now + DAY_MS),
+          }
+        : solisCursorSchema.parse(JSON.parse(cursor));
+    const waiting = new Map(at.waiting.map((entry) => [entry.system.providerSystemId, entry]));
+    const early = new Map(Object.entries(at.early));
+    // The station list keeps pace with the inverter list: it never runs more than a page ahead
+    // (unless inverters wait for their station), and it ends no later than the inverter list.
+    const readStations =
+      at.stationPage !== null &&
+      (waiting.size < SOLIS_PAGE_SIZE ||
+        early.size > 0 ||
+        pagesLeft(at.stationPage, at.stationPages) >= pagesLeft(at.inverterPage, at.inverterPages));
     const [stations, inverters, alarms] = await Promise.all([
-      client.all("userStationList", {}, stationSchema),
-      client.all("inverterDetailList", {}, inverterSchema),
-      client.all(
-        "alarmList",
-        { alarmBeginTime: isoDate(now - ALARM_DAYS_BACK * DAY_MS), alarmEndTime: isoDate(now + DAY_MS) },
-        alarmSchema,
-      ),
+      readStations && at.stationPage !== null
+        ? listPage(client, "userStationList", at.stationPage, {}, stationSchema)
+        : null,
+      at.inverterPage !== null
+        ? listPage(client, "inverterDetailList", at.inverterPage, {}, inverterSchema)
+        : null,
+      at.alarmPage !== null
+        ? listPage(
+            client,
+            "alarmList",
+            at.alarmPage,
+            { alarmBeginTime: at.alarmFrom, alarmEndTime: at.alarmTo },
+            alarmSchema,
+          )
+        : null,
     ]);
-
-    const invertersByStation = new Map<string, NormalisedInverter[]>();
-    for (const inverter of inverters) {
-      const list = invertersByStation.get(inverter.stationId) ?? [];
-      list.push(normaliseInverter(inverter));
-      invertersByStation.set(inverter.stationId, list);
+    for (const station of stations?.records ?? []) {
+      const system = normaliseSystem(station, early.get(station.id) ?? []);
+      early.delete(station.id);
+      waiting.set(station.id, { system, expected: station.inverterCount });
+    }
+    for (const record of inverters?.records ?? []) {
+      const inverter = normaliseInverter(record);
+      const entry = waiting.get(record.stationId);
+      if (entry) entry.system.inverters.push(inverter);
+      else early.set(record.stationId, [...(early.get(record.stationId) ?? []), inverter]);
+    }
+    const next: SolisCursor = {
+      ...at,
+      stationPage: stations ? nextPageNo(at.stationPage ?? 1, stations) : at.stationPage,
+      inverterPage: inverters ? nextPageNo(at.inverterPage ?? 1, inverters) : at.inverterPage,
+      alarmPage: alarms ? nextPageNo(at.alarmPage ?? 1, alarms) : at.alarmPage,
+      stationPages: stations?.pages ?? at.stationPages,
+      inverterPages: inverters?.pages ?? at.inverterPages,
+      alarmPages: alarms?.pages ?? at.alarmPages,
+      alarms: [...at.alarms, ...(alarms?.records ?? []).map((alarm) => normaliseAlarm(alarm, now))],
+    };
+    const done = next.stationPage === null && next.inverterPage === null && next.alarmPage === null;
+    // Stations leave in list order, so a sync stores them as the vendor lists them.
+    const ready: NormalisedSystem[] = [];
+    for (const [id, entry] of waiting) {
+      const complete = entry.expected !== null && entry.system.inverters.length >= entry.expected;
+      // Past the cap, stations are stored with the inverters read so far: the cursor stays small.
+      if (!complete && !done && waiting.size <= MAX_WAITING) break;
+      ready.push(entry.system);
+      waiting.delete(id);
     }
     return {
-      systems: stations.map((station) => normaliseSystem(station, invertersByStation.get(station.id) ?? [])),
-      alarms: alarms.map((alarm) => normaliseAlarm(alarm, now)),
+      systems: ready,
+      alarms: done ? next.alarms : null,
+      nextCursor: done
+        ? null
+        : JSON.stringify({ ...next, waiting: [...waiting.values()], early: Object.fromEntries(early) }),
+      pagesRead: (stations ? 1 : 0) + (inverters ? 1 : 0) + (alarms ? 1 : 0),
+      totalPages:
+        next.stationPages === null || next.inverterPages === null || next.alarmPages === null
+          ? null
+          : next.stationPages + next.inverterPages + next.alarmPages,
     };
   },
 };
+
+/** Pages still to read of a list: unknown until its first page named the count. */
+const pagesLeft = (page: number | null, pages: number | null) =>
+  page === null ? 0 : pages === null ? Number.POSITIVE_INFINITY : pages - page + 1;
+
+async function listPage<T>(
+  client: SolisClient,
+  endpoint: string,
+  pageNo: number,
+  body: Record<string, unknown>,
+  schema: z.ZodType<T>,
+) {
+  const page = await client.page(endpoint, { ...body, pageNo, pageSize: SOLIS_PAGE_SIZE }, schema);
+  checkPage(endpoint, pageNo, page);
+  return page;
+}

@@ -64,6 +64,8 @@ export const stationSchema = z.object({
   allEnergyStr: looseString,
   state: looseNumber,
   dataTimestamp: looseNumber,
+  /** How many inverters the station has: a station is stored once that many have been read. */
+  inverterCount: looseNumber,
 });
 export type SolisStation = z.infer<typeof stationSchema>;
 

@@ -1,0 +1,355 @@
+import type { SyncProgress } from "../../schema/api/providers";
+import type { SyncTrigger } from "../../schema/domain";
+import type { ProviderConnectionRow, SyncRunRow } from "../../schema/tables";
+import {
+  claimLease,
+  closeLease,
+  commitRunUnit,
+  endRunningSyncRun,
+  findConnectionById,
+  findSyncRunById,
+  insertSyncRun,
+  renewLease,
+  updateConnection,
+  updateSyncRun,
+} from "../data/connections";
+import type { Env, SyncMessage } from "../env";
+import { openCredentials, openSession, sealSession } from "../lib/connection-secrets";
+import { UnreadableBlobError } from "../lib/credentials-crypto";
+import { type Keyring, loadKeyring } from "../lib/credentials-keyring";
+import { type Db, runBatch } from "../lib/db";
+import { timezoneAt } from "../lib/geo/timezone-at";
+import type { CallBudget } from "../providers/budget";
+import { ProviderError, type ProviderErrorKind } from "../providers/errors";
+import { ProviderHttp } from "../providers/http";
+import { findApiAdapter, providerBudget } from "../providers/registry";
+import type { NormalisedSystem, ProviderSession } from "../providers/types";
+import { providerUrls } from "../providers/urls";
+import { storeSystemsPage } from "../services/fleet-pages";
+import { fleetStoreFor } from "../services/fleet-store";
+import { backoffMs, describeFailure, nextSyncDelayMs, SYNC_LEASE_MS } from "./schedule";
+
+/**
+ * A sync is a run of small units. Each unit reads one piece of the vendor account (a list page,
+ * a batch of plants) through the adapter's `syncPage`, stores it (D1 metadata, the fleet store's
+ * points, which publishes them at once), and commits the adapter's cursor on the run's row. The
+ * next unit follows in the same invocation while its time allows, otherwise as a queue message,
+ * so a run never needs more than one invocation's limits and a killed one resumes from its last
+ * committed unit. The connection's lease belongs to the run (its id is the owner token) and is
+ * renewed by every unit.
+ */
+
+export interface SyncDeps {
+  db: Db;
+  env: Env;
+  now: () => number;
+  /** The vendors' transport; tests and the benchmark hand in the sandbox. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Per-call limit; 10 s unless a test shortens it. */
+  callTimeoutMs?: number;
+  /** How the rate-limit spacing and retries wait; a test or benchmark may advance a virtual clock instead. */
+  sleep?: (ms: number) => Promise<void>;
+  /** The call budget; the credential's shared one unless a test on a fake clock hands in its own. */
+  budget?: CallBudget;
+  /** Where the next unit goes when this invocation stops; the sync queue unless a test collects them. */
+  enqueue?: (message: SyncMessage) => Promise<unknown>;
+}
+
+/** A queue invocation works on a run this long, then hands the next unit to a new message. */
+export const INVOCATION_WORK_MS = 60_000;
+
+export type StartResult = { status: "started"; runId: string } | { status: "busy" };
+
+/** Starts a run on the connection unless one holds its lease; the run's id is the lease's owner token. */
+export async function startRun(
+  deps: SyncDeps,
+  connectionId: string,
+  trigger: SyncTrigger,
+): Promise<StartResult> {
+  const { db } = deps;
+  const startedAt = deps.now();
+  const runId = crypto.randomUUID();
+  if (!(await claimLease(db, connectionId, runId, startedAt, startedAt + SYNC_LEASE_MS)))
+    return { status: "busy" };
+  const connection = await findConnectionById(db, connectionId);
+  if (!connection) return { status: "busy" };
+  await insertSyncRun(db, {
+    id: runId,
+    orgId: connection.orgId,
+    connectionId,
+    provider: connection.provider,
+    trigger,
+    status: "running",
+    startedAt,
+    progressAt: startedAt,
+  });
+  return { status: "started", runId };
+}
+
+type UnitOutcome = "continue" | "finished" | "stale";
+
+/**
+ * Works on a run from unit `unit` until it ends or `workUntil` has passed, then sends the next unit
+ * as a message. Answers the run's row as this invocation leaves it.
+ */
+export async function driveRun(
+  deps: SyncDeps,
+  runId: string,
+  unit: number,
+  workUntil: number,
+): Promise<SyncRunRow | undefined> {
+  const invokedAt = Date.now();
+  let next = unit;
+  let outcome: UnitOutcome = "continue";
+  while (outcome === "continue") {
+    outcome = await runUnit(deps, runId, next);
+    next++;
+    if (outcome === "continue" && deps.now() >= workUntil) {
+      await (deps.enqueue ?? ((m) => deps.env.SYNC_QUEUE.send(m)))({ kind: "snapshot", runId, unit: next });
+      break;
+    }
+  }
+  const run = await findSyncRunById(deps.db, runId);
+  if (!run || outcome === "stale") return run;
+  const invocationMs = Date.now() - invokedAt;
+  await updateSyncRun(deps.db, runId, {
+    invocations: run.invocations + 1,
+    longestInvocationMs: Math.max(run.longestInvocationMs, invocationMs),
+  });
+  return {
+    ...run,
+    invocations: run.invocations + 1,
+    longestInvocationMs: Math.max(run.longestInvocationMs, invocationMs),
+  };
+}
+
+function memorySession(initial: Record<string, unknown> | null) {
+  let value = initial;
+  let changed = false;
+  const session: ProviderSession = {
+    get: () => value,
+    set: (next) => {
+      value = next;
+      changed = true;
+    },
+  };
+  return { session, changed: () => changed, value: () => value };
+}
+
+/**
+ * One unit: renew the lease, read the page at the run's cursor, store it, commit the cursor. A
+ * message whose unit is not the run's next one (a redelivery after the unit committed, a resend
+ * by maintenance) changes nothing.
+ */
+export async function runUnit(deps: SyncDeps, runId: string, unit: number): Promise<UnitOutcome> {
+  const { db } = deps;
+  const run = await findSyncRunById(db, runId);
+  if (run?.status !== "running" || run.unitSeq !== unit) return "stale";
+  const connection = await findConnectionById(db, run.connectionId);
+  if (!connection || !(await renewLease(db, connection.id, runId, deps.now() + SYNC_LEASE_MS))) {
+    // Another run holds the connection now (this one stood still past its lease).
+    await updateSyncRun(db, runId, {
+      status: "failed",
+      finishedAt: deps.now(),
+      error: "The sync stopped moving.",
+    });
+    return "stale";
+  }
+  const adapter = findApiAdapter(connection.provider);
+  let http: ProviderHttp | null = null;
+  try {
+    if (!adapter)
+      throw new ProviderError("invalid_request", `${connection.provider} has no API to sync from`);
+    const keyring = await loadKeyring(deps.env);
+    const credentials = adapter.credentialsSchema.parse(await readCredentials(keyring, connection));
+    http = new ProviderHttp({
+      fetch: deps.fetch,
+      budget: deps.budget ?? (await providerBudget(deps.env, adapter, credentials)),
+      timeoutMs: deps.callTimeoutMs,
+      sleep: deps.sleep,
+      // The budget follows the injected clock only when the sleep is injected too.
+      now: deps.sleep ? deps.now : undefined,
+    });
+    const session = memorySession(await openSession(keyring, connection));
+    const page = await adapter.syncPage(
+      { http, urls: providerUrls(deps.env), now: deps.now, session: session.session },
+      credentials,
+      run.cursor,
+    );
+    const systems = withZones(page.systems);
+    const storedAt = deps.now();
+    const scope = {
+      orgId: connection.orgId,
+      provider: connection.provider,
+      connectionId: connection.id,
+      now: storedAt,
+    };
+    // Metadata and alarms to D1, points to the fleet store, which publishes them as it stores them.
+    if (systems.length > 0 || (page.alarms?.length ?? 0) > 0) {
+      await storeSystemsPage(deps, scope, { systems, alarms: page.alarms, publish: true });
+    }
+    const newestDataAt = systems.reduce<number | null>(
+      (newest, s) => (s.dataTime !== null && (newest === null || s.dataTime > newest) ? s.dataTime : newest),
+      connection.newestDataAt,
+    );
+    const sessionBlob = session.changed() ? await sealSession(keyring, connection, session.value()) : null;
+    const finished = page.nextCursor === null;
+    const committed = await commitRunUnit(db, runId, unit, {
+      cursor: page.nextCursor,
+      pagesDone: run.pagesDone + page.pagesRead,
+      pagesTotal: page.totalPages ?? run.pagesTotal,
+      systemsStored: run.systemsStored + systems.length,
+      sitesCount: run.sitesCount + systems.length,
+      invertersCount: run.invertersCount + systems.reduce((n, s) => n + s.inverters.length, 0),
+      readingsCount: run.readingsCount + systems.filter((s) => s.dataTime !== null).length,
+      providerCalls: run.providerCalls + http.calls,
+      progressAt: storedAt,
+      ...(finished ? { status: "success" as const, finishedAt: storedAt } : {}),
+    });
+    // Another delivery of this unit committed first: its data is the same, and it goes on.
+    if (!committed) return "stale";
+    if (finished) {
+      await closeLease(db, connection.id, runId, {
+        status: "active",
+        lastSyncAt: storedAt,
+        lastSyncStatus: "success",
+        lastError: null,
+        newestDataAt,
+        consecutiveFailures: 0,
+        nextSyncAt: storedAt + (await nextSyncDelayMs(db, connection, storedAt)),
+        ...(sessionBlob ?? {}),
+      });
+    } else {
+      await updateConnection(db, connection.id, { newestDataAt, ...(sessionBlob ?? {}) });
+    }
+    await publishProgress(deps.env, committed);
+    return finished ? "finished" : "continue";
+  } catch (error) {
+    await failRun(
+      deps,
+      connection,
+      run,
+      http?.calls ?? 0,
+      error,
+      adapter?.displayName ?? connection.provider,
+    );
+    return "finished";
+  }
+}
+
+/** Credentials that no longer decrypt need the user: they must be saved again. */
+async function readCredentials(keyring: Keyring, connection: ProviderConnectionRow): Promise<unknown> {
+  try {
+    return await openCredentials(keyring, connection);
+  } catch (error) {
+    if (error instanceof UnreadableBlobError)
+      throw new ProviderError("unreadable_credentials", error.message);
+    throw error;
+  }
+}
+
+/**
+ * A unit whose page kept failing (the transport already retried it) ends the run: recorded with a
+ * readable reason, the connection backs off (or, for rejected credentials, waits for the user).
+ * Pages stored by earlier units stay.
+ */
+async function failRun(
+  deps: SyncDeps,
+  connection: ProviderConnectionRow,
+  run: SyncRunRow,
+  calls: number,
+  error: unknown,
+  displayName: string,
+): Promise<void> {
+  const kind: ProviderErrorKind | "unexpected" = error instanceof ProviderError ? error.kind : "unexpected";
+  if (!(error instanceof ProviderError)) {
+    // Logged without credentials: only the connection and the error's own message.
+    console.error(
+      JSON.stringify({
+        msg: "sync failed unexpectedly",
+        connectionId: connection.id,
+        provider: connection.provider,
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      }),
+    );
+  }
+  const detail = error instanceof ProviderError ? error.message : "internal error";
+  const retryAfter = error instanceof ProviderError ? error.retryAfterMs : undefined;
+  await closeRun(deps, connection, run, {
+    kind,
+    message: describeFailure(kind, displayName, detail),
+    retryAfter,
+    calls,
+  });
+}
+
+/** Closes a run as failed and frees its connection with a backoff; maintenance uses it for stuck runs. */
+export async function closeRun(
+  deps: Pick<SyncDeps, "db" | "env" | "now">,
+  connection: ProviderConnectionRow,
+  run: SyncRunRow,
+  failure: { kind: ProviderErrorKind | "unexpected"; message: string; retryAfter?: number; calls: number },
+): Promise<void> {
+  const finishedAt = deps.now();
+  const failures = connection.consecutiveFailures + 1;
+  const stopRetrying =
+    failure.kind === "auth" ||
+    failure.kind === "invalid_request" ||
+    failure.kind === "unreadable_credentials";
+  await runBatch(deps.db, [
+    closeLease(deps.db, connection.id, run.id, {
+      status: stopRetrying ? "needs_attention" : "active",
+      lastSyncAt: finishedAt,
+      lastSyncStatus: "failed",
+      lastError: failure.message,
+      consecutiveFailures: failures,
+      nextSyncAt: stopRetrying ? null : finishedAt + backoffMs(failures, failure.retryAfter),
+    }),
+    endRunningSyncRun(deps.db, run.id, {
+      status: "failed",
+      finishedAt,
+      error: failure.message,
+      errorKind: failure.kind,
+      providerCalls: run.providerCalls + failure.calls,
+    }),
+  ]);
+  const closed = await findSyncRunById(deps.db, run.id);
+  if (closed) await publishProgress(deps.env, closed);
+}
+
+export function toProgress(run: SyncRunRow): SyncProgress {
+  return {
+    runId: run.id,
+    provider: run.provider,
+    status: run.status,
+    pagesDone: run.pagesDone,
+    pagesTotal: run.pagesTotal,
+    systemsStored: run.systemsStored,
+    invertersStored: run.invertersCount,
+    error: run.error,
+  };
+}
+
+/** Progress goes to the run's own organisation only: its fleet store holds that organisation's sockets. */
+async function publishProgress(env: Env, run: SyncRunRow): Promise<void> {
+  try {
+    await fleetStoreFor(env, run.orgId).publish(run.orgId, [
+      { type: "sync_progress", data: toProgress(run) },
+    ]);
+  } catch (error) {
+    // A progress message is a courtesy: its loss never fails the run.
+    console.warn(JSON.stringify({ msg: "sync progress not published", runId: run.id, error: String(error) }));
+  }
+}
+
+/**
+ * A vendor that gives coordinates but no zone (SolisCloud lists an hour offset at most) gets the
+ * zone at its coordinates, so its local days are counted on its own clock rather than UTC.
+ */
+function withZones(systems: NormalisedSystem[]): NormalisedSystem[] {
+  return systems.map((s) =>
+    s.timezone === null && s.latitude !== null && s.longitude !== null
+      ? { ...s, timezone: timezoneAt(s.latitude, s.longitude) }
+      : s,
+  );
+}
