@@ -27,6 +27,10 @@ function guarded<C>(adapter: ProviderAdapter<C>): ProviderAdapter<C> {
       adapter.testConnection(ctx, credentials).catch((error) => withoutCredentials(error, credentials)),
     fetchSnapshot: (ctx, credentials) =>
       adapter.fetchSnapshot(ctx, credentials).catch((error) => withoutCredentials(error, credentials)),
+    fetchHistory: (ctx, credentials, request) =>
+      adapter
+        .fetchHistory(ctx, credentials, request)
+        .catch((error) => withoutCredentials(error, credentials)),
   };
 }
 

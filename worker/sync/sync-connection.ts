@@ -49,7 +49,8 @@ export type SyncRunResult =
   | { status: "failed"; runId: string; errorKind: ProviderErrorKind | "unexpected"; error: string }
   | { status: "busy" };
 
-function memorySession(initial: Record<string, unknown> | null) {
+/** A vendor session held for one invocation; `changed` says whether it must be sealed and saved. */
+export function memorySession(initial: Record<string, unknown> | null) {
   let value = initial;
   let changed = false;
   const session: ProviderSession = {
@@ -170,7 +171,7 @@ export async function syncConnection(
 }
 
 /** Credentials that no longer decrypt need the user: they must be saved again. */
-async function readCredentials(keyring: Keyring, connection: ProviderConnectionRow): Promise<unknown> {
+export async function readCredentials(keyring: Keyring, connection: ProviderConnectionRow): Promise<unknown> {
   try {
     return await openCredentials(keyring, connection);
   } catch (error) {

@@ -153,4 +153,7 @@ export const froniusAdapter: ProviderAdapter<FroniusCredentials> = {
     }
     return { systems, alarms: messagesAvailable ? alarms : null };
   },
+
+  fetchHistory: async () => null,
+  historyCallsPerDay: () => 0,
 };

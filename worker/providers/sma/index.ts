@@ -81,4 +81,7 @@ export const smaAdapter: ProviderAdapter<SmaCredentials> = {
     client.save();
     return { systems, alarms: null };
   },
+
+  fetchHistory: async () => null,
+  historyCallsPerDay: () => 0,
 };

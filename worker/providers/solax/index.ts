@@ -34,4 +34,7 @@ export const solaxAdapter: ProviderAdapter<SolaxCredentials> = {
       ? fetchTokenSnapshot(ctx, credentials)
       : fetchOpenApiSnapshot(ctx, credentials);
   },
+
+  fetchHistory: async () => null,
+  historyCallsPerDay: () => 0,
 };

@@ -1,6 +1,7 @@
 import type { NormalisedInverter, ProviderAdapter } from "../types";
 import { SolisClient, solisUrlProblem } from "./client";
 import { type SolisCredentials, solisCredentialsSchema, solisFields } from "./credentials";
+import { fetchSolisHistory } from "./history";
 import { normaliseAlarm, normaliseInverter, normaliseSystem } from "./normalise";
 import { alarmSchema, inverterSchema, stationSchema } from "./schemas";
 
@@ -65,4 +66,8 @@ export const solisAdapter: ProviderAdapter<SolisCredentials> = {
       alarms: alarms.map((alarm) => normaliseAlarm(alarm, now)),
     };
   },
+
+  fetchHistory: (ctx, credentials, request) =>
+    fetchSolisHistory(ctx, new SolisClient(ctx, credentials), request),
+  historyCallsPerDay: () => 1,
 };
