@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ProviderError } from "../errors";
 import type { NormalisedAlarm, NormalisedSystem, ProviderAdapter, SystemState } from "../types";
 import { FroniusClient, type FroniusCredentials } from "./client";
+import { fetchFroniusHistory } from "./history";
 import {
   channel,
   energyWh,
@@ -154,6 +155,6 @@ export const froniusAdapter: ProviderAdapter<FroniusCredentials> = {
     return { systems, alarms: messagesAvailable ? alarms : null };
   },
 
-  fetchHistory: async () => null,
-  historyCallsPerDay: () => 0,
+  fetchHistory: (ctx, credentials, request) => fetchFroniusHistory(new FroniusClient(ctx, credentials), request),
+  historyCallsPerDay: () => 1,
 };

@@ -1,5 +1,6 @@
 import type { NormalisedSystem, ProviderAdapter } from "../types";
 import { SmaClient } from "./client";
+import { fetchSmaHistory } from "./history";
 import { type SmaCredentials, smaCredentialsSchema, smaFields } from "./credentials";
 import {
   assertKnownZone,
@@ -82,6 +83,6 @@ export const smaAdapter: ProviderAdapter<SmaCredentials> = {
     return { systems, alarms: null };
   },
 
-  fetchHistory: async () => null,
-  historyCallsPerDay: () => 0,
+  fetchHistory: (ctx, credentials, request) => fetchSmaHistory(ctx, new SmaClient(ctx, credentials), request),
+  historyCallsPerDay: () => 1,
 };

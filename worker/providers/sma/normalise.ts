@@ -7,7 +7,7 @@ import type { SmaAddress, SmaDevice, SmaPlant, SmaPvSeries } from "./schemas";
 const CLOCK_SKEW_MS = 15 * 60_000;
 /** Without a reading for this long, an inverter counts as offline: SMA uploads every 5 minutes. */
 const STALE_AFTER_MS = 60 * 60_000;
-const BUCKET_MINUTES: Record<string, number> = {
+export const BUCKET_MINUTES: Record<string, number> = {
   OneMinute: 1,
   FiveMinutes: 5,
   FifteenMinutes: 15,
