@@ -315,14 +315,23 @@ export function froniusSandbox(options: { now: () => number; faults?: SandboxFau
       data.push({
         logDateTime: iso(t + step),
         logDuration: 300,
-        channels: [{ channelName: "EnergyProductionTotal", channelType: "Energy", unit: "Wh", value: energy }],
+        channels: [
+          { channelName: "EnergyProductionTotal", channelType: "Energy", unit: "Wh", value: energy },
+        ],
       });
     }
     return c.json({
       pvSystemId: froniusGuid(plant.id),
       deviceId: null,
       data,
-      links: { first: null, prev: null, self: c.req.url, next: null, last: null, totalItemsCount: data.length },
+      links: {
+        first: null,
+        prev: null,
+        self: c.req.url,
+        next: null,
+        last: null,
+        totalItemsCount: data.length,
+      },
       totalDataCount: data.length,
     });
   });

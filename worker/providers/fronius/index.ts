@@ -155,6 +155,7 @@ export const froniusAdapter: ProviderAdapter<FroniusCredentials> = {
     return { systems, alarms: messagesAvailable ? alarms : null };
   },
 
-  fetchHistory: (ctx, credentials, request) => fetchFroniusHistory(new FroniusClient(ctx, credentials), request),
+  fetchHistory: (ctx, credentials, request) =>
+    fetchFroniusHistory(new FroniusClient(ctx, credentials), request),
   historyCallsPerDay: () => 1,
 };

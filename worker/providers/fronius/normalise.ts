@@ -11,7 +11,11 @@ function scaled(channel: FroniusChannel | undefined, factors: Record<string, num
   return value === null ? null : Math.round(value);
 }
 
-function unrounded(channel: FroniusChannel | undefined, factors: Record<string, number>, fallbackUnit: string) {
+function unrounded(
+  channel: FroniusChannel | undefined,
+  factors: Record<string, number>,
+  fallbackUnit: string,
+) {
   if (!channel || channel.value === null) return null;
   const unit = (channel.unit ?? fallbackUnit).toLowerCase();
   const factor = factors[unit];

@@ -1,7 +1,7 @@
 import type { NormalisedSystem, ProviderAdapter } from "../types";
 import { SmaClient } from "./client";
-import { fetchSmaHistory } from "./history";
 import { type SmaCredentials, smaCredentialsSchema, smaFields } from "./credentials";
+import { fetchSmaHistory } from "./history";
 import {
   assertKnownZone,
   energyFromBucketsWh,

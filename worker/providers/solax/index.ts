@@ -1,5 +1,6 @@
 import type { ProviderAdapter } from "../types";
 import { type SolaxCredentials, solaxCredentialsSchema, solaxFields } from "./credentials";
+import { fetchSolaxHistory, SOLAX_HISTORY_CALLS_PER_DAY } from "./history";
 import { fetchOpenApiSnapshot, testOpenApiConnection } from "./openapi";
 import { OPENAPI_LIMITS } from "./openapi-client";
 import { fetchTokenSnapshot, TOKEN_API_LIMITS, testTokenConnection } from "./token-api";
@@ -35,6 +36,8 @@ export const solaxAdapter: ProviderAdapter<SolaxCredentials> = {
       : fetchOpenApiSnapshot(ctx, credentials);
   },
 
-  fetchHistory: async () => null,
-  historyCallsPerDay: () => 0,
+  // The token API reads live values only; the Developer OpenAPI has device history.
+  fetchHistory: async (ctx, credentials, request) =>
+    credentials.apiType === "token" ? null : fetchSolaxHistory(ctx, credentials, request),
+  historyCallsPerDay: (credentials) => (credentials.apiType === "token" ? 0 : SOLAX_HISTORY_CALLS_PER_DAY),
 };
