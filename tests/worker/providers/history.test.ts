@@ -23,7 +23,12 @@ const NOW = Date.UTC(2026, 9, 27, 12, 0);
 
 function memorySession(): ProviderSession {
   let value: Record<string, unknown> | null = null;
-  return { get: () => value, set: (next) => void (value = next) };
+  return {
+    get: () => value,
+    set: (next) => {
+      value = next;
+    },
+  };
 }
 
 /** The adapter's call context on a sandbox held at NOW; spacing waits move a fake clock only. */
