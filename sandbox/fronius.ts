@@ -292,6 +292,50 @@ export function froniusSandbox(options: { now: () => number; faults?: SandboxFau
     });
   });
 
+  // 5-minute buckets (research §2.2, FRO-CAP): EnergyProductionTotal in Wh per bucket, logDateTime
+  // at the bucket's close in UTC, logDuration in seconds; at most a day (25 hours) per call. A
+  // bucket's energy is the simulation's power at its start over 5 minutes, the same integral the
+  // live energy-today counter sums.
+  app.get("/pvsystems/:id/histdata", (c) => {
+    const plant = plantFor(c);
+    if (!plant) return notFound(c);
+    const from = Date.parse(c.req.query("from") ?? "");
+    const to = Date.parse(c.req.query("to") ?? "");
+    if (Number.isNaN(from) || Number.isNaN(to) || to <= from || to - from > 25 * 3_600_000) {
+      return c.json(
+        { responseError: 1400, responseMessage: "Invalid from/to (ISO-8601, at most one day)." },
+        400,
+      );
+    }
+    const step = 5 * 60_000;
+    const until = Math.min(to, now());
+    const data = [];
+    for (let t = Math.ceil(from / step) * step; t + step <= until; t += step) {
+      const energy = Math.round(((plantPowerW(plant, t) * step) / 3_600_000) * 100) / 100;
+      data.push({
+        logDateTime: iso(t + step),
+        logDuration: 300,
+        channels: [
+          { channelName: "EnergyProductionTotal", channelType: "Energy", unit: "Wh", value: energy },
+        ],
+      });
+    }
+    return c.json({
+      pvSystemId: froniusGuid(plant.id),
+      deviceId: null,
+      data,
+      links: {
+        first: null,
+        prev: null,
+        self: c.req.url,
+        next: null,
+        last: null,
+        totalItemsCount: data.length,
+      },
+      totalDataCount: data.length,
+    });
+  });
+
   // Shape unverified (research §2.2): stateType, stateCode, stateSeverity, logDateTime, text.
   // The emulator lists the messages of faults still going on.
   app.get("/pvsystems/:id/messages", (c) => {

@@ -375,6 +375,34 @@ const findPlant = (c: Context<DataEnv>, plantId: string) =>
 const findDevice = (c: Context<DataEnv>, deviceId: string) =>
   c.var.accounts.map((a) => a.devicesById.get(deviceId)).find(Boolean);
 
+/**
+ * A Day series (completed 5-minute buckets of one plant-local date), or null for a bad date.
+ * `value` gives a bucket's power in W; with ReturnEnergyValues the bucket's energy (Wh) is
+ * computed exactly as simulation.ts integrates today's energy.
+ */
+function daySeries(
+  plant: SimPlant,
+  date: string,
+  at: number,
+  energyValues: boolean,
+  powerAt: (t: number) => number,
+): { time: string; pvGeneration: number }[] | null {
+  const day = DateTime.fromISO(date, { zone: plant.timezone });
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !day.isValid) return null;
+  const start = day.startOf("day").toMillis();
+  const end = day.plus({ days: 1 }).startOf("day").toMillis();
+  const set = [];
+  // Completed 5-minute buckets only: the one under way is not uploaded yet.
+  for (let t = start; t < end && t + STEP_MS <= at; t += STEP_MS) {
+    const powerW = powerAt(t);
+    set.push({
+      time: localTime(t, plant.timezone),
+      pvGeneration: energyValues ? (powerW * STEP_MS) / 3_600_000 : powerW,
+    });
+  }
+  return set;
+}
+
 function deviceHeader(device: SimDevice) {
   return {
     plant: plantSummary(device.plant),
@@ -451,22 +479,32 @@ export function smaDataSandbox({ now, faults }: SmaSandboxOptions) {
       const bucket = dataTimeAt(at);
       set = [{ time: localTime(bucket, plant.timezone), pvGeneration: value(bucket) }];
     } else if (period === "Day") {
-      const date = c.req.query("Date") ?? "";
-      const day = DateTime.fromISO(date, { zone: plant.timezone });
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !day.isValid) {
-        return c.json(problem(400, "Bad Request", "Date must be YYYY-MM-DD"), 400);
-      }
-      const start = day.startOf("day").toMillis();
-      const end = day.plus({ days: 1 }).startOf("day").toMillis();
-      set = [];
-      // Completed 5-minute buckets only: the one under way is not uploaded yet.
-      for (let t = start; t < end && t + STEP_MS <= at; t += STEP_MS) {
-        set.push({ time: localTime(t, plant.timezone), pvGeneration: value(t) });
-      }
+      const day = daySeries(plant, c.req.query("Date") ?? "", at, energyValues, (t) =>
+        inverterPowerW(plant, inverterIndex, t),
+      );
+      if (!day) return c.json(problem(400, "Bad Request", "Date must be YYYY-MM-DD"), 400);
+      set = day;
     } else {
       return c.json(problem(400, "Bad Request", "The sandbox serves the Recent and Day periods"), 400);
     }
     return c.json({ ...deviceHeader(device), setType, resolution: "FiveMinutes", set });
+  });
+
+  // A plant's data set (research §3.3: plant-level sets as in Basic Reporting): the sum of its
+  // inverters' buckets, one call per plant and day. The sandbox serves the Day period.
+  app.get("/v1/plants/:plantId/measurements/sets/:setType/:period", (c) => {
+    const plant = findPlant(c, c.req.param("plantId"));
+    if (!plant) return c.json(problem(404, "Not Found", "Unknown plant"), 404);
+    const { setType, period } = c.req.param();
+    if (setType !== PV_SET || period !== "Day") {
+      return c.json(problem(400, "Bad Request", `The sandbox serves ${PV_SET}/Day of plants only`), 400);
+    }
+    const energyValues = (c.req.query("ReturnEnergyValues") ?? "").toLowerCase() === "true";
+    const set = daySeries(plant, c.req.query("Date") ?? "", now(), energyValues, (t) =>
+      plant.inverters.reduce((sum, _, index) => sum + inverterPowerW(plant, index, t), 0),
+    );
+    if (!set) return c.json(problem(400, "Bad Request", "Date must be YYYY-MM-DD"), 400);
+    return c.json({ plant: plantSummary(plant), setType, resolution: "FiveMinutes", set });
   });
 
   return app;

@@ -398,6 +398,33 @@ export function solaxOpenApiSandbox(options: { now: () => number; faults?: Sandb
     return c.json(envelope(10000, "success", rows));
   });
 
+  // Past 5-minute rows of up to 10 inverters over a window of at most 11 hours (research §4:
+  // "windows of at most about 11 h"; startTime and endTime in epoch ms, parameters assumed), each
+  // row as realtime_data answered it at that time.
+  app.get("/openapi/v2/device/history_data", (c) => {
+    const serials = (c.req.query("snList") ?? "").split(",").filter(Boolean);
+    if (serials.length === 0 || serials.length > 10) {
+      return c.json(envelope(10200, "snList must hold 1 to 10 serial numbers"));
+    }
+    const start = Number(c.req.query("startTime"));
+    const end = Number(c.req.query("endTime"));
+    if (!Number.isFinite(start) || !Number.isFinite(end) || end <= start || end - start > 11 * 3_600_000) {
+      return c.json(envelope(10200, "startTime and endTime must span at most 11 hours"));
+    }
+    const devices = devicesFor(c.get("account"));
+    const step = 5 * 60_000;
+    const until = Math.min(end, dataTimeAt(now()) + 1);
+    const rows = serials.flatMap((serial) => {
+      const device = devices.get(serial);
+      if (!device || device.businessType !== businessType(c)) return [];
+      const deviceRows = [];
+      for (let t = Math.ceil(start / step) * step; t < until; t += step)
+        deviceRows.push(realtimeRow(serial, device, t));
+      return deviceRows;
+    });
+    return c.json(envelope(10000, "success", rows));
+  });
+
   app.get("/openapi/v2/alarm/page_alarm_info", (c) => {
     const plant = plantsOf(c.get("account")).find(
       (candidate) =>

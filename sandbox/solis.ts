@@ -357,6 +357,37 @@ export function solisSandbox(options: SolisSandboxOptions) {
     return plant.inverters.reduce((sum, _, index) => sum + inverterEnergyTodayWh(plant, index, end), 0);
   }
 
+  /**
+   * A station's day curve (`stationDay`): every 5-minute bucket of the plant-local day up to `at`,
+   * from the same simulation the live lists answer with, so a backfilled point equals the live
+   * value stored at that time. Power is raw with its multiplier (powerPec), as the vendor sends it.
+   */
+  function stationDay(plant: SimPlant, isoDate: string, at: number) {
+    const start = DateTime.fromISO(isoDate, { zone: plant.timezone }).startOf("day");
+    if (!start.isValid) return [];
+    const end = Math.min(start.plus({ days: 1 }).toMillis(), at + 1);
+    const rows = [];
+    for (let t = start.toMillis(); t < end; t += 5 * 60_000) {
+      const powerW = plant.inverters.reduce((sum, _, index) => sum + inverterPowerW(plant, index, t), 0);
+      const energyWh = plant.inverters.reduce(
+        (sum, _, index) => sum + inverterEnergyTodayWh(plant, index, t),
+        0,
+      );
+      const zoned = local(plant, t);
+      rows.push({
+        time: String(t),
+        timeStr: zoned.toFormat("HH:mm:ss"),
+        power: powerW,
+        powerStr: "kW",
+        powerPec: "0.001",
+        produceEnergy: round3(energyWh / 1000),
+        produceEnergyStr: "kWh",
+        timeZone: zoned.offset / 60,
+      });
+    }
+    return rows;
+  }
+
   type Handler = (input: { plants: SimPlant[]; body: Body; at: number; partial: boolean }) => object;
   const missing = () => failure("I0000", "Necessary parameters empty");
 
@@ -429,6 +460,15 @@ export function solisSandbox(options: SolisSandboxOptions) {
           partial,
         ),
       ),
+
+    stationDay: ({ plants, body, at }) => {
+      const id = text(body.id);
+      const time = text(body.time);
+      if (!id || !time || !/^\d{4}-\d{2}-\d{2}$/.test(time)) return missing();
+      const plant = plants.find((candidate) => candidate.id === id);
+      if (!plant) return NO_AUTHORITY;
+      return ok(stationDay(plant, time, at));
+    },
 
     stationDayEnergyList: ({ plants, body, at, partial }) => {
       const time = text(body.time);

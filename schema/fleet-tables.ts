@@ -128,3 +128,20 @@ export const fleetMeta = sqliteTable("meta", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/**
+ * Plant-local days whose past was read from the vendor's history (worker/services/history-backfill.ts):
+ * a day listed here is not asked for again by gap detection, even when the vendor had few points for it.
+ */
+export const fleetHistoryDays = sqliteTable(
+  "history_days",
+  {
+    sys: integer("sys").notNull(),
+    date: text("date").notNull(),
+    /** Points the vendor answered for the day. */
+    points: integer("points").notNull(),
+    /** Epoch ms of the fetch. */
+    fetchedAt: integer("fetched_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sys, t.date] })],
+);

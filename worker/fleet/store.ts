@@ -6,6 +6,7 @@ import { readFullDirectory, readVersions } from "../data/fleet-directory";
 import type { Env } from "../env";
 import { createDb } from "../lib/db";
 import { gzipText } from "../lib/gzip";
+import { daysToBackfill, GAP_SLOT_MS, type GapOptions, HISTORY_DAYS } from "../lib/history/gaps";
 import {
   closeIfExpired,
   closeSessionSocket,
@@ -16,11 +17,12 @@ import {
 } from "../realtime/socket-session";
 import { type DetectionSystem, readDetectionInput } from "./data/detection";
 import { applyDirectory, countSystems, readMeta, replaceDirectory, writeMeta } from "./data/directory";
+import { readHistoryCoverage } from "./data/history";
 import { importLegacyRows } from "./data/legacy";
 import { energyBySystem, producingHoursBySystem } from "./data/monthly-energy";
 import { liveValues, summedHourlyPower, tableRowCounts } from "./data/reads";
 import { pruneReadings, type RetentionRun } from "./data/retention";
-import { storePoints } from "./data/writes";
+import { type HistoryDayInput, storeHistoryDay, storePoints } from "./data/writes";
 import { createFleetDb, type FleetDb, migrateFleetDb } from "./db";
 import { buildSystemAnalytics, toRecord } from "./read-models/analytics";
 import {
@@ -31,6 +33,16 @@ import {
 } from "./read-models/metrics";
 import { buildFleetSeries } from "./read-models/series";
 import type { FleetPage, LegacyRows, LiveValues, StoredPage } from "./types";
+
+export interface StoredHistoryDay {
+  points: number;
+  /** Points that were not stored before. */
+  pointsStored: number;
+  hoursRolledUp: number;
+  daysRolledUp: number;
+  /** Rows inserted or updated in the store (SQLite's change count): 0 when the day was stored already. */
+  rowsWritten: number;
+}
 
 export interface MetricsAnswer {
   key: string;
@@ -147,6 +159,52 @@ export class FleetStore extends DurableObject<Env> {
       rowsWritten: this.totalChanges() - changesBefore,
       delivered,
     };
+  }
+
+  /**
+   * Stores one day of one system's history (a backfill unit) in one transaction: idempotent, and
+   * only the hours and day whose points are new are rolled up again.
+   */
+  async storeHistoryDay(orgId: string, day: HistoryDayInput): Promise<StoredHistoryDay> {
+    this.claim(orgId);
+    await this.directoryCurrent(orgId);
+    const changesBefore = this.totalChanges();
+    const stored = this.ctx.storage.transactionSync(() => storeHistoryDay(this.db, day));
+    const rowsWritten = this.totalChanges() - changesBefore;
+    if (rowsWritten > 0) {
+      this.writes++;
+      await this.scheduleRetention();
+    }
+    return {
+      points: day.points.length,
+      pointsStored: stored.pointsStored,
+      hoursRolledUp: stored.hours,
+      daysRolledUp: stored.days,
+      rowsWritten,
+    };
+  }
+
+  /** Per system (of the given ones the store knows), the plant-local days its history should be fetched for. */
+  async historyGaps(
+    orgId: string,
+    systemIds: string[],
+    options: GapOptions,
+  ): Promise<{ systemId: string; timezone: string; dates: string[] }[]> {
+    this.claim(orgId);
+    await this.directoryCurrent(orgId);
+    const days = options.days ?? HISTORY_DAYS + 1;
+    // A day more than asked for: the oldest local day starts up to 14 hours before its UTC date.
+    const coverage = readHistoryCoverage(
+      this.db,
+      systemIds,
+      options.now - (days + 1) * DAY_MS,
+      options.slotMs ?? GAP_SLOT_MS,
+    );
+    return [...coverage].map(([systemId, system]) => ({
+      systemId,
+      timezone: system.timezone,
+      dates: daysToBackfill(system, options),
+    }));
   }
 
   /** Rows of the D1 tables this store replaced (the one-time move of worker/fleet/legacy-move.ts). */

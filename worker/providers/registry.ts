@@ -27,6 +27,10 @@ function guarded<C>(adapter: ProviderAdapter<C>): ProviderAdapter<C> {
       adapter.testConnection(ctx, credentials).catch((error) => withoutCredentials(error, credentials)),
     syncPage: (ctx, credentials, cursor) =>
       adapter.syncPage(ctx, credentials, cursor).catch((error) => withoutCredentials(error, credentials)),
+    fetchHistory: (ctx, credentials, request) =>
+      adapter
+        .fetchHistory(ctx, credentials, request)
+        .catch((error) => withoutCredentials(error, credentials)),
   };
 }
 

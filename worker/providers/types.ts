@@ -71,6 +71,30 @@ export interface SyncPage extends ProviderSnapshot {
   totalPages: number | null;
 }
 
+/** One plant-local day of one plant, as a history unit asks for it. */
+export interface HistoryRequest {
+  providerSystemId: string;
+  /** Plant-local YYYY-MM-DD. */
+  date: string;
+  /** The plant's IANA zone, the day is counted in (23 or 25 hours on DST days). */
+  timezone: string;
+}
+
+/** A plant's past values at one vendor data time (W, Wh since local midnight, epoch ms). */
+export interface HistoryDayPoint {
+  time: number;
+  powerW: number | null;
+  energyTodayWh: number | null;
+}
+
+/** What a vendor's history endpoints give for one plant and day. */
+export interface ProviderHistoryDay {
+  /** The day's 5-minute points, oldest first. */
+  systemPoints: HistoryDayPoint[];
+  /** The vendor's own total for the day, when it has one. */
+  dailyEnergyWh: number | null;
+}
+
 /** Vendor base URLs from the environment, with the vendors' production hosts as defaults. */
 export type { ProviderUrls };
 
@@ -118,4 +142,15 @@ export interface ProviderAdapter<Credentials = unknown> extends ProviderDefiniti
    * invocation and is stored before the next is asked for.
    */
   syncPage(ctx: ProviderCallContext, credentials: Credentials, cursor: string | null): Promise<SyncPage>;
+  /**
+   * One plant-local day of one plant's past from the vendor's history endpoints (a backfill
+   * unit), or null when these credentials reach no history source.
+   */
+  fetchHistory(
+    ctx: ProviderCallContext,
+    credentials: Credentials,
+    request: HistoryRequest,
+  ): Promise<ProviderHistoryDay | null>;
+  /** Vendor calls one fetchHistory makes at most (0 without a history source): what a backfill plan costs. */
+  historyCallsPerDay(credentials: Credentials): number;
 }

@@ -123,7 +123,8 @@ export async function driveRun(
   };
 }
 
-function memorySession(initial: Record<string, unknown> | null) {
+/** A vendor session held for one invocation; `changed` says whether it must be sealed and saved. */
+export function memorySession(initial: Record<string, unknown> | null) {
   let value = initial;
   let changed = false;
   const session: ProviderSession = {
@@ -238,7 +239,7 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
 }
 
 /** Credentials that no longer decrypt need the user: they must be saved again. */
-async function readCredentials(keyring: Keyring, connection: ProviderConnectionRow): Promise<unknown> {
+export async function readCredentials(keyring: Keyring, connection: ProviderConnectionRow): Promise<unknown> {
   try {
     return await openCredentials(keyring, connection);
   } catch (error) {

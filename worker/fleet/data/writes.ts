@@ -10,23 +10,13 @@ const round = (value: number | null) => (value === null ? null : Math.round(valu
 /**
  * Stores a page's points: every point as a reading (a time already stored is kept), the newest
  * as the live values when it is newer than what is stored, and the rollups of exactly the
- * system-hours and system-days the points fall in. Runs inside the caller's transaction.
+ * system-hours and system-days of the points that were new. A plant offline for weeks repeats
+ * its last point in every sync; that point is stored already, so it rolls nothing up again.
+ * Runs inside the caller's transaction.
  */
 export function storePoints(db: FleetDb, points: SystemPoint[]) {
   if (points.length === 0) return { hours: 0, days: 0 };
-  const readings = points.map((p) => ({
-    systemId: p.systemId,
-    t: Math.floor(p.time / 1000),
-    powerW: round(p.powerW),
-    energyTodayWh: round(p.energyTodayWh),
-    state: toStoredState(p.state),
-  }));
-  db.run(sql`
-    INSERT INTO system_readings (sys, t, power_w, energy_today_wh, state)
-    SELECT s.sys, j.value ->> 't', j.value ->> 'powerW', j.value ->> 'energyTodayWh', j.value ->> 'state'
-    FROM json_each(${JSON.stringify(readings)}) AS j CROSS JOIN systems s ON s.system_id = j.value ->> 'systemId'
-    WHERE true
-    ON CONFLICT (sys, t) DO NOTHING`);
+  const inserted = insertReadings(db, points);
 
   const inverterReadings = points.flatMap((p) =>
     p.inverters.map((inv) => ({
@@ -48,7 +38,81 @@ export function storePoints(db: FleetDb, points: SystemPoint[]) {
       ON CONFLICT (inv, t) DO NOTHING`);
   }
   storeLive(db, points);
-  return rollUp(db, points);
+  return rollUp(db, inserted);
+}
+
+/** Inserts the points as readings (a time already stored is kept); answers the points that were new. */
+function insertReadings(db: FleetDb, points: SystemPoint[]): SystemPoint[] {
+  const readings = points.map((p) => ({
+    systemId: p.systemId,
+    t: Math.floor(p.time / 1000),
+    powerW: round(p.powerW),
+    energyTodayWh: round(p.energyTodayWh),
+    state: toStoredState(p.state),
+  }));
+  const rows = db.all<{ system_id: string; t: number }>(sql`
+    INSERT INTO system_readings (sys, t, power_w, energy_today_wh, state)
+    SELECT s.sys, j.value ->> 't', j.value ->> 'powerW', j.value ->> 'energyTodayWh', j.value ->> 'state'
+    FROM json_each(${JSON.stringify(readings)}) AS j CROSS JOIN systems s ON s.system_id = j.value ->> 'systemId'
+    WHERE true
+    ON CONFLICT (sys, t) DO NOTHING
+    RETURNING (SELECT system_id FROM systems WHERE systems.sys = system_readings.sys) AS system_id, t`);
+  const isNew = new Set(rows.map((r) => `${r.system_id}|${r.t}`));
+  return points.filter((p) => isNew.has(`${p.systemId}|${Math.floor(p.time / 1000)}`));
+}
+
+/** One system's past points for one plant-local day, as a vendor's history answers them. */
+export interface HistoryDayInput {
+  systemId: string;
+  /** Plant-local YYYY-MM-DD the points belong to. */
+  date: string;
+  points: { time: number; powerW: number | null; energyTodayWh: number | null }[];
+  /** The vendor's own total for the day, when it gives one. */
+  dailyEnergyWh: number | null;
+  fetchedAt: number;
+  /** Whether the day had ended when it was fetched: only a whole day counts as fetched. */
+  dayOver: boolean;
+}
+
+/**
+ * Stores one day of a system's history: new points as readings (times already stored keep their
+ * values, so storing the same day twice writes nothing), the rollups of only the hours and day
+ * those new points fall in, the vendor's day total where it is higher than what is counted, and
+ * the day as fetched once it is over. Live values are left to the live sync. Runs inside the caller's transaction.
+ */
+export function storeHistoryDay(db: FleetDb, day: HistoryDayInput) {
+  const points: SystemPoint[] = day.points.map((p) => ({
+    systemId: day.systemId,
+    time: p.time,
+    // History carries no state: a plant producing was online, one at zero was not.
+    state: (p.powerW ?? 0) > 0 ? "online" : "offline",
+    powerW: p.powerW,
+    energyTodayWh: p.energyTodayWh,
+    energyTotalWh: null,
+    inverters: [],
+  }));
+  const inserted = points.length > 0 ? insertReadings(db, points) : [];
+  const rolled = inserted.length > 0 ? rollUp(db, inserted) : { hours: 0, days: 0 };
+  let dayTotalChanged = 0;
+  if (day.dailyEnergyWh !== null) {
+    const changed = db.all(sql`
+      INSERT INTO system_daily (sys, date, energy_wh, peak_power_w)
+      SELECT sys, ${day.date}, ${Math.round(day.dailyEnergyWh)}, NULL FROM systems WHERE system_id = ${day.systemId}
+      ON CONFLICT (sys, date) DO UPDATE SET energy_wh = excluded.energy_wh WHERE excluded.energy_wh > energy_wh
+      RETURNING sys`);
+    dayTotalChanged = changed.length;
+  }
+  if (day.dayOver)
+    db.run(sql`
+    INSERT INTO history_days (sys, date, points, fetched_at)
+    SELECT sys, ${day.date}, ${day.points.length}, ${day.fetchedAt} FROM systems WHERE system_id = ${day.systemId}
+    ON CONFLICT (sys, date) DO UPDATE SET points = excluded.points, fetched_at = excluded.fetched_at
+    WHERE excluded.points <> points`);
+  return {
+    pointsStored: inserted.length,
+    hours: rolled.hours,
+    days: Math.max(rolled.days, dayTotalChanged),
+  };
 }
 
 /** The newest point of each system (and inverter) becomes its live values unless something newer is stored. */

@@ -4,6 +4,7 @@ import { localDayOf } from "../../lib/energy/local-day";
 import { ProviderError } from "../errors";
 import type { NormalisedAlarm, NormalisedSystem, ProviderAdapter, SystemState } from "../types";
 import { FroniusClient, type FroniusCredentials } from "./client";
+import { fetchFroniusHistory } from "./history";
 import {
   channel,
   energyWh,
@@ -172,4 +173,8 @@ export const froniusAdapter: ProviderAdapter<FroniusCredentials> = {
       totalPages: page.totalPages,
     };
   },
+
+  fetchHistory: (ctx, credentials, request) =>
+    fetchFroniusHistory(new FroniusClient(ctx, credentials), request),
+  historyCallsPerDay: () => 1,
 };

@@ -7,6 +7,15 @@ const POWER_FACTORS: Record<string, number> = { w: 1, kw: 1000, mw: 1_000_000 };
 const ENERGY_FACTORS: Record<string, number> = { wh: 1, kwh: 1000, mwh: 1_000_000 };
 
 function scaled(channel: FroniusChannel | undefined, factors: Record<string, number>, fallbackUnit: string) {
+  const value = unrounded(channel, factors, fallbackUnit);
+  return value === null ? null : Math.round(value);
+}
+
+function unrounded(
+  channel: FroniusChannel | undefined,
+  factors: Record<string, number>,
+  fallbackUnit: string,
+) {
   if (!channel || channel.value === null) return null;
   const unit = (channel.unit ?? fallbackUnit).toLowerCase();
   const factor = factors[unit];
@@ -16,7 +25,7 @@ function scaled(channel: FroniusChannel | undefined, factors: Record<string, num
       `Solar.web sent ${channel.channelName} in an unknown unit "${unit}"`,
     );
   }
-  return Math.round(channel.value * factor);
+  return channel.value * factor;
 }
 
 export function channel(channels: FroniusChannel[] | null | undefined, name: string) {
@@ -26,6 +35,8 @@ export function channel(channels: FroniusChannel[] | null | undefined, name: str
 /** Solar.web documents power in W; a kW unit string is honoured should one ever appear. */
 export const powerW = (value: FroniusChannel | undefined) => scaled(value, POWER_FACTORS, "W");
 export const energyWh = (value: FroniusChannel | undefined) => scaled(value, ENERGY_FACTORS, "Wh");
+/** Unrounded: a 5-minute bucket holds a few Wh, and whole Wh per bucket would skew power and day sums. */
+export const exactEnergyWh = (value: FroniusChannel | undefined) => unrounded(value, ENERGY_FACTORS, "Wh");
 
 /** The system's IANA zone (either casing), or null when missing or unknown to the runtime. */
 export function systemZone(system: FroniusPvSystem): string | null {

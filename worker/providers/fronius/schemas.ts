@@ -93,6 +93,20 @@ export const aggrDataResponseSchema = z.object({
     .transform((data) => data ?? []),
 });
 
+/** histdata: one row per bucket, logDateTime in UTC at the bucket's close, logDuration in seconds. */
+export const histDataResponseSchema = z.object({
+  data: z
+    .array(
+      z.object({
+        logDateTime: z.string(),
+        logDuration: optionalNumber,
+        channels: z.array(channelSchema).nullish(),
+      }),
+    )
+    .nullish()
+    .transform((data) => data ?? []),
+});
+
 /** The messages call's shape is unverified (research §2.2): parsed leniently. */
 export const messagesResponseSchema = z.object({
   messages: z.array(

@@ -133,6 +133,12 @@ export class SmaClient {
     return this.get(path, pvSeriesSchema, `recent PV power of device ${deviceId}`);
   }
 
+  /** One plant-local day of a whole plant's PV energy in 5-minute buckets (Wh): one call per plant and day. */
+  async plantDayPvEnergy(plantId: string, date: string) {
+    const path = `/v1/plants/${segment(plantId)}/measurements/sets/${PV_SET}/Day?Date=${date}&ReturnEnergyValues=true`;
+    return this.get(path, pvSeriesSchema, `PV energy of plant ${plantId} on ${date}`);
+  }
+
   /** One plant-local day of PV energy in 5-minute buckets (Wh). */
   async dayPvEnergy(deviceId: string, date: string) {
     const path = `/v1/devices/${segment(deviceId)}/measurements/sets/${PV_SET}/Day?Date=${date}&ReturnEnergyValues=true`;

@@ -3,6 +3,7 @@ import { providerRegistration } from "../../../schema/provider-registry";
 import type { NormalisedSystem, ProviderAdapter } from "../types";
 import { SmaClient } from "./client";
 import { type SmaCredentials, smaCredentialsSchema, smaFields } from "./credentials";
+import { fetchSmaHistory } from "./history";
 import {
   assertKnownZone,
   energyFromBucketsWh,
@@ -104,4 +105,7 @@ export const smaAdapter: ProviderAdapter<SmaCredentials> = {
       totalPages: cursor === null ? Math.max(1, Math.ceil(plants.length / PLANTS_PER_UNIT)) : null,
     };
   },
+
+  fetchHistory: (ctx, credentials, request) => fetchSmaHistory(ctx, new SmaClient(ctx, credentials), request),
+  historyCallsPerDay: () => 1,
 };

@@ -10,7 +10,7 @@ const CLOCK_SKEW_MS = 15 * 60_000;
  * every 5 minutes) is offline at the vendor. The fleet's own staleness rule applies on top.
  */
 const SMA_READING_MAX_AGE_MS = 60 * 60_000;
-const BUCKET_MINUTES: Record<string, number> = {
+export const BUCKET_MINUTES: Record<string, number> = {
   OneMinute: 1,
   FiveMinutes: 5,
   FifteenMinutes: 15,

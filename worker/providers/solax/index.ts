@@ -1,6 +1,7 @@
 import { providerRegistration } from "../../../schema/provider-registry";
 import type { ProviderAdapter } from "../types";
 import { type SolaxCredentials, solaxCredentialsSchema, solaxFields } from "./credentials";
+import { fetchSolaxHistory, SOLAX_HISTORY_CALLS_PER_DAY } from "./history";
 import { syncOpenApiPage, testOpenApiConnection } from "./openapi";
 import { OPENAPI_LIMITS } from "./openapi-client";
 import { fetchTokenSnapshot, TOKEN_API_LIMITS, testTokenConnection } from "./token-api";
@@ -35,4 +36,9 @@ export const solaxAdapter: ProviderAdapter<SolaxCredentials> = {
     // The token API reads one dongle per call and an account has a few: one unit holds them all.
     return { ...(await fetchTokenSnapshot(ctx, credentials)), nextCursor: null, pagesRead: 1, totalPages: 1 };
   },
+
+  // The token API reads live values only; the Developer OpenAPI has device history.
+  fetchHistory: async (ctx, credentials, request) =>
+    credentials.apiType === "token" ? null : fetchSolaxHistory(ctx, credentials, request),
+  historyCallsPerDay: (credentials) => (credentials.apiType === "token" ? 0 : SOLAX_HISTORY_CALLS_PER_DAY),
 };

@@ -3,6 +3,7 @@ import { providerRegistration } from "../../../schema/provider-registry";
 import type { NormalisedAlarm, NormalisedInverter, NormalisedSystem, ProviderAdapter } from "../types";
 import { checkPage, nextPageNo, SOLIS_PAGE_SIZE, SolisClient, solisUrlProblem } from "./client";
 import { type SolisCredentials, solisCredentialsSchema, solisFields } from "./credentials";
+import { fetchSolisHistory } from "./history";
 import { normaliseAlarm, normaliseInverter, normaliseSystem } from "./normalise";
 import { alarmSchema, inverterSchema, stationSchema } from "./schemas";
 
@@ -167,6 +168,10 @@ export const solisAdapter: ProviderAdapter<SolisCredentials> = {
           : next.stationPages + next.inverterPages + next.alarmPages,
     };
   },
+
+  fetchHistory: (ctx, credentials, request) =>
+    fetchSolisHistory(ctx, new SolisClient(ctx, credentials), request),
+  historyCallsPerDay: () => 1,
 };
 
 /** Pages still to read of a list: unknown until its first page named the count. */

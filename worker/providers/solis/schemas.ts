@@ -110,3 +110,14 @@ export const alarmSchema = z.object({
   state: looseNumber,
 });
 export type SolisAlarm = z.infer<typeof alarmSchema>;
+
+/** One 5-minute row of `stationDay` (a station's day curve): power, and energy produced since local midnight. */
+export const stationDayRowSchema = z.object({
+  time: looseNumber,
+  power: looseNumber,
+  powerStr: looseString,
+  powerPec: looseNumber,
+  produceEnergy: looseNumber,
+  produceEnergyStr: looseString,
+});
+export type SolisStationDayRow = z.infer<typeof stationDayRowSchema>;

@@ -1,0 +1,43 @@
+import { sql } from "drizzle-orm";
+import type { SystemCoverage } from "../../lib/history/gaps";
+import type { FleetDb } from "../db";
+
+/**
+ * What gap detection reads for each of the given systems: its zone and place, the start of every
+ * `slotMs` slot since `fromMs` that holds a point (one per slot, not every point), and the days
+ * already read from the vendor's history. Each system is one range of the readings' primary key.
+ */
+export function readHistoryCoverage(
+  db: FleetDb,
+  systemIds: string[],
+  fromMs: number,
+  slotMs: number,
+): Map<string, SystemCoverage> {
+  const systems = db.all<{
+    sys: number;
+    system_id: string;
+    timezone: string;
+    latitude: number | null;
+    longitude: number | null;
+  }>(sql`
+    SELECT sys, system_id, timezone, latitude, longitude FROM systems
+    WHERE system_id IN (SELECT value FROM json_each(${JSON.stringify(systemIds)}))`);
+  const slotS = Math.max(1, Math.round(slotMs / 1000));
+  const fromS = Math.floor(fromMs / 1000);
+  const fromDate = new Date(fromMs - 86_400_000).toISOString().slice(0, 10);
+  const coverage = new Map<string, SystemCoverage>();
+  for (const system of systems) {
+    const slots = db.all<{ slot: number }>(sql`
+      SELECT DISTINCT t / ${slotS} AS slot FROM system_readings WHERE sys = ${system.sys} AND t >= ${fromS}`);
+    const fetched = db.all<{ date: string }>(sql`
+      SELECT date FROM history_days WHERE sys = ${system.sys} AND date >= ${fromDate}`);
+    coverage.set(system.system_id, {
+      timezone: system.timezone,
+      latitude: system.latitude,
+      longitude: system.longitude,
+      pointTimes: slots.map((row) => row.slot * slotS * 1000),
+      fetchedDays: new Set(fetched.map((row) => row.date)),
+    });
+  }
+  return coverage;
+}

@@ -1,0 +1,200 @@
+import type { ProviderConnectionRow } from "../../schema/tables";
+import { findConnectionById, updateConnection } from "../data/connections";
+import { listConnectionSystems } from "../data/history";
+import type { StoredHistoryDay } from "../fleet/store";
+import { openSession, sealSession } from "../lib/connection-secrets";
+import { loadKeyring } from "../lib/credentials-keyring";
+import { localDay } from "../lib/energy/local-day";
+import { GAP_SLOT_MS, HISTORY_DAYS } from "../lib/history/gaps";
+import { ProviderError } from "../providers/errors";
+import { ProviderHttp } from "../providers/http";
+import { findApiAdapter, providerBudget } from "../providers/registry";
+import type { ProviderAdapter, ProviderCallContext } from "../providers/types";
+import { providerUrls } from "../providers/urls";
+import { memorySession, readCredentials, type SyncDeps } from "../sync/run";
+import { fleetStoreFor } from "./fleet-store";
+
+/**
+ * History backfill: the past of a connection's plants read from the vendors' history endpoints,
+ * one unit per plant and plant-local day, each unit committing its own day to the fleet store.
+ * A plan lists the days gap detection finds missing (every day of the last 30 for a new
+ * connection; the days an outage, a backoff or a pause left empty afterwards).
+ */
+
+/** One unit of backfill work: one plant, one plant-local day. */
+export interface HistoryUnit {
+  systemId: string;
+  providerSystemId: string;
+  /** Plant-local YYYY-MM-DD. */
+  date: string;
+  timezone: string;
+}
+
+export interface HistoryUnitResult extends StoredHistoryDay {
+  systemId: string;
+  date: string;
+  providerCalls: number;
+}
+
+export interface HistoryProgress {
+  daysDone: number;
+  daysTotal: number;
+  pointsStored: number;
+  providerCalls: number;
+}
+
+export interface PlanOptions {
+  /** Past local days looked at besides today (30 unless a test says otherwise). */
+  days?: number;
+  /** The connection's polling cadence: a daylight stretch this long without a point is a gap. */
+  slotMs?: number;
+}
+
+/** A connection's vendor access, opened as a sync opens it: credentials, budget, session. */
+interface HistorySource {
+  connection: ProviderConnectionRow;
+  adapter: ProviderAdapter;
+  credentials: unknown;
+  ctx: ProviderCallContext;
+  http: ProviderHttp;
+  /** Saves a vendor session the calls renewed (SMA's tokens), sealed as the sync seals it. */
+  close(): Promise<void>;
+}
+
+async function openSource(deps: SyncDeps, connectionId: string): Promise<HistorySource> {
+  const connection = await findConnectionById(deps.db, connectionId);
+  if (!connection) throw new ProviderError("invalid_request", "The connection no longer exists");
+  const adapter = findApiAdapter(connection.provider);
+  if (!adapter)
+    throw new ProviderError("invalid_request", `${connection.provider} has no API to read history from`);
+  const keyring = await loadKeyring(deps.env);
+  const credentials = adapter.credentialsSchema.parse(await readCredentials(keyring, connection));
+  const http = new ProviderHttp({
+    fetch: deps.fetch,
+    budget: deps.budget ?? (await providerBudget(deps.env, adapter, credentials)),
+    timeoutMs: deps.callTimeoutMs,
+    sleep: deps.sleep,
+    now: deps.sleep ? deps.now : undefined,
+  });
+  const session = memorySession(await openSession(keyring, connection));
+  return {
+    connection,
+    adapter,
+    credentials,
+    http,
+    ctx: { http, urls: providerUrls(deps.env), now: deps.now, session: session.session },
+    async close() {
+      if (!session.changed()) return;
+      await updateConnection(deps.db, connection.id, await sealSession(keyring, connection, session.value()));
+    },
+  };
+}
+
+/**
+ * The units a backfill of this connection needs now: per plant, the days of the last 30 (and
+ * today) the store lacks. Empty for a vendor without history (Meteronline, SolaX's token API).
+ */
+export async function planHistory(
+  deps: SyncDeps,
+  connectionId: string,
+  options: PlanOptions = {},
+): Promise<HistoryUnit[]> {
+  const connection = await findConnectionById(deps.db, connectionId);
+  const adapter = connection ? findApiAdapter(connection.provider) : undefined;
+  if (!connection || !adapter) return [];
+  const keyring = await loadKeyring(deps.env);
+  const credentials = adapter.credentialsSchema.parse(await readCredentials(keyring, connection));
+  if (adapter.historyCallsPerDay(credentials) === 0) return [];
+  const systems = await listConnectionSystems(deps.db, connection.orgId, connectionId);
+  if (systems.length === 0) return [];
+  const vendorIds = new Map(systems.map((s) => [s.id, s.providerSystemId]));
+  const gaps = await fleetStoreFor(deps.env, connection.orgId).historyGaps(
+    connection.orgId,
+    systems.map((s) => s.id),
+    {
+      now: deps.now(),
+      days: (options.days ?? HISTORY_DAYS) + 1,
+      slotMs: options.slotMs ?? GAP_SLOT_MS,
+    },
+  );
+  return gaps.flatMap((gap) =>
+    gap.dates.map((date) => ({
+      systemId: gap.systemId,
+      providerSystemId: vendorIds.get(gap.systemId) ?? "",
+      date,
+      timezone: gap.timezone,
+    })),
+  );
+}
+
+async function runUnit(deps: SyncDeps, source: HistorySource, unit: HistoryUnit): Promise<HistoryUnitResult> {
+  const callsBefore = source.http.calls;
+  const day = await source.adapter.fetchHistory(source.ctx, source.credentials, {
+    providerSystemId: unit.providerSystemId,
+    date: unit.date,
+    timezone: unit.timezone,
+  });
+  const providerCalls = source.http.calls - callsBefore;
+  const orgId = source.connection.orgId;
+  const stored = day
+    ? await fleetStoreFor(deps.env, orgId).storeHistoryDay(orgId, {
+        systemId: unit.systemId,
+        date: unit.date,
+        points: day.systemPoints,
+        dailyEnergyWh: day.dailyEnergyWh,
+        fetchedAt: deps.now(),
+        dayOver: localDay(unit.date, unit.timezone).endMs <= deps.now(),
+      })
+    : { points: 0, pointsStored: 0, hoursRolledUp: 0, daysRolledUp: 0, rowsWritten: 0 };
+  return { ...stored, systemId: unit.systemId, date: unit.date, providerCalls };
+}
+
+/**
+ * ONE backfill unit: the connection's vendor is asked for one plant's day, which is stored. This
+ * is what a queued "history" unit of a sync run executes; a failure throws the vendor's error.
+ */
+export async function backfillUnit(
+  deps: SyncDeps,
+  connectionId: string,
+  unit: HistoryUnit,
+): Promise<HistoryUnitResult> {
+  const source = await openSource(deps, connectionId);
+  try {
+    return await runUnit(deps, source, unit);
+  } finally {
+    await source.close();
+  }
+}
+
+/**
+ * A whole backfill of one connection now, unit after unit over one opened connection (the plan
+ * made at the start), reporting progress after each day. Used where no run machinery queues
+ * the units (tests, tools).
+ */
+export async function backfillConnection(
+  deps: SyncDeps,
+  connectionId: string,
+  options: PlanOptions & { onProgress?: (progress: HistoryProgress) => void } = {},
+): Promise<HistoryProgress> {
+  const units = await planHistory(deps, connectionId, options);
+  const progress: HistoryProgress = {
+    daysDone: 0,
+    daysTotal: units.length,
+    pointsStored: 0,
+    providerCalls: 0,
+  };
+  if (units.length === 0) return progress;
+  const source = await openSource(deps, connectionId);
+  try {
+    for (const unit of units) {
+      const result = await runUnit(deps, source, unit);
+      progress.daysDone++;
+      progress.pointsStored += result.pointsStored;
+      progress.providerCalls += result.providerCalls;
+      options.onProgress?.({ ...progress });
+    }
+  } finally {
+    await source.close();
+  }
+  return progress;
+}
