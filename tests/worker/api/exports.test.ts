@@ -232,7 +232,7 @@ describe("large exports stream in pages", () => {
     }
     const reader = csvStream(["name", "count (W)", "flag"], pages()).getReader();
     const decode = (chunk: Uint8Array | undefined) =>
-      new TextDecoder("utf-8", { ignoreBOM: true }).decode(chunk);
+      new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(chunk);
     const pageText = (page: number) => `"'=p${page}",${page},\r\n"a,b","say ""hi""",true\r\n`;
     expect(decode((await reader.read()).value)).toBe("\uFEFFname,count (W),flag\r\n");
     expect(pulled.length).toBeLessThanOrEqual(1);
