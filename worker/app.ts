@@ -25,6 +25,7 @@ import { credentialsRoutes, providersRoutes } from "./routes/providers";
 import { reportsRoutes } from "./routes/reports";
 import { availableSystemsRoutes, sitesRoutes } from "./routes/sites";
 import { solarRoutes } from "./routes/solar";
+import { systemsRoutes } from "./routes/systems";
 import { timezonesRoutes } from "./routes/timezones";
 import { userRoutes } from "./routes/user";
 import { weatherRoutes } from "./routes/weather";
@@ -45,6 +46,7 @@ const api = new Hono<AppEnv>()
   .route("/credentials", credentialsRoutes)
   .route("/sites", sitesRoutes)
   .route("/available-systems", availableSystemsRoutes)
+  .route("/systems", systemsRoutes)
   .route("/portfolios", portfoliosRoutes)
   .route("/geocode", geocodeRoutes)
   .route("/solar", solarRoutes)

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { locationKeySql } from "../data/system-place";
+import { dueIrradianceLocations } from "../data/weather-history";
 import type { Env } from "../env";
 import { createDb, runBatch } from "../lib/db";
 import { localBudget } from "../providers/budget";
@@ -14,16 +14,13 @@ const hourlySchema = z.object({
   hourly: z.object({ time: z.array(z.string()), shortwave_radiation: z.array(z.number().nullable()) }),
 });
 
-/** A site's irradiance location in SQL (alias s); locationKey below is the same rounding in JS. */
-const siteKey = locationKeySql("s.latitude", "s.longitude");
-
 export const locationKey = (latitude: number, longitude: number) =>
   `${latitude.toFixed(2)},${longitude.toFixed(2)}`;
 
 /**
- * Fetches hourly irradiance (the past 7 days and today) for the sites' locations from the
- * weather service, for expected energy and performance ratio. One call per location per hour,
- * shared by every site and organisation at that rounded location.
+ * Fetches hourly irradiance (the past 7 days and today) for the places of sites and of plants
+ * without a site from the weather service, for expected energy and performance ratio. One call
+ * per location per hour, shared by every site, plant and organisation at that rounded location.
  */
 export async function refreshIrradiance({
   env,
@@ -35,22 +32,14 @@ export async function refreshIrradiance({
   fetch?: (request: Request) => Promise<Response>;
 }) {
   const db = createDb(env.DB);
-  const due = await db.$client
-    .prepare(
-      `SELECT ${siteKey} AS key, round(s.latitude, 2) AS lat, round(s.longitude, 2) AS lng
-       FROM sites s LEFT JOIN irradiance_fetches f ON f.location_key = ${siteKey}
-       WHERE s.is_active = 1 AND (f.fetched_at IS NULL OR f.fetched_at < ?)
-       GROUP BY key ORDER BY min(coalesce(f.fetched_at, 0)) LIMIT ?`,
-    )
-    .bind(now - REFRESH_MS, LOCATIONS_PER_RUN)
-    .all<{ key: string; lat: number; lng: number }>();
+  const due = await dueIrradianceLocations(db, now - REFRESH_MS, LOCATIONS_PER_RUN);
   const base = (env.WEATHER_API_URL || DEFAULT_WEATHER_API_URL).replace(/\/+$/, "");
   const http = new ProviderHttp({
     fetch: fetcher,
     budget: localBudget({ perEndpoint: false, limits: [{ intervalMs: 100, burst: 1 }] }),
   });
   let refreshed = 0;
-  for (const location of due.results) {
+  for (const location of due) {
     const url = new URL(`${base}/v1/forecast`);
     url.searchParams.set("latitude", String(location.lat));
     url.searchParams.set("longitude", String(location.lng));
@@ -89,5 +78,5 @@ export async function refreshIrradiance({
       );
     }
   }
-  return { refreshed, due: due.results.length };
+  return { refreshed, due: due.length };
 }

@@ -1,5 +1,5 @@
 import type { Db } from "../lib/db";
-import { locationKeySql } from "./system-place";
+import { locationKeySql, SYSTEM_LOCATION_KEY, SYSTEM_WITH_SITE, SYSTEM_ZONE } from "./system-place";
 
 export interface HourWindow {
   orgId: string;
@@ -35,5 +35,58 @@ export async function siteHourlyIrradiance(db: Db, window: HourWindow) {
     )
     .bind(window.siteId, window.orgId, window.startMs, window.endMs)
     .all<{ hour_start: number; ghi_wm2: number }>();
+  return rows.results;
+}
+
+/** One system with the place its weather is read at: its site's, else its own coordinates. */
+export async function findSystemPlace(db: Db, orgId: string, systemId: string) {
+  return db.$client
+    .prepare(
+      `SELECT ms.id, ms.name, ms.capacity_w, ms.site_id, ${SYSTEM_ZONE} AS timezone, ${SYSTEM_LOCATION_KEY} AS location_key
+       FROM ${SYSTEM_WITH_SITE} WHERE ms.org_id = ? AND ms.id = ?`,
+    )
+    .bind(orgId, systemId)
+    .first<{
+      id: string;
+      name: string;
+      capacity_w: number | null;
+      site_id: string | null;
+      timezone: string;
+      location_key: string | null;
+    }>();
+}
+
+/** Hourly irradiance stored under a location key (from findSystemPlace, built by the same SQL). */
+export async function hourlyIrradianceAt(db: Db, locationKey: string, startMs: number, endMs: number) {
+  const rows = await db.$client
+    .prepare(
+      "SELECT hour_start, ghi_wm2 FROM irradiance_hourly WHERE location_key = ? AND hour_start >= ? AND hour_start < ?",
+    )
+    .bind(locationKey, startMs, endMs)
+    .all<{ hour_start: number; ghi_wm2: number }>();
+  return rows.results;
+}
+
+/**
+ * The places whose hourly irradiance is due (never fetched, or longer ago than `fetchedBefore`),
+ * oldest first: active sites' and those of plants with coordinates but no site, so a plant's
+ * expected energy does not wait for a site. Keys are built in SQL the way readers build them.
+ */
+export async function dueIrradianceLocations(db: Db, fetchedBefore: number, limit: number) {
+  const rows = await db.$client
+    .prepare(
+      `WITH places AS (
+         SELECT latitude AS lat, longitude AS lng FROM sites WHERE is_active = 1
+         UNION ALL
+         SELECT latitude, longitude FROM monitoring_systems
+         WHERE site_id IS NULL AND latitude IS NOT NULL AND longitude IS NOT NULL
+       )
+       SELECT ${locationKeySql("p.lat", "p.lng")} AS key, round(p.lat, 2) AS lat, round(p.lng, 2) AS lng
+       FROM places p LEFT JOIN irradiance_fetches f ON f.location_key = ${locationKeySql("p.lat", "p.lng")}
+       WHERE f.fetched_at IS NULL OR f.fetched_at < ?
+       GROUP BY key ORDER BY min(coalesce(f.fetched_at, 0)) LIMIT ?`,
+    )
+    .bind(fetchedBefore, limit)
+    .all<{ key: string; lat: number; lng: number }>();
   return rows.results;
 }
