@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { can } from "../../../schema/roles";
 import { CreatePortfolioForm } from "../../components/portfolios/create-portfolio-form";
+import { MonthlyEnergyExport } from "../../components/portfolios/monthly-energy-export";
 import { PortfolioCard } from "../../components/portfolios/portfolio-card";
 import { useCurrentProfile } from "../../components/profile-context";
 import { NoOrganisation } from "../../components/sites/no-organisation";
@@ -12,6 +13,7 @@ import { EmptyState } from "../../components/ui/empty-state";
 import { ErrorState } from "../../components/ui/error-state";
 import { PageHeader } from "../../components/ui/page-header";
 import { Spinner } from "../../components/ui/spinner";
+import { useUserTimeZone } from "../../components/use-user-time-zone";
 import { actorFromProfile } from "../../lib/permissions";
 import { portfoliosQueryOptions } from "../../lib/queries/portfolios";
 import { sitesQueryOptions } from "../../lib/queries/sites";
@@ -23,6 +25,7 @@ export function PortfoliosPage() {
   const actor = actorFromProfile(profile);
   const canRead = can(actor, "org:read");
   const canManage = can(actor, "portfolios:manage");
+  const timeZone = useUserTimeZone();
   const portfoliosQuery = useQuery({ ...portfoliosQueryOptions(), enabled: canRead });
   const sitesQuery = useQuery({ ...sitesQueryOptions(), enabled: canRead });
 
@@ -65,6 +68,7 @@ export function PortfoliosPage() {
   return (
     <>
       <PageHeader title={t("pages.portfolios")} description={t("portfolios.subtitle")} />
+      {canRead ? <MonthlyEnergyExport timeZone={timeZone} /> : null}
       {!canRead ? null : canManage ? (
         <Card className="mb-6">
           <h2 className="mb-4 text-tremor-title font-semibold text-tremor-content-strong">
