@@ -352,7 +352,7 @@ describe("Weather Correlation page", () => {
       }),
     });
     const card = await screen.findByRole("article", { name: "Barn Roof" });
-    expect(card).toHaveTextContent("Dokkum · Plant without a site");
+    expect(card).toHaveTextContent("Dokkum");
     expect(await within(card).findByText("18.5 kWh")).toBeInTheDocument();
     expect(screen.queryByRole("article", { name: "Nowhere" })).not.toBeInTheDocument();
     expect(screen.queryByText("No Weather Data")).not.toBeInTheDocument();

@@ -459,11 +459,6 @@ export const en = {
     createFailedDefault: "Failed to create site",
   },
   portfolios: {
-    monthlyEnergy: {
-      title: "Monthly energy",
-      body: "Energy per site and portfolio over one month.",
-      month: "Month",
-    },
     subtitle: "Group sites into portfolios to follow them together.",
     emptyTitle: "No portfolios yet",
     emptyBody: "Create a portfolio above, then add sites to it.",
@@ -534,7 +529,6 @@ export const en = {
     back: "Back to Analytics",
   },
   weather: {
-    plantWithoutSite: "Plant without a site",
     subtitle: "How the weather affects the generation of your sites.",
     emptyTitle: "No Weather Data",
     emptyBody: "Weather data appears here once your sites are being monitored.",

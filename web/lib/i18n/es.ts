@@ -471,11 +471,6 @@ export const es: Translation = {
     createFailedDefault: "No se pudo crear la instalación",
   },
   portfolios: {
-    monthlyEnergy: {
-      title: "Energía mensual",
-      body: "Energía por instalación y cartera en un mes.",
-      month: "Mes",
-    },
     subtitle: "Agrupe instalaciones en carteras para seguirlas juntas.",
     emptyTitle: "Aún no hay carteras",
     emptyBody: "Cree una cartera arriba y añádale instalaciones.",
@@ -546,7 +541,6 @@ export const es: Translation = {
     back: "Volver a Análisis",
   },
   weather: {
-    plantWithoutSite: "Planta sin instalación",
     subtitle: "Cómo afecta el tiempo a la generación de sus instalaciones.",
     emptyTitle: "No hay datos meteorológicos",
     emptyBody: "Los datos meteorológicos aparecerán aquí cuando se monitoricen sus instalaciones.",

@@ -475,11 +475,6 @@ export const fr: Translation = {
     createFailedDefault: "Impossible de créer le site",
   },
   portfolios: {
-    monthlyEnergy: {
-      title: "Énergie mensuelle",
-      body: "Énergie par site et portefeuille sur un mois.",
-      month: "Mois",
-    },
     subtitle: "Regroupez des sites en portefeuilles pour les suivre ensemble.",
     emptyTitle: "Aucun portefeuille pour l’instant",
     emptyBody: "Créez un portefeuille ci-dessus, puis ajoutez-y des sites.",
@@ -551,7 +546,6 @@ export const fr: Translation = {
     back: "Retour aux analyses",
   },
   weather: {
-    plantWithoutSite: "Centrale sans site",
     subtitle: "L’effet de la météo sur la production de vos sites.",
     emptyTitle: "Aucune donnée météo",
     emptyBody: "Les données météo apparaîtront ici dès que vos sites seront supervisés.",

@@ -40,13 +40,11 @@ export interface WeatherPlaceRef {
  */
 export const weatherHistoryQueryOptions = (place: WeatherPlaceRef, date: string) =>
   queryOptions({
-    queryKey:
-      place.kind === "site"
-        ? ([...siteKeys.detail(place.id), "weather-history", date] as const)
-        : ([...siteKeys.all, "system", place.id, "weather-history", date] as const),
+    queryKey: [...siteKeys.all, place.kind, place.id, "weather-history", date] as const,
+    // /sites/{id}/… or /systems/{id}/…
     queryFn: ({ signal }) =>
       api.get<WeatherHistory>(
-        `/${place.kind === "site" ? "sites" : "systems"}/${encodeURIComponent(place.id)}/weather-history?date=${encodeURIComponent(date)}`,
+        `/${place.kind}s/${encodeURIComponent(place.id)}/weather-history?date=${encodeURIComponent(date)}`,
         { signal },
       ),
     staleTime: HISTORY_FRESH_MS,

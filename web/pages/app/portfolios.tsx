@@ -13,7 +13,6 @@ import { EmptyState } from "../../components/ui/empty-state";
 import { ErrorState } from "../../components/ui/error-state";
 import { PageHeader } from "../../components/ui/page-header";
 import { Spinner } from "../../components/ui/spinner";
-import { useUserTimeZone } from "../../components/use-user-time-zone";
 import { actorFromProfile } from "../../lib/permissions";
 import { portfoliosQueryOptions } from "../../lib/queries/portfolios";
 import { sitesQueryOptions } from "../../lib/queries/sites";
@@ -25,7 +24,6 @@ export function PortfoliosPage() {
   const actor = actorFromProfile(profile);
   const canRead = can(actor, "org:read");
   const canManage = can(actor, "portfolios:manage");
-  const timeZone = useUserTimeZone();
   const portfoliosQuery = useQuery({ ...portfoliosQueryOptions(), enabled: canRead });
   const sitesQuery = useQuery({ ...sitesQueryOptions(), enabled: canRead });
 
@@ -67,8 +65,11 @@ export function PortfoliosPage() {
 
   return (
     <>
-      <PageHeader title={t("pages.portfolios")} description={t("portfolios.subtitle")} />
-      {canRead ? <MonthlyEnergyExport timeZone={timeZone} /> : null}
+      <PageHeader
+        title={t("pages.portfolios")}
+        description={t("portfolios.subtitle")}
+        actions={canRead ? <MonthlyEnergyExport /> : undefined}
+      />
       {!canRead ? null : canManage ? (
         <Card className="mb-6">
           <h2 className="mb-4 text-tremor-title font-semibold text-tremor-content-strong">

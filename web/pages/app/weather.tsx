@@ -41,7 +41,7 @@ export function WeatherPage() {
               kind: "system" as const,
               id: plant.id,
               name: plant.name,
-              description: [plant.location, t("weather.plantWithoutSite")].filter(Boolean).join(" · "),
+              description: plant.location ?? `${plant.latitude}, ${plant.longitude}`,
               latitude: plant.latitude,
               longitude: plant.longitude,
             },
