@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { screenshot } from "./browser";
+import { screenshot, screenshotDir } from "./browser";
 import { api, baseUrl, browserPages, PASSWORD, SOLIS_SANDBOX, withoutAutoSites } from "./helpers";
 
 const newPage = browserPages();
@@ -148,16 +149,19 @@ describe("plants become sites in the browser", () => {
     await dialog.getByRole("button", { name: "Save Credentials" }).click();
     await dialog.getByText("Configured providers").waitFor();
     await expect
+      .poll(() => dialog.getByText("No providers configured yet").count(), { timeout: 30_000 })
+      .toBe(0);
+    await expect
       .poll(async () => (await api<unknown[]>("/api/sites", { token: session.token })).length, {
         timeout: 30_000,
         interval: 500,
       })
       .toBe(3);
-    await screenshot(page, "14-sandbox-connected");
+    await screenshot(page, "18-sandbox-connected");
     await page.keyboard.press("Escape");
 
     // The sandbox's Solis plants carry coordinates: each became a site with the plant attached.
-    const sites = await api<{ id: string; name: string; systems: { id: string; name: string }[] }[]>(
+    const sites = await api<{ id: string; name: string; systems: { id: string; systemName: string }[] }[]>(
       "/api/sites/enhanced",
       { token: session.token },
     );
@@ -165,14 +169,18 @@ describe("plants become sites in the browser", () => {
     expect(await api<unknown[]>("/api/available-systems", { token: session.token })).toEqual([]);
     const [first] = sites;
     if (!first) throw new Error("no site was made from the plants");
+    const plantOf = (site: (typeof sites)[number]) => {
+      const name = site.systems[0]?.systemName;
+      if (!name) throw new Error(`site ${site.name} has no plant`);
+      return name;
+    };
 
     await page.goto(`${baseUrl}/app/site-management`);
     for (const site of sites) {
-      await page.getByText(site.name).first().waitFor();
-      await page
-        .getByText(site.systems[0]?.name ?? "")
-        .first()
-        .waitFor();
+      // Each site opens onto its plant's row.
+      const group = page.getByRole("group", { name: site.name });
+      await group.getByRole("button", { expanded: false }).first().click();
+      await group.getByRole("cell", { name: plantOf(site), exact: true }).waitFor();
     }
     await screenshot(page, "15-sites-from-plants");
 
@@ -186,14 +194,15 @@ describe("plants become sites in the browser", () => {
       .waitFor();
     await card.getByRole("region", { name: /^Generation and irradiance on / }).waitFor();
     await expect.poll(() => page.getByText("No Weather Data").count()).toBe(0);
+    // Every card has finished loading its current weather and its day.
+    await expect.poll(() => page.getByText("Loading...").count(), { timeout: 30_000 }).toBe(0);
     await screenshot(page, "16-weather-of-a-plant-site");
 
     // Export the System Performance table and check the file against what the table shows.
     await page.goto(`${baseUrl}/app/dashboard`);
     const table = page.getByRole("table", { name: /Systems, worst performance ratio first/ });
     await table.waitFor();
-    for (const site of sites)
-      await table.getByRole("row", { name: new RegExp(site.systems[0]?.name ?? "") }).waitFor();
+    for (const site of sites) await table.getByRole("row", { name: new RegExp(plantOf(site)) }).waitFor();
     const shown = await table
       .locator("tbody tr")
       .evaluateAll((rows) =>
@@ -224,9 +233,11 @@ describe("plants become sites in the browser", () => {
         expect(text).toMatch(new RegExp(`${row["inverters online"]}\\D+${row.inverters}`));
     }
     expect(new Set(parsed.data.map((row) => row.system))).toEqual(
-      new Set(sites.map((site) => site.systems[0]?.name)),
+      new Set(sites.map((site) => plantOf(site))),
     );
-    await screenshot(page, "17-performance-table-exported");
+    await page
+      .getByRole("table", { name: /Systems, worst performance ratio first/ })
+      .screenshot({ path: path.join(screenshotDir, "19-performance-table-exported.png") });
     await page.context().close();
   });
 });

@@ -160,9 +160,10 @@ describe("OpenAPI responses", () => {
       "/api/analytics",
       "/api/reports/monthly-energy",
     ]) {
-      const content = (doc.paths[path]?.get?.responses["200"] as { content: Record<string, unknown> })
-        .content;
-      expect(Object.keys(content), path).toEqual(["application/json", "text/csv"]);
+      const response = doc.paths[path]?.get?.responses["200"] as
+        | { content?: Record<string, unknown> }
+        | undefined;
+      expect(Object.keys(response?.content ?? {}), path).toEqual(["application/json", "text/csv"]);
     }
   });
 
