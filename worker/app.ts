@@ -26,6 +26,7 @@ import { credentialsRoutes, providersRoutes, syncRunsRoutes } from "./routes/pro
 import { reportsRoutes } from "./routes/reports";
 import { availableSystemsRoutes, sitesRoutes } from "./routes/sites";
 import { solarRoutes } from "./routes/solar";
+import { systemsRoutes } from "./routes/systems";
 import { timezonesRoutes } from "./routes/timezones";
 import { unsubscribeRoutes } from "./routes/unsubscribe";
 import { userRoutes } from "./routes/user";
@@ -48,6 +49,7 @@ const api = new Hono<AppEnv>()
   .route("/sync-runs", syncRunsRoutes)
   .route("/sites", sitesRoutes)
   .route("/available-systems", availableSystemsRoutes)
+  .route("/systems", systemsRoutes)
   .route("/portfolios", portfoliosRoutes)
   .route("/geocode", geocodeRoutes)
   .route("/solar", solarRoutes)

@@ -6,6 +6,7 @@ import { providerIdSchema } from "./providers";
 export const alertsQuerySchema = z.strictObject({
   state: z.enum(["open", "resolved", "all"]).default("all"),
   severity: z.enum(alertSeverities).optional(),
+  /** JSON only: the CSV export holds every alert the filters match. */
   limit: z.coerce.number().int().min(1).max(500).default(100),
   /** newest: newest first; lostEnergy: most energy lost first (then newest). */
   sort: z.enum(["newest", "lostEnergy"]).default("newest"),

@@ -9,6 +9,7 @@ export const auditQuerySchema = z.strictObject({
   to: z.iso.datetime({ offset: true }).optional(),
   /** superAdmin only: whose log to read. */
   orgId: z.string().max(64).optional(),
+  /** page and pageSize are for the JSON; the CSV export holds every entry the filters match. */
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
   format: exportFormatSchema,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 export const weatherHistoryQuerySchema = z.strictObject({
-  /** A calendar day on the site's own clock. */
+  /** A calendar day on the site's (or plant's) own clock. */
   date: z.iso.date({ error: "Date must be a calendar day as YYYY-MM-DD" }),
 });
 export type WeatherHistoryQuery = z.infer<typeof weatherHistoryQuerySchema>;
@@ -19,12 +19,16 @@ export const weatherHistoryHourSchema = z.object({
 export type WeatherHistoryHour = z.infer<typeof weatherHistoryHourSchema>;
 
 export const weatherHistorySchema = z.object({
-  siteId: z.string(),
-  siteName: z.string(),
+  /** The site the day is of, or null for one plant's day. */
+  siteId: z.string().nullable(),
+  /** The plant the day is of, or null for a site's (all its systems) day. */
+  systemId: z.string().nullable(),
+  /** The site's or the plant's name. */
+  name: z.string(),
   timezone: z.string(),
   /** The site-local day asked for, YYYY-MM-DD. */
   date: z.string(),
-  /** DC capacity the expectation uses (the site's, as on its card), W; null when unknown. */
+  /** DC capacity the expectation uses (the site's, as on its card, or the plant's), W; null when unknown. */
   capacityW: z.number().nullable(),
   systemCount: z.number(),
   /** The day's hours in order: 24, or 23 and 25 on DST days. */

@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { screenshot } from "./browser";
+import { screenshot, screenshotDir } from "./browser";
 import { api, baseUrl, browserPages, PASSWORD, SOLIS_SANDBOX, withoutAutoSites } from "./helpers";
 
 const newPage = browserPages();
@@ -128,35 +131,113 @@ describe("sites, systems and portfolios in the browser", () => {
 });
 
 describe("plants become sites in the browser", () => {
-  it("shows a site per synced plant with its plant, and the weather of one of them", async () => {
+  it("connects the sandbox, shows a site per plant with its plant and one's weather, and exports the performance table", async () => {
     const email = `e2e-plants-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
     const session = await api<{ token: string; user: unknown }>("/api/auth/register", {
       method: "POST",
       body: { email, password: PASSWORD, fullName: "Pat Plants", companyName: "Polder Solar" },
     });
-    await api("/api/credentials", {
-      method: "POST",
-      token: session.token,
-      body: { provider: "solis", credentials: SOLIS_SANDBOX },
-    });
-    // The sandbox's Solis plants carry coordinates: each becomes a site with the plant attached.
-    const sites = await api<{ id: string; name: string; systemCount?: number }[]>("/api/sites", {
-      token: session.token,
-    });
-    expect(sites.length).toBe(3);
-    const available = await api<unknown[]>("/api/available-systems", { token: session.token });
-    expect(available).toEqual([]);
+    const page = await newPage({ session, width: 1366 });
+
+    // Connect the Solis sandbox from the empty dashboard, as a new user would.
+    await page.goto(`${baseUrl}/app/dashboard`);
+    await page.getByRole("button", { name: "Connect a Provider" }).first().click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Provider", { exact: true }).selectOption("solis");
+    await dialog.getByLabel("API Key ID").fill(SOLIS_SANDBOX.keyId);
+    await dialog.getByLabel("API Key Secret").fill(SOLIS_SANDBOX.keySecret);
+    await dialog.getByRole("button", { name: "Save Credentials" }).click();
+    await dialog.getByText("Configured providers").waitFor();
+    await expect
+      .poll(() => dialog.getByText("No providers configured yet").count(), { timeout: 30_000 })
+      .toBe(0);
+    await expect
+      .poll(async () => (await api<unknown[]>("/api/sites", { token: session.token })).length, {
+        timeout: 30_000,
+        interval: 500,
+      })
+      .toBe(3);
+    await screenshot(page, "18-sandbox-connected");
+    await page.keyboard.press("Escape");
+
+    // The sandbox's Solis plants carry coordinates: each became a site with the plant attached.
+    const sites = await api<{ id: string; name: string; systems: { id: string; systemName: string }[] }[]>(
+      "/api/sites/enhanced",
+      { token: session.token },
+    );
+    expect(sites.map((site) => site.systems.length)).toEqual([1, 1, 1]);
+    expect(await api<unknown[]>("/api/available-systems", { token: session.token })).toEqual([]);
     const [first] = sites;
     if (!first) throw new Error("no site was made from the plants");
+    const plantOf = (site: (typeof sites)[number]) => {
+      const name = site.systems[0]?.systemName;
+      if (!name) throw new Error(`site ${site.name} has no plant`);
+      return name;
+    };
 
-    const page = await newPage({ session, width: 1366 });
-    await page.goto(`${baseUrl}/app/sites`);
-    await page.getByText(first.name).first().waitFor();
+    await page.goto(`${baseUrl}/app/site-management`);
+    for (const site of sites) {
+      // Each site opens onto its plant's row.
+      const group = page.getByRole("group", { name: site.name });
+      await group.getByRole("button", { expanded: false }).first().click();
+      await group.getByRole("cell", { name: plantOf(site), exact: true }).waitFor();
+    }
     await screenshot(page, "15-sites-from-plants");
+
+    // Weather for one of them: its card with the current weather and the day's history.
     await page.goto(`${baseUrl}/app/weather`);
-    await page.getByText(first.name).first().waitFor();
+    const card = page.getByRole("article", { name: first.name });
+    await card.waitFor();
+    await card
+      .getByRole("link", { name: /Open-Meteo/ })
+      .first()
+      .waitFor();
+    await card.getByRole("region", { name: /^Generation and irradiance on / }).waitFor();
     await expect.poll(() => page.getByText("No Weather Data").count()).toBe(0);
+    // Every card has finished loading its current weather and its day.
+    await expect.poll(() => page.getByText("Loading...").count(), { timeout: 30_000 }).toBe(0);
     await screenshot(page, "16-weather-of-a-plant-site");
+
+    // Export the System Performance table and check the file against what the table shows.
+    await page.goto(`${baseUrl}/app/dashboard`);
+    const table = page.getByRole("table", { name: /Systems, worst performance ratio first/ });
+    await table.waitFor();
+    for (const site of sites) await table.getByRole("row", { name: new RegExp(plantOf(site)) }).waitFor();
+    const shown = await table
+      .locator("tbody tr")
+      .evaluateAll((rows) =>
+        rows.map((row) => [...row.querySelectorAll("th, td")].map((cell) => cell.textContent?.trim() ?? "")),
+      );
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("system-performance.csv");
+    const file = await download.path();
+    const bytes = readFileSync(file);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const parsed = Papa.parse<Record<string, string>>(bytes.toString("utf8").slice(1), {
+      header: true,
+      skipEmptyLines: true,
+    });
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.data).toHaveLength(shown.length);
+    // Each row of the file is a row of the table: the same system, site and provider.
+    for (const row of parsed.data) {
+      const match = shown.find((cells) => cells.some((cell) => cell.startsWith(row.system ?? "\u0000")));
+      expect(match, `table row for ${row.system}`).toBeDefined();
+      const text = match?.join(" ") ?? "";
+      expect(text).toContain(row.site ?? "");
+      expect(text.toLowerCase()).toContain((row.provider ?? "").toLowerCase());
+      if (row.inverters !== "0")
+        expect(text).toMatch(new RegExp(`${row["inverters online"]}\\D+${row.inverters}`));
+    }
+    expect(new Set(parsed.data.map((row) => row.system))).toEqual(
+      new Set(sites.map((site) => plantOf(site))),
+    );
+    await page
+      .getByRole("table", { name: /Systems, worst performance ratio first/ })
+      .screenshot({ path: path.join(screenshotDir, "19-performance-table-exported.png") });
     await page.context().close();
   });
 });

@@ -151,6 +151,21 @@ describe("dashboard", () => {
     expect(within(efficiency).getByText(formatPercent(sma.efficiency, "en-GB"))).toBeInTheDocument();
   });
 
+  it("names a system's site under it, but once when the site was made from that plant and shares its name", async () => {
+    const own = makeMetric({
+      systemId: "sys-own",
+      siteId: "site-9",
+      siteName: "Canal Roof",
+      stationName: "Canal Roof",
+    });
+    renderDashboard({ metrics: [sma, own], sites: [makeFleetSite()] });
+    const table = await systemTable();
+    expect(within(table).getByRole("rowheader", { name: /Depot Carport/ })).toHaveTextContent(
+      "Depot CarportDepot",
+    );
+    expect(within(table).getByRole("rowheader", { name: /Canal Roof/ }).textContent).toBe("Canal Roof");
+  });
+
   it("sorts the table by a column and reverses on a second click", async () => {
     const { user } = renderDashboard({ metrics: [solis, sma, meteronline] });
     const table = await systemTable();

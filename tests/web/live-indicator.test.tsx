@@ -11,6 +11,7 @@ describe("live indicator", () => {
       ...signedInApi(profile),
       "POST /api/auth/logout": { body: { message: "ok" } },
       "GET /api/sites": { body: [] },
+      "GET /api/available-systems": { body: [] },
     });
     const { user, router } = renderApp("/app/dashboard");
     const banner = await screen.findByRole("banner");

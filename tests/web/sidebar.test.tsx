@@ -39,7 +39,10 @@ describe("sidebar", () => {
   });
 
   it("marks the current screen", async () => {
-    const { nav } = await renderAs("user", "/app/weather", { "GET /api/sites": { body: [] } });
+    const { nav } = await renderAs("user", "/app/weather", {
+      "GET /api/sites": { body: [] },
+      "GET /api/available-systems": { body: [] },
+    });
     expect(within(nav).getByRole("link", { name: "Weather" })).toHaveAttribute("aria-current", "page");
     expect(within(nav).getByRole("link", { name: "Dashboard" })).not.toHaveAttribute("aria-current");
     expect(await screen.findByText("No Weather Data")).toBeInTheDocument();

@@ -7,7 +7,7 @@ import { localDate, shiftDate } from "../../web/components/weather/day";
 import { hourLabels } from "../../web/components/weather/history-series";
 import { conditionsLabel, showsCloudIcon, uvLabel, weatherImpact } from "../../web/components/weather/labels";
 import { makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
-import { makeSite as siteFixture } from "./sites-fixtures";
+import { makeAvailableSystem, makeSite as siteFixture } from "./sites-fixtures";
 
 const HOUR = 3_600_000;
 
@@ -114,7 +114,8 @@ function makeHistory(date: string, overrides: Partial<WeatherHistory> = {}): Wea
   });
   return {
     siteId: "site-1",
-    siteName: "Warehouse Roof",
+    systemId: null,
+    name: "Warehouse Roof",
     timezone: "UTC",
     date,
     capacityW: 10_000,
@@ -139,7 +140,7 @@ const historyHandler = ({ url }: { url: string }) => ({
 function openWeather(handlers: Parameters<typeof mockApi>[0]) {
   const profile = makeProfile();
   storeSession(profile);
-  const api = mockApi({ ...signedInApi(profile), ...handlers });
+  const api = mockApi({ ...signedInApi(profile), "GET /api/available-systems": { body: [] }, ...handlers });
   return { ...api, ...renderApp("/app/weather") };
 }
 
@@ -317,5 +318,46 @@ describe("Weather Correlation page", () => {
     expect(card).toHaveTextContent("4.56 kWh/m²");
     expect(card).toHaveTextContent("The site has no known capacity, so nothing is expected.");
     expect(card).toHaveTextContent("No hour of this day has finished at the site yet.");
+  });
+
+  it("shows a plant with coordinates but no site, with its own weather and day, and leaves out a plant without a place", async () => {
+    const { calls } = openWeather({
+      "GET /api/sites": { body: [] },
+      "GET /api/available-systems": {
+        body: [
+          makeAvailableSystem({
+            id: "sys-9",
+            name: "Barn Roof",
+            location: "Dokkum",
+            latitude: 53.33,
+            longitude: 6.0,
+          }),
+          makeAvailableSystem({
+            id: "sys-10",
+            name: "Nowhere",
+            location: null,
+            latitude: null,
+            longitude: null,
+          }),
+        ],
+      },
+      "GET /api/weather/current": { body: weather },
+      "GET /api/systems/sys-9/weather-history": ({ url }: { url: string }) => ({
+        body: makeHistory(new URL(url, "http://localhost").searchParams.get("date") ?? today, {
+          siteId: null,
+          systemId: "sys-9",
+          name: "Barn Roof",
+          systemCount: 1,
+        }),
+      }),
+    });
+    const card = await screen.findByRole("article", { name: "Barn Roof" });
+    expect(card).toHaveTextContent("Dokkum");
+    expect(await within(card).findByText("18.5 kWh")).toBeInTheDocument();
+    expect(screen.queryByRole("article", { name: "Nowhere" })).not.toBeInTheDocument();
+    expect(screen.queryByText("No Weather Data")).not.toBeInTheDocument();
+    const weatherCall = calls.find((call) => call.path === "/api/weather/current");
+    expect(weatherCall?.url).toContain("lat=53.33");
+    expect(weatherCall?.url).toContain("lng=6");
   });
 });

@@ -18,9 +18,9 @@ export const locationKey = (latitude: number, longitude: number) =>
   `${latitude.toFixed(2)},${longitude.toFixed(2)}`;
 
 /**
- * Fetches hourly irradiance (the past 7 days and today) for the sites' locations from the
- * weather service, for expected energy and performance ratio. One call per location per hour,
- * shared by every site and organisation at that rounded location.
+ * Fetches hourly irradiance (the past 7 days and today) for the places of sites and of plants
+ * without a site from the weather service, for expected energy and performance ratio. One call
+ * per location per hour, shared by every site, plant and organisation at that rounded location.
  */
 export async function refreshIrradiance({
   env,

@@ -32,8 +32,31 @@ const SELECT_WITH_NAMES = `
   LEFT JOIN monitoring_systems ms ON ms.id = a.system_id AND ms.org_id = a.org_id
   LEFT JOIN sites s ON s.id = ms.site_id AND s.org_id = a.org_id`;
 
-/** Newest first (or most energy lost first); served by alerts_org_resolved_created_idx. */
-export async function listAlerts(db: Db, orgId: string, query: AlertsQuery) {
+/** Where a page of alerts ends: the next page starts after this row in the list's order. */
+export interface AlertCursor {
+  createdAt: number;
+  id: string;
+  /** coalesce(lost_energy_wh, -1): the first sort key of the lostEnergy order. */
+  lostEnergyWh: number;
+}
+
+export const alertCursorOf = (row: AlertRowWithNames): AlertCursor => ({
+  createdAt: row.created_at,
+  id: row.id,
+  lostEnergyWh: row.lost_energy_wh ?? -1,
+});
+
+/**
+ * Newest first (or most energy lost first), `limit` rows after `after` (keyset pagination: each
+ * page is read by the index from where the last ended, never by skipping rows); served by
+ * alerts_org_resolved_created_idx.
+ */
+export async function listAlerts(
+  db: Db,
+  orgId: string,
+  query: Pick<AlertsQuery, "state" | "severity" | "sort">,
+  page: { limit: number; after?: AlertCursor | null },
+) {
   const conditions = ["a.org_id = ?"];
   const params: unknown[] = [orgId];
   if (query.state !== "all") {
@@ -44,11 +67,25 @@ export async function listAlerts(db: Db, orgId: string, query: AlertsQuery) {
     conditions.push("a.severity = ?");
     params.push(query.severity);
   }
+  const byLoss = query.sort === "lostEnergy";
+  const after = page.after;
+  if (after) {
+    const newer = "(a.created_at < ? OR (a.created_at = ? AND a.id > ?))";
+    if (byLoss) {
+      conditions.push(
+        `(coalesce(a.lost_energy_wh, -1) < ? OR (coalesce(a.lost_energy_wh, -1) = ? AND ${newer}))`,
+      );
+      params.push(after.lostEnergyWh, after.lostEnergyWh);
+    } else {
+      conditions.push(newer);
+    }
+    params.push(after.createdAt, after.createdAt, after.id);
+  }
   const rows = await db.$client
     .prepare(
-      `${SELECT_WITH_NAMES} WHERE ${conditions.join(" AND ")} ORDER BY ${query.sort === "lostEnergy" ? "coalesce(a.lost_energy_wh, -1) DESC, " : ""}a.created_at DESC, a.id LIMIT ?`,
+      `${SELECT_WITH_NAMES} WHERE ${conditions.join(" AND ")} ORDER BY ${byLoss ? "coalesce(a.lost_energy_wh, -1) DESC, " : ""}a.created_at DESC, a.id LIMIT ?`,
     )
-    .bind(...params, query.limit)
+    .bind(...params, page.limit)
     .all<AlertRowWithNames>();
   return rows.results;
 }

@@ -1,7 +1,8 @@
-import { and, count, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { auditLogs } from "../../schema/tables";
 import type { Db } from "../lib/db";
 
+export type AuditRow = typeof auditLogs.$inferSelect;
 export type AuditInsert = Omit<typeof auditLogs.$inferInsert, "id" | "createdAt">;
 
 export const insertAuditEntry = (db: Db, entry: AuditInsert, now: number) =>
@@ -29,11 +30,9 @@ export interface AuditFilter {
   targetType?: string;
   fromMs?: number;
   toMs?: number;
-  limit: number;
-  offset: number;
 }
 
-export async function listAuditEntries(db: Db, filter: AuditFilter) {
+function auditConditions(filter: AuditFilter): SQL[] {
   const conditions: SQL[] = [];
   if (filter.orgId !== null) conditions.push(eq(auditLogs.orgId, filter.orgId));
   if (filter.action) conditions.push(eq(auditLogs.action, filter.action));
@@ -45,6 +44,12 @@ export async function listAuditEntries(db: Db, filter: AuditFilter) {
   if (filter.targetType) conditions.push(eq(auditLogs.targetType, filter.targetType));
   if (filter.fromMs !== undefined) conditions.push(gte(auditLogs.createdAt, filter.fromMs));
   if (filter.toMs !== undefined) conditions.push(lte(auditLogs.createdAt, filter.toMs));
+  return conditions;
+}
+
+/** One numbered page, newest first, and how many entries match (the Audit Logs screen's pager). */
+export async function listAuditEntries(db: Db, filter: AuditFilter, page: { limit: number; offset: number }) {
+  const conditions = auditConditions(filter);
   const where = conditions.length > 0 ? and(...conditions) : undefined;
   const [rows, totals] = await Promise.all([
     db
@@ -52,9 +57,37 @@ export async function listAuditEntries(db: Db, filter: AuditFilter) {
       .from(auditLogs)
       .where(where)
       .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
-      .limit(filter.limit)
-      .offset(filter.offset),
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ total: count() }).from(auditLogs).where(where),
   ]);
   return { rows, total: totals[0]?.total ?? 0 };
+}
+
+/** Where a page of entries ends, in the log's order (newest first). */
+export interface AuditCursor {
+  createdAt: number;
+  id: string;
+}
+
+/**
+ * `limit` entries after `after`, newest first: keyset pagination for reading the whole log, each
+ * page read from where the last ended instead of skipping rows.
+ */
+export function listAuditEntriesAfter(db: Db, filter: AuditFilter, limit: number, after: AuditCursor | null) {
+  const conditions = auditConditions(filter);
+  if (after) {
+    conditions.push(
+      or(
+        lt(auditLogs.createdAt, after.createdAt),
+        and(eq(auditLogs.createdAt, after.createdAt), lt(auditLogs.id, after.id)),
+      ) as SQL,
+    );
+  }
+  return db
+    .select()
+    .from(auditLogs)
+    .where(conditions.length > 0 ? and(...conditions) : undefined)
+    .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
+    .limit(limit);
 }

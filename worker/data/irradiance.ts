@@ -1,22 +1,29 @@
 import type { Db } from "../lib/db";
 import { locationKeySql } from "./system-place";
 
-/** A site's irradiance location in SQL (alias s): the same rounding as `locationKey` in JS. */
-const siteKey = locationKeySql("s.latitude", "s.longitude");
-
 export interface IrradianceLocation {
   key: string;
   lat: number;
   lng: number;
 }
 
-/** Locations of active sites not fetched since `fetchedBefore`, oldest first. */
+/**
+ * The places whose hourly irradiance is due (never fetched, or longer ago than `fetchedBefore`),
+ * oldest first: active sites' and those of plants with coordinates but no site, so a plant's
+ * expected energy does not wait for a site. Keys are built in SQL the way readers build them.
+ */
 export async function listDueIrradianceLocations(db: Db, fetchedBefore: number, limit: number) {
   const rows = await db.$client
     .prepare(
-      `SELECT ${siteKey} AS key, round(s.latitude, 2) AS lat, round(s.longitude, 2) AS lng
-       FROM sites s LEFT JOIN irradiance_fetches f ON f.location_key = ${siteKey}
-       WHERE s.is_active = 1 AND (f.fetched_at IS NULL OR f.fetched_at < ?)
+      `WITH places AS (
+         SELECT latitude AS lat, longitude AS lng FROM sites WHERE is_active = 1
+         UNION ALL
+         SELECT latitude, longitude FROM monitoring_systems
+         WHERE site_id IS NULL AND latitude IS NOT NULL AND longitude IS NOT NULL
+       )
+       SELECT ${locationKeySql("p.lat", "p.lng")} AS key, round(p.lat, 2) AS lat, round(p.lng, 2) AS lng
+       FROM places p LEFT JOIN irradiance_fetches f ON f.location_key = ${locationKeySql("p.lat", "p.lng")}
+       WHERE f.fetched_at IS NULL OR f.fetched_at < ?
        GROUP BY key ORDER BY min(coalesce(f.fetched_at, 0)) LIMIT ?`,
     )
     .bind(fetchedBefore, limit)

@@ -1,5 +1,5 @@
 import type { Db } from "../lib/db";
-import { locationKeySql } from "./system-place";
+import { locationKeySql, SYSTEM_LOCATION_KEY, SYSTEM_WITH_SITE, SYSTEM_ZONE } from "./system-place";
 
 export interface HourWindow {
   orgId: string;
@@ -34,6 +34,35 @@ export async function siteHourlyIrradiance(db: Db, window: HourWindow) {
          AND hour_start >= ? AND hour_start < ?`,
     )
     .bind(window.siteId, window.orgId, window.startMs, window.endMs)
+    .all<{ hour_start: number; ghi_wm2: number }>();
+  return rows.results;
+}
+
+/** One system with the place its weather is read at: its site's, else its own coordinates. */
+export async function findSystemPlace(db: Db, orgId: string, systemId: string) {
+  return db.$client
+    .prepare(
+      `SELECT ms.id, ms.name, ms.capacity_w, ms.site_id, ${SYSTEM_ZONE} AS timezone, ${SYSTEM_LOCATION_KEY} AS location_key
+       FROM ${SYSTEM_WITH_SITE} WHERE ms.org_id = ? AND ms.id = ?`,
+    )
+    .bind(orgId, systemId)
+    .first<{
+      id: string;
+      name: string;
+      capacity_w: number | null;
+      site_id: string | null;
+      timezone: string;
+      location_key: string | null;
+    }>();
+}
+
+/** Hourly irradiance stored under a location key (from findSystemPlace, built by the same SQL). */
+export async function hourlyIrradianceAt(db: Db, locationKey: string, startMs: number, endMs: number) {
+  const rows = await db.$client
+    .prepare(
+      "SELECT hour_start, ghi_wm2 FROM irradiance_hourly WHERE location_key = ? AND hour_start >= ? AND hour_start < ?",
+    )
+    .bind(locationKey, startMs, endMs)
     .all<{ hour_start: number; ghi_wm2: number }>();
   return rows.results;
 }

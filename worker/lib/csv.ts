@@ -4,12 +4,13 @@ import Papa from "papaparse";
 const BOM = "\uFEFF";
 
 export type CsvCell = string | number | boolean | null | undefined;
+export type CsvRow = readonly CsvCell[];
 
-/** A CSV document from a header row and data rows: UTF-8 with BOM, CRLF line ends. */
-export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
+/** Rows as CSV lines, each ending in CRLF. */
+function csvLines(rows: readonly CsvRow[]): string {
   const data = rows.map((row) => row.map((cell) => (cell === null || cell === undefined ? "" : cell)));
   // Cells starting with = + - @ are quoted and prefixed so spreadsheets do not run them as formulas.
-  return BOM + Papa.unparse({ fields: [...header], data }, { newline: "\r\n", escapeFormulae: true });
+  return `${Papa.unparse(data, { newline: "\r\n", escapeFormulae: true })}\r\n`;
 }
 
 /** The headers of a CSV download with a filename. */
@@ -18,6 +19,60 @@ export const csvHeaders = (filename: string): Record<string, string> => ({
   "Content-Disposition": `attachment; filename="${filename.replace(/[^\w.-]/g, "_")}"`,
 });
 
+/** A small CSV document whole (a mail attachment); downloads use csvStream. */
+export const toCsv = (header: readonly string[], rows: readonly CsvRow[]): string =>
+  BOM + csvLines([header, ...rows]);
+
+/**
+ * A CSV document (UTF-8 with BOM, CRLF line ends) written as it is read: the BOM and header
+ * first, then one chunk per page of rows. Pages are pulled only when the reader wants more, so
+ * an export holds one page in memory whatever its length.
+ */
+export function csvStream(
+  header: readonly string[],
+  pages: AsyncIterable<readonly CsvRow[]> | Iterable<readonly CsvRow[]>,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const iterator =
+    Symbol.asyncIterator in pages ? pages[Symbol.asyncIterator]() : toAsync(pages[Symbol.iterator]());
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(encoder.encode(BOM + csvLines([header])));
+      },
+      async pull(controller) {
+        // An empty page writes nothing; read on until a page has rows or the pages end.
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) {
+            controller.close();
+            return;
+          }
+          if (next.value.length > 0) {
+            controller.enqueue(encoder.encode(csvLines(next.value)));
+            return;
+          }
+        }
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
+
+function toAsync<T>(iterator: Iterator<T>): AsyncIterator<T> {
+  return {
+    next: async () => iterator.next(),
+    return: async () => iterator.return?.() ?? { done: true, value: undefined },
+  };
+}
+
+/** An array in pages of at most `size` items: a list already in memory, written in bounded chunks. */
+export function* chunksOf<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}
 /** An ISO 8601 time with its numeric UTC offset in the given IANA zone, e.g. 2026-06-01T14:00:00+02:00. */
 export function isoWithOffset(value: string | number | null, timeZone = "UTC"): string {
   if (value === null) return "";

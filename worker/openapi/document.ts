@@ -3,6 +3,7 @@ import { type ZodType, z } from "zod";
 import { apiErrorBodySchema } from "../../schema/api/errors";
 import { runningSyncSchema } from "../../schema/api/providers";
 import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, liveMessageSchema } from "../../schema/live";
+import { type DescribedResponse, responseOf } from "../lib/responds";
 import { type DescribedInput, INPUT_DESCRIPTION } from "../lib/validate";
 
 type JsonSchema = Record<string, unknown>;
@@ -53,6 +54,35 @@ function parametersOf(path: string, inputs: DescribedInput[]) {
   return parameters;
 }
 
+/**
+ * The success answer: the route's declared schema (named under components, as the server sends
+ * it) and its CSV form; a generic description for a route that declares none.
+ */
+function successResponse(response: DescribedResponse | undefined, schemas: Record<string, JsonSchema>) {
+  if (!response) return { "200": { description: "Success (201 for a creation, 204 without a body)" } };
+  const existing = schemas[response.name];
+  const schema = jsonSchema(response.schema, "output");
+  if (existing && JSON.stringify(existing) !== JSON.stringify(schema)) {
+    throw new Error(`Two different response schemas are named ${response.name}`);
+  }
+  schemas[response.name] = schema;
+  const content: Record<string, unknown> = {
+    "application/json": { schema: { $ref: `#/components/schemas/${response.name}` } },
+  };
+  if (response.csv) {
+    content["text/csv"] = { schema: { type: "string" } };
+  }
+  const description = response.status === 201 ? "Created" : "Success";
+  return {
+    [String(response.status)]: {
+      description: response.csv
+        ? `${description}; with format=csv a CSV file (UTF-8 with BOM, units in the header row, ISO 8601 times with offset)`
+        : description,
+      content,
+    },
+  };
+}
+
 const liveChannelDescription = `Live updates over a WebSocket at \`/ws\`. Offer two subprotocols: \`${LIVE_SUBPROTOCOL}\` and a session token (\`new WebSocket(url, ["${LIVE_SUBPROTOCOL}", token])\`); the server echoes \`${LIVE_SUBPROTOCOL}\`. Send the text \`ping\` to get a \`pong\`. The server closes with code ${LIVE_CLOSE_ACCESS_REVOKED} when the member loses access. Every message is JSON \`{ type, data }\`, described by \`LiveMessage\`: \`connected\`, \`pong\`, \`solis_realtime_update\`, \`realtime_update\` (one system's new live values), \`alerts_changed\` (\`openCount\`) and \`sync_progress\` (a sync run's pages done and total, systems stored and status, after each stored page and at its end).`;
 
 /**
@@ -62,7 +92,11 @@ const liveChannelDescription = `Live updates over a WebSocket at \`/ws\`. Offer 
 export function buildOpenApiDocument(
   app: Hono<never> | { routes: { method: string; path: string; handler: unknown }[] },
 ) {
-  const operations = new Map<string, { method: string; path: string; inputs: DescribedInput[] }>();
+  const operations = new Map<
+    string,
+    { method: string; path: string; inputs: DescribedInput[]; response?: DescribedResponse }
+  >();
+  const schemas: Record<string, JsonSchema> = {};
   for (const route of app.routes) {
     if (!METHODS.has(route.method)) continue;
     if (!route.path.startsWith("/api") && route.path !== "/ws") continue;
@@ -71,18 +105,19 @@ export function buildOpenApiDocument(
     const entry = operations.get(key) ?? { method: route.method, path, inputs: [] };
     const input = inputsOf(route.handler);
     if (input) entry.inputs.push(input);
+    entry.response ??= responseOf(route.handler);
     operations.set(key, entry);
   }
 
   const paths: Record<string, Record<string, Operation>> = {};
-  for (const { method, path, inputs } of operations.values()) {
+  for (const { method, path, inputs, response } of operations.values()) {
     const isPublic = PUBLIC_PATHS.some((pattern) => pattern.test(path));
     const operation: Operation = {
       operationId: `${method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
       tags: [path.split("/")[2] ?? "live"],
       parameters: parametersOf(path, inputs),
       responses: {
-        "200": { description: "Success (201 for a creation, 204 without a body)" },
+        ...successResponse(response, schemas),
         "400": {
           description: "Invalid input",
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
@@ -143,6 +178,7 @@ export function buildOpenApiDocument(
       schemas: {
         Error: jsonSchema(apiErrorBodySchema, "output"),
         LiveMessage: jsonSchema(liveMessageSchema, "output"),
+        ...schemas,
       },
     },
     paths,

@@ -1,7 +1,8 @@
 import { Hono } from "hono";
-import { auditQuerySchema } from "../../schema/api/audit";
+import { auditPageSchema, auditQuerySchema } from "../../schema/api/audit";
 import { type AppEnv, userContext } from "../hono-env";
 import { csvHeaders } from "../lib/csv";
+import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { readAuditLog } from "../services/audit";
@@ -9,9 +10,14 @@ import { auditCsv } from "../services/exports";
 
 export const adminRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/logs", validate("query", auditQuerySchema), async (c) => {
-    const query = c.req.valid("query");
-    const page = await readAuditLog(userContext(c), query);
-    if (query.format === "csv") return c.body(auditCsv(page), 200, csvHeaders(`audit-log-${page.page}.csv`));
-    return c.json(page);
-  });
+  .get(
+    "/logs",
+    responds("AuditPage", auditPageSchema, { csv: true }),
+    validate("query", auditQuerySchema),
+    async (c) => {
+      const query = c.req.valid("query");
+      if (query.format === "csv")
+        return c.body(auditCsv(userContext(c), query), 200, csvHeaders("audit-log.csv"));
+      return c.json(await readAuditLog(userContext(c), query));
+    },
+  );

@@ -1,8 +1,10 @@
 import { Hono } from "hono";
-import { analyticsQuerySchema } from "../../schema/api/analytics";
+import { z } from "zod";
+import { analyticsQuerySchema, analyticsRecordSchema } from "../../schema/api/analytics";
 import { type AppEnv, userContext } from "../hono-env";
 import { csvHeaders } from "../lib/csv";
 import { invalidInput } from "../lib/errors";
+import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { analytics } from "../services/analytics";
@@ -10,21 +12,26 @@ import { analyticsSeriesCsv } from "../services/exports";
 
 export const analyticsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/", validate("query", analyticsQuerySchema), async (c) => {
-    const query = c.req.valid("query");
-    if (query.format === "csv" && query.system === "all") {
-      throw invalidInput("Invalid input", [
-        { path: ["system"], message: "A CSV export holds one system's series: give system={id}" },
-      ]);
-    }
-    const records = await analytics(userContext(c), query);
-    const record = records[0];
-    if (query.format === "csv" && record) {
-      return c.body(
-        analyticsSeriesCsv(record, query.series),
-        200,
-        csvHeaders(`analytics-${record.systemId}-${query.range}-${query.series}.csv`),
-      );
-    }
-    return c.json(records);
-  });
+  .get(
+    "/",
+    responds("AnalyticsRecords", z.array(analyticsRecordSchema), { csv: true }),
+    validate("query", analyticsQuerySchema),
+    async (c) => {
+      const query = c.req.valid("query");
+      if (query.format === "csv" && query.system === "all") {
+        throw invalidInput("Invalid input", [
+          { path: ["system"], message: "A CSV export holds one system's series: give system={id}" },
+        ]);
+      }
+      const records = await analytics(userContext(c), query);
+      const record = records[0];
+      if (query.format === "csv" && record) {
+        return c.body(
+          analyticsSeriesCsv(record, query.series),
+          200,
+          csvHeaders(`analytics-${record.systemId}-${query.range}-${query.series}.csv`),
+        );
+      }
+      return c.json(records);
+    },
+  );

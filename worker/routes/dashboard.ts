@@ -1,10 +1,12 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import { formatQuerySchema } from "../../schema/api/exports";
-import { fleetSeriesQuerySchema } from "../../schema/api/fleet-series";
-import type { DashboardMetric } from "../../schema/api/metrics";
+import { fleetSeriesQuerySchema, fleetSeriesSchema } from "../../schema/api/fleet-series";
+import { type DashboardMetric, dashboardMetricSchema } from "../../schema/api/metrics";
 import { type AppEnv, userContext } from "../hono-env";
 import { csvHeaders } from "../lib/csv";
 import { acceptsGzip, gunzipStream } from "../lib/gzip";
+import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { dashboardFallback, dashboardMetricsGzip, dashboardMetricsJson } from "../services/dashboard";
@@ -13,33 +15,41 @@ import { fleetSeries } from "../services/fleet-series";
 
 export const dashboardRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/metrics", validate("query", formatQuerySchema), async (c) => {
-    if (c.req.valid("query").format === "csv") {
-      const json = await dashboardMetricsJson(userContext(c));
-      return c.body(
-        metricsCsv(JSON.parse(json) as DashboardMetric[]),
-        200,
-        csvHeaders("system-performance.csv"),
-      );
-    }
-    // Held gzipped (a 20,000-system fleet is ~15 MB of JSON, under 1 MB gzipped): sent as held to
-    // a client that takes gzip, inflated on the way to one that does not.
-    const gzip = await dashboardMetricsGzip(userContext(c));
-    return acceptsGzip(c.req.header("Accept-Encoding"))
-      ? new Response(gzip, {
-          headers: {
-            "Content-Type": "application/json",
-            "Content-Encoding": "gzip",
-            Vary: "Accept-Encoding",
-          },
-          encodeBody: "manual",
-        })
-      : new Response(gunzipStream(gzip), {
-          headers: { "Content-Type": "application/json", Vary: "Accept-Encoding" },
-        });
-  })
-  .get("/series", validate("query", fleetSeriesQuerySchema), async (c) =>
-    c.json(await fleetSeries(userContext(c), c.req.valid("query"))),
+  .get(
+    "/metrics",
+    responds("DashboardMetrics", z.array(dashboardMetricSchema), { csv: true }),
+    validate("query", formatQuerySchema),
+    async (c) => {
+      if (c.req.valid("query").format === "csv") {
+        const json = await dashboardMetricsJson(userContext(c));
+        return c.body(
+          metricsCsv(JSON.parse(json) as DashboardMetric[]),
+          200,
+          csvHeaders("system-performance.csv"),
+        );
+      }
+      // Held gzipped (a 20,000-system fleet is ~15 MB of JSON, under 1 MB gzipped): sent as held to
+      // a client that takes gzip, inflated on the way to one that does not.
+      const gzip = await dashboardMetricsGzip(userContext(c));
+      return acceptsGzip(c.req.header("Accept-Encoding"))
+        ? new Response(gzip, {
+            headers: {
+              "Content-Type": "application/json",
+              "Content-Encoding": "gzip",
+              Vary: "Accept-Encoding",
+            },
+            encodeBody: "manual",
+          })
+        : new Response(gunzipStream(gzip), {
+            headers: { "Content-Type": "application/json", Vary: "Accept-Encoding" },
+          });
+    },
+  )
+  .get(
+    "/series",
+    responds("FleetSeries", fleetSeriesSchema),
+    validate("query", fleetSeriesQuerySchema),
+    async (c) => c.json(await fleetSeries(userContext(c), c.req.valid("query"))),
   );
 
 /** SPEC's fallback path, organisation-scoped like every route. */

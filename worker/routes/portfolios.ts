@@ -1,12 +1,16 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import { idParamSchema } from "../../schema/api/common";
 import {
   addPortfolioSitesBodySchema,
   createPortfolioBodySchema,
+  portfolioSchema,
   portfolioSiteParamSchema,
   updatePortfolioBodySchema,
 } from "../../schema/api/portfolios";
+import { siteSchema } from "../../schema/api/sites";
 import { type AppEnv, userContext } from "../hono-env";
+import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import {
@@ -21,9 +25,14 @@ import {
 
 export const portfoliosRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/", async (c) => c.json(await listPortfolios(userContext(c))))
-  .post("/", validate("json", createPortfolioBodySchema), async (c) =>
-    c.json(await createPortfolio(userContext(c), c.req.valid("json")), 201),
+  .get("/", responds("Portfolios", z.array(portfolioSchema)), async (c) =>
+    c.json(await listPortfolios(userContext(c))),
+  )
+  .post(
+    "/",
+    responds("Portfolio", portfolioSchema, { status: 201 }),
+    validate("json", createPortfolioBodySchema),
+    async (c) => c.json(await createPortfolio(userContext(c), c.req.valid("json")), 201),
   )
   .patch("/:id", validate("param", idParamSchema), validate("json", updatePortfolioBodySchema), async (c) =>
     c.json(await updatePortfolio(userContext(c), c.req.valid("param").id, c.req.valid("json"))),
@@ -31,7 +40,7 @@ export const portfoliosRoutes = new Hono<AppEnv>()
   .delete("/:id", validate("param", idParamSchema), async (c) =>
     c.json(await deletePortfolio(userContext(c), c.req.valid("param").id)),
   )
-  .get("/:id/sites", validate("param", idParamSchema), async (c) =>
+  .get("/:id/sites", responds("Sites", z.array(siteSchema)), validate("param", idParamSchema), async (c) =>
     c.json(await listPortfolioSites(userContext(c), c.req.valid("param").id)),
   )
   .post(

@@ -1,16 +1,24 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import { idParamSchema } from "../../schema/api/common";
 import {
   attachSystemBodySchema,
+  availableSystemSchema,
   createSiteBodySchema,
+  enhancedSiteSchema,
   mergeSitesBodySchema,
+  siteDeletedSchema,
+  siteSchema,
   siteSystemParamSchema,
   sitesFromSystemsBodySchema,
+  sitesFromSystemsSchema,
   splitSiteBodySchema,
+  splitSiteSchema,
   updateSiteBodySchema,
 } from "../../schema/api/sites";
-import { weatherHistoryQuerySchema } from "../../schema/api/weather-history";
+import { weatherHistoryQuerySchema, weatherHistorySchema } from "../../schema/api/weather-history";
 import { type AppEnv, userContext } from "../hono-env";
+import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { createSitesFromSystems, mergeSites, splitSite } from "../services/plant-sites";
@@ -30,32 +38,51 @@ import { siteWeatherHistory } from "../services/weather-history";
 /** `/api/sites`: SPEC's site calls. `/enhanced` is registered before `/:id`. */
 export const sitesRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/", async (c) => c.json(await listSites(userContext(c))))
-  .get("/enhanced", async (c) => c.json(await listEnhancedSites(userContext(c))))
-  .post("/", validate("json", createSiteBodySchema), async (c) =>
-    c.json(await createSite(userContext(c), c.req.valid("json")), 201),
+  .get("/", responds("Sites", z.array(siteSchema)), async (c) => c.json(await listSites(userContext(c))))
+  .get("/enhanced", responds("EnhancedSites", z.array(enhancedSiteSchema)), async (c) =>
+    c.json(await listEnhancedSites(userContext(c))),
   )
-  .post("/from-systems", validate("json", sitesFromSystemsBodySchema), async (c) => {
-    const result = await createSitesFromSystems(userContext(c), c.req.valid("json"));
-    return c.json(result, result.created > 0 ? 201 : 200);
-  })
+  .post(
+    "/",
+    responds("EnhancedSite", enhancedSiteSchema, { status: 201 }),
+    validate("json", createSiteBodySchema),
+    async (c) => c.json(await createSite(userContext(c), c.req.valid("json")), 201),
+  )
+  .post(
+    "/from-systems",
+    responds("SitesFromSystems", sitesFromSystemsSchema, { status: 201 }),
+    validate("json", sitesFromSystemsBodySchema),
+    async (c) => {
+      const result = await createSitesFromSystems(userContext(c), c.req.valid("json"));
+      return c.json(result, result.created > 0 ? 201 : 200);
+    },
+  )
   .post("/:id/merge", validate("param", idParamSchema), validate("json", mergeSitesBodySchema), async (c) =>
     c.json(await mergeSites(userContext(c), c.req.valid("param").id, c.req.valid("json"))),
   )
-  .post("/:id/split", validate("param", idParamSchema), validate("json", splitSiteBodySchema), async (c) =>
-    c.json(await splitSite(userContext(c), c.req.valid("param").id, c.req.valid("json")), 201),
+  .post(
+    "/:id/split",
+    responds("SplitSite", splitSiteSchema, { status: 201 }),
+    validate("param", idParamSchema),
+    validate("json", splitSiteBodySchema),
+    async (c) => c.json(await splitSite(userContext(c), c.req.valid("param").id, c.req.valid("json")), 201),
   )
-  .get("/:id", validate("param", idParamSchema), async (c) =>
+  .get("/:id", responds("EnhancedSite", enhancedSiteSchema), validate("param", idParamSchema), async (c) =>
     c.json(await getSite(userContext(c), c.req.valid("param").id)),
   )
-  .patch("/:id", validate("param", idParamSchema), validate("json", updateSiteBodySchema), async (c) =>
-    c.json(await updateSite(userContext(c), c.req.valid("param").id, c.req.valid("json"))),
+  .patch(
+    "/:id",
+    responds("EnhancedSite", enhancedSiteSchema),
+    validate("param", idParamSchema),
+    validate("json", updateSiteBodySchema),
+    async (c) => c.json(await updateSite(userContext(c), c.req.valid("param").id, c.req.valid("json"))),
   )
-  .delete("/:id", validate("param", idParamSchema), async (c) =>
+  .delete("/:id", responds("SiteDeleted", siteDeletedSchema), validate("param", idParamSchema), async (c) =>
     c.json(await deleteSite(userContext(c), c.req.valid("param").id)),
   )
   .get(
     "/:id/weather-history",
+    responds("WeatherHistory", weatherHistorySchema),
     validate("param", idParamSchema),
     validate("query", weatherHistoryQuerySchema),
     async (c) =>
@@ -78,4 +105,6 @@ export const sitesRoutes = new Hono<AppEnv>()
 /** `/api/available-systems`: the organisation's synced systems not attached to a site. */
 export const availableSystemsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/", async (c) => c.json(await listAvailableSystems(userContext(c))));
+  .get("/", responds("AvailableSystems", z.array(availableSystemSchema)), async (c) =>
+    c.json(await listAvailableSystems(userContext(c))),
+  );

@@ -1,13 +1,19 @@
 import { Hono } from "hono";
-import { weatherQuerySchema } from "../../schema/api/weather";
+import { currentWeatherSchema, weatherQuerySchema } from "../../schema/api/weather";
 import type { AppEnv } from "../hono-env";
+import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { currentWeather } from "../services/weather";
 
 export const weatherRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/current", validate("query", weatherQuerySchema), async (c) => {
-    const { lat, lng } = c.req.valid("query");
-    return c.json(await currentWeather(c.env, lat, lng));
-  });
+  .get(
+    "/current",
+    responds("CurrentWeather", currentWeatherSchema),
+    validate("query", weatherQuerySchema),
+    async (c) => {
+      const { lat, lng } = c.req.valid("query");
+      return c.json(await currentWeather(c.env, lat, lng));
+    },
+  );

@@ -3,7 +3,9 @@ import type { ProviderId } from "../../schema/api/providers";
 import type { AlertEventKind } from "../../schema/domain";
 import { type AlertEventRow, insertAlertEvent, listAlertEvents } from "../data/alert-events";
 import {
+  type AlertCursor,
   type AlertRowWithNames,
+  alertCursorOf,
   countOpenAlerts,
   findAlert,
   listAlerts,
@@ -68,7 +70,26 @@ async function withHistory(org: OrgContext, rows: AlertRowWithNames[]): Promise<
 
 export async function getAlerts(ctx: UserContext, query: AlertsQuery): Promise<Alert[]> {
   const org = authorizeOrgAction(ctx, "org:read");
-  return withHistory(org, await listAlerts(org.db, org.user.orgId, query));
+  return withHistory(org, await listAlerts(org.db, org.user.orgId, query, { limit: query.limit }));
+}
+
+/**
+ * Every alert the filters match (the list's order, no limit), one page of `pageSize` at a time
+ * read by keyset from D1; without history, which the CSV does not carry.
+ */
+export function alertPages(ctx: UserContext, query: AlertsQuery, pageSize: number): AsyncGenerator<Alert[]> {
+  // Authorised now, before a response starts, not when the first page is read.
+  const org = authorizeOrgAction(ctx, "org:read");
+  return (async function* () {
+    let after: AlertCursor | null = null;
+    for (;;) {
+      const rows = await listAlerts(org.db, org.user.orgId, query, { limit: pageSize, after });
+      if (rows.length > 0) yield rows.map((row) => toAlert(row, []));
+      const last = rows.at(-1);
+      if (!last || rows.length < pageSize) return;
+      after = alertCursorOf(last);
+    }
+  })();
 }
 
 export async function getAlertSummary(ctx: UserContext): Promise<AlertSummary> {

@@ -1,10 +1,14 @@
-import type { AuditPage, AuditQuery } from "../../schema/api/audit";
+import type { AuditEntry, AuditPage, AuditQuery } from "../../schema/api/audit";
 import {
   type AuditCondition,
+  type AuditCursor,
+  type AuditFilter,
   type AuditInsert,
+  type AuditRow,
   insertAuditEntry,
   insertAuditEntryIf,
   listAuditEntries,
+  listAuditEntriesAfter,
 } from "../data/audit";
 import type { Db } from "../lib/db";
 import { invalidInput, notFound } from "../lib/errors";
@@ -74,7 +78,8 @@ export const auditEntryIf = (ctx: ServiceContext, event: AuditEvent, condition: 
     condition,
   );
 
-export async function readAuditLog(ctx: UserContext, query: AuditQuery): Promise<AuditPage> {
+/** Whose entries and which: superAdmin reads any organisation's, a member only their own. */
+function auditFilterOf(ctx: UserContext, query: AuditQuery): AuditFilter {
   requireAction(ctx, "audit:read");
   let orgId: string | null;
   if (ctx.user.role === "superAdmin") {
@@ -91,20 +96,44 @@ export async function readAuditLog(ctx: UserContext, query: AuditQuery): Promise
   if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) {
     throw invalidInput("Invalid input", [{ path: ["from"], message: "from must not be after to" }]);
   }
-  const { rows, total } = await listAuditEntries(ctx.db, {
+  return {
     orgId,
     action: query.action,
     actorEmail: query.actorEmail,
     targetType: query.targetType,
     fromMs,
     toMs,
+  };
+}
+
+const toEntry = (row: AuditRow): AuditEntry => ({ ...row, createdAt: new Date(row.createdAt).toISOString() });
+
+export async function readAuditLog(ctx: UserContext, query: AuditQuery): Promise<AuditPage> {
+  const { rows, total } = await listAuditEntries(ctx.db, auditFilterOf(ctx, query), {
     limit: query.pageSize,
     offset: (query.page - 1) * query.pageSize,
   });
-  return {
-    logs: rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt).toISOString() })),
-    total,
-    page: query.page,
-    pageSize: query.pageSize,
-  };
+  return { logs: rows.map(toEntry), total, page: query.page, pageSize: query.pageSize };
+}
+
+/**
+ * Every entry the filters match (all numbered pages, newest first), `pageSize` at a time read by
+ * keyset from D1. Authorised when called, before a response starts.
+ */
+export function auditPages(
+  ctx: UserContext,
+  query: AuditQuery,
+  pageSize: number,
+): AsyncGenerator<AuditEntry[]> {
+  const filter = auditFilterOf(ctx, query);
+  return (async function* () {
+    let after: AuditCursor | null = null;
+    for (;;) {
+      const rows = await listAuditEntriesAfter(ctx.db, filter, pageSize, after);
+      if (rows.length > 0) yield rows.map(toEntry);
+      const last = rows.at(-1);
+      if (!last || rows.length < pageSize) return;
+      after = { createdAt: last.createdAt, id: last.id };
+    }
+  })();
 }

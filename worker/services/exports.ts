@@ -1,73 +1,90 @@
-import type { Alert } from "../../schema/api/alerts";
+import type { Alert, AlertsQuery } from "../../schema/api/alerts";
 import type { AnalyticsRecord } from "../../schema/api/analytics";
-import type { AuditPage } from "../../schema/api/audit";
+import type { AuditEntry, AuditQuery } from "../../schema/api/audit";
 import type { MonthlyEnergy } from "../../schema/api/exports";
 import type { DashboardMetric } from "../../schema/api/metrics";
 import { listPortfolioSiteLinks, listPortfolios } from "../data/portfolios";
 import { listAttachedSystems, listSites } from "../data/sites";
-import { isoWithOffset, toCsv } from "../lib/csv";
+import { type CsvRow, chunksOf, csvStream, isoWithOffset } from "../lib/csv";
+import { alertPages } from "./alerts";
+import { auditPages } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
 import { fleetStoreOf } from "./fleet-store";
 
 // CSV views of the JSON answers: the same rows, times as ISO 8601 with offset, units in the headers.
+// Each is a stream written a page at a time (see csvStream).
 
-export const alertsCsv = (alerts: readonly Alert[]) =>
-  toCsv(
-    [
-      "id",
-      "created at",
-      "severity",
-      "title",
-      "message",
-      "resolved",
-      "resolved at",
-      "provider",
-      "code",
-      "system",
-      "site",
-      "device serial",
-      "lost energy (kWh)",
-      "acknowledged at",
-      "assigned to",
-    ],
-    alerts.map((a) => [
-      a.id,
-      isoWithOffset(a.createdAt),
-      a.severity,
-      a.title,
-      a.message,
-      a.resolved,
-      isoWithOffset(a.resolvedAt),
-      a.provider,
-      a.code,
-      a.systemName,
-      a.siteName,
-      a.deviceSerial,
-      a.lostEnergyKwh,
-      isoWithOffset(a.acknowledgedAt),
-      a.assignedTo,
-    ]),
-  );
+/** Rows per page read from D1 and per chunk written: bounds an export's memory whatever its length. */
+export const EXPORT_PAGE_ROWS = 200;
 
-export const auditCsv = (page: AuditPage) =>
-  toCsv(
+async function* mapPages<T>(pages: AsyncIterable<T[]>, toRow: (item: T) => CsvRow) {
+  for await (const page of pages) yield page.map(toRow);
+}
+function* mapChunks<T>(items: readonly T[], toRow: (item: T) => CsvRow) {
+  for (const chunk of chunksOf(items, EXPORT_PAGE_ROWS)) yield chunk.map(toRow);
+}
+
+const ALERT_HEADER = [
+  "id",
+  "created at",
+  "severity",
+  "title",
+  "message",
+  "resolved",
+  "resolved at",
+  "provider",
+  "code",
+  "system",
+  "site",
+  "device serial",
+  "lost energy (kWh)",
+  "acknowledged at",
+  "assigned to",
+];
+const alertRow = (a: Alert): CsvRow => [
+  a.id,
+  isoWithOffset(a.createdAt),
+  a.severity,
+  a.title,
+  a.message,
+  a.resolved,
+  isoWithOffset(a.resolvedAt),
+  a.provider,
+  a.code,
+  a.systemName,
+  a.siteName,
+  a.deviceSerial,
+  a.lostEnergyKwh,
+  isoWithOffset(a.acknowledgedAt),
+  a.assignedTo,
+];
+
+/** Every alert the filters match, in the list's order (the JSON's `limit` does not apply). */
+export const alertsCsv = (ctx: UserContext, query: AlertsQuery) =>
+  csvStream(ALERT_HEADER, mapPages(alertPages(ctx, query, EXPORT_PAGE_ROWS), alertRow));
+
+const auditRow = (entry: AuditEntry): CsvRow => [
+  entry.id,
+  isoWithOffset(entry.createdAt),
+  entry.actorEmail,
+  entry.action,
+  entry.targetType,
+  entry.targetId,
+  entry.details === null ? null : JSON.stringify(entry.details),
+  entry.ip,
+];
+
+/** Every entry the filters match, newest first: all of the JSON's numbered pages in one file. */
+export const auditCsv = (ctx: UserContext, query: AuditQuery) =>
+  csvStream(
     ["id", "time", "actor email", "action", "target type", "target id", "details (JSON)", "ip"],
-    page.logs.map((entry) => [
-      entry.id,
-      isoWithOffset(entry.createdAt),
-      entry.actorEmail,
-      entry.action,
-      entry.targetType,
-      entry.targetId,
-      entry.details === null ? null : JSON.stringify(entry.details),
-      entry.ip,
-    ]),
+    mapPages(auditPages(ctx, query, EXPORT_PAGE_ROWS), auditRow),
   );
 
 /** The System Performance table's columns. */
 export const metricsCsv = (metrics: readonly DashboardMetric[]) =>
-  toCsv(
+  csvStream(
     [
       "system id",
       "system",
@@ -83,7 +100,7 @@ export const metricsCsv = (metrics: readonly DashboardMetric[]) =>
       "capacity (kW)",
       "data time",
     ],
-    metrics.map((m) => [
+    mapChunks(metrics, (m) => [
       m.systemId,
       m.stationName,
       m.siteName,
@@ -101,32 +118,34 @@ export const metricsCsv = (metrics: readonly DashboardMetric[]) =>
   );
 
 /** One system's power readings or daily energy, times in the plant's zone. */
-export function analyticsSeriesCsv(record: AnalyticsRecord, series: "power" | "energy"): string {
+export function analyticsSeriesCsv(record: AnalyticsRecord, series: "power" | "energy") {
   if (series === "power") {
-    return toCsv(
+    return csvStream(
       ["time", "power (W)"],
-      (record.series?.power ?? []).map((p) => [isoWithOffset(p.time, record.timezone), p.powerW]),
+      mapChunks(record.series?.power ?? [], (p) => [isoWithOffset(p.time, record.timezone), p.powerW]),
     );
   }
-  return toCsv(
+  return csvStream(
     ["date", "energy (Wh)", "expected (Wh)", "performance ratio"],
-    (record.series?.energy ?? []).map((e) => [e.date, e.energyWh, e.expectedWh, e.performanceRatio]),
+    mapChunks(record.series?.energy ?? [], (e) => [e.date, e.energyWh, e.expectedWh, e.performanceRatio]),
   );
 }
 
 export const monthlyEnergyCsv = (report: MonthlyEnergy) =>
-  toCsv(
+  csvStream(
     ["month", "kind", "id", "name", "count", "energy (Wh)"],
     [
-      ...report.sites.map((s) => [report.month, "site", s.siteId, s.siteName, s.systemCount, s.energyWh]),
-      ...report.portfolios.map((p) => [
-        report.month,
-        "portfolio",
-        p.portfolioId,
-        p.portfolioName,
-        p.siteCount,
-        p.energyWh,
-      ]),
+      [
+        ...report.sites.map((s) => [report.month, "site", s.siteId, s.siteName, s.systemCount, s.energyWh]),
+        ...report.portfolios.map((p) => [
+          report.month,
+          "portfolio",
+          p.portfolioId,
+          p.portfolioName,
+          p.siteCount,
+          p.energyWh,
+        ]),
+      ],
     ],
   );
 

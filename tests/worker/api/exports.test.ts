@@ -7,6 +7,8 @@ import type { AuditPage } from "../../../schema/api/audit";
 import type { MonthlyEnergy } from "../../../schema/api/exports";
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import type { Portfolio } from "../../../schema/api/portfolios";
+import { csvStream } from "../../../worker/lib/csv";
+import { EXPORT_PAGE_ROWS } from "../../../worker/services/exports";
 import { attach, connectProvider, createSite, seedDailyRollups } from "../fleet-helpers";
 import {
   call,
@@ -71,15 +73,11 @@ describe("CSV exports mirror their JSON answers", () => {
     expect(rows[0]?.title).toBe("'=HYPERLINK(1)");
   });
 
-  it("exports the same audit-log page as the JSON", async () => {
+  it("exports the whole filtered audit log, every numbered page, newest first", async () => {
     const owner = await registerOwner();
     const page = await json<AuditPage>(owner, "/api/admin/logs?pageSize=5");
     expect(page.logs.length).toBeGreaterThan(0);
-    const { rows } = await csvOf(
-      owner,
-      "/api/admin/logs?pageSize=5&format=csv",
-      /filename="audit-log-1\.csv"/,
-    );
+    const { rows } = await csvOf(owner, "/api/admin/logs?pageSize=5&format=csv", /filename="audit-log\.csv"/);
     expect(rows.map((r) => [r.id, r.action, Date.parse(r.time ?? "")])).toEqual(
       page.logs.map((e) => [e.id, e.action, Date.parse(e.createdAt)]),
     );
@@ -146,6 +144,138 @@ describe("CSV exports mirror their JSON answers", () => {
     await expectStatus(
       await call(`/api/analytics?system=${systemId}&format=xlsx`, { token: owner.token }),
       400,
+    );
+  });
+});
+
+/** `count` rows straight into D1 in one batch; `at(i)` gives each its creation time. */
+async function insertAlerts(orgId: string, count: number, at: (i: number) => number) {
+  await env.DB.batch(
+    Array.from({ length: count }, (_, i) =>
+      env.DB.prepare(
+        `INSERT INTO alerts (id, org_id, title, message, severity, created_at, resolved, lost_energy_wh)
+         VALUES (?, ?, ?, 'Inverter fault', ?, ?, ?, ?)`,
+      ).bind(
+        crypto.randomUUID(),
+        orgId,
+        `Alert ${i}`,
+        i % 3 === 0 ? "critical" : "warning",
+        at(i),
+        i % 4 === 0 ? 1 : 0,
+        // Some without an estimate, many sharing one: the order's ties are broken by time, then id.
+        i % 5 === 0 ? null : (i % 7) * 100,
+      ),
+    ),
+  );
+}
+
+async function insertAuditEntries(orgId: string, count: number, at: (i: number) => number) {
+  await env.DB.batch(
+    Array.from({ length: count }, (_, i) =>
+      env.DB.prepare(
+        "INSERT INTO audit_logs (id, org_id, actor_email, action, target_type, target_id, details, created_at) VALUES (?, ?, 'a@b.test', ?, 'site', ?, ?, ?)",
+      ).bind(
+        crypto.randomUUID(),
+        orgId,
+        i % 2 === 0 ? "site.update" : "site.create",
+        `site-${i}`,
+        JSON.stringify({ n: i, note: 'a, "quoted" value' }),
+        at(i),
+      ),
+    ),
+  );
+}
+
+describe("large exports stream in pages", () => {
+  const rowCount = EXPORT_PAGE_ROWS * 2 + 37;
+
+  it("streams every alert page by page (keyset through ties), row for row as the JSON in both orders", async () => {
+    const owner = await registerOwner();
+    // Groups of six alerts share one creation time, so pages end inside a tie.
+    const base = Date.now() - 86_400_000;
+    await insertAlerts(owner.orgId, rowCount, (i) => base + Math.floor(i / 6) * 1000);
+    for (const query of ["state=all", "state=open&sort=lostEnergy", "severity=warning&sort=lostEnergy"]) {
+      const alerts = await json<Alert[]>(owner, `/api/alerts?${query}&limit=500`);
+      const { rows } = await csvOf(owner, `/api/alerts?${query}&format=csv`, /filename="alerts\.csv"/);
+      expect(rows.map((r) => r.id)).toEqual(alerts.map((a) => a.id));
+      expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
+      expect(rows.map((r) => [r.title, r.severity, r["lost energy (kWh)"]])).toEqual(
+        alerts.map((a) => [a.title, a.severity, a.lostEnergyKwh === null ? "" : String(a.lostEnergyKwh)]),
+      );
+    }
+    const all = await csvOf(owner, "/api/alerts?format=csv&limit=1", /alerts\.csv/);
+    // The CSV holds every alert the filters match; the JSON's limit does not cut it.
+    expect(all.rows).toHaveLength(rowCount);
+  });
+
+  it("answers a streamed body (no length known in advance) with the same rows", async () => {
+    const owner = await registerOwner();
+    await insertAlerts(owner.orgId, rowCount, (i) => 1_700_000_000_000 + i);
+    const res = await call("/api/alerts?format=csv", { token: owner.token });
+    expect(res.headers.get("Content-Length")).toBeNull();
+    const text = await res.text();
+    expect(text.split("\r\n").filter(Boolean)).toHaveLength(1 + rowCount);
+  });
+
+  it("writes the BOM and header first, then one chunk per page, reading at most one page ahead", async () => {
+    const pulled: number[] = [];
+    async function* pages() {
+      for (let page = 0; page < 5; page++) {
+        pulled.push(page);
+        yield page === 1
+          ? []
+          : [
+              [`=p${page}`, page, null],
+              ["a,b", 'say "hi"', true],
+            ];
+      }
+    }
+    const reader = csvStream(["name", "count (W)", "flag"], pages()).getReader();
+    const decode = (chunk: Uint8Array | undefined) =>
+      new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(chunk);
+    const pageText = (page: number) => `"'=p${page}",${page},\r\n"a,b","say ""hi""",true\r\n`;
+    expect(decode((await reader.read()).value)).toBe("\uFEFFname,count (W),flag\r\n");
+    expect(pulled.length).toBeLessThanOrEqual(1);
+    expect(decode((await reader.read()).value)).toBe(pageText(0));
+    // Page 1 is empty and writes nothing; page 2 may be read ahead, pages 3 and 4 not yet.
+    expect(pulled.length).toBeLessThanOrEqual(3);
+    expect(decode((await reader.read()).value)).toBe(pageText(2));
+    expect(decode((await reader.read()).value)).toBe(pageText(3));
+    expect(decode((await reader.read()).value)).toBe(pageText(4));
+    expect((await reader.read()).done).toBe(true);
+    expect(pulled).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it("streams the audit log across pages equal to the JSON's pages joined, filters applied, no other organisation's entries", async () => {
+    const owner = await registerOwner();
+    const other = await registerOwner("Other");
+    const base = Date.parse("2026-03-01T00:00:00Z");
+    await insertAuditEntries(owner.orgId, rowCount, (i) => base + Math.floor(i / 4) * 60_000);
+    await insertAuditEntries(other.orgId, 30, (i) => base + i);
+    const query = "targetType=site&action=site.update";
+    const joined: AuditPage["logs"] = [];
+    for (let page = 1; ; page++) {
+      const answer = await json<AuditPage>(owner, `/api/admin/logs?${query}&pageSize=200&page=${page}`);
+      joined.push(...answer.logs);
+      if (answer.logs.length < 200) break;
+    }
+    expect(joined).toHaveLength(Math.ceil(rowCount / 2));
+    const { rows } = await csvOf(owner, `/api/admin/logs?${query}&format=csv`, /audit-log\.csv/);
+    expect(
+      rows.map((r) => [r.id, r.action, r["target id"], Date.parse(r.time ?? ""), r["details (JSON)"]]),
+    ).toEqual(
+      joined.map((e) => [e.id, e.action, e.targetId, Date.parse(e.createdAt), JSON.stringify(e.details)]),
+    );
+    const everything = await csvOf(owner, "/api/admin/logs?format=csv", /audit-log\.csv/);
+    expect(everything.rows.filter((r) => r["actor email"] === "a@b.test")).toHaveLength(rowCount);
+  });
+
+  it("refuses another organisation's audit log before any CSV starts", async () => {
+    const owner = await registerOwner();
+    const other = await registerOwner("Other");
+    await expectError(
+      await call(`/api/admin/logs?format=csv&orgId=${other.orgId}`, { token: owner.token }),
+      404,
     );
   });
 });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { app } from "../../../worker/app";
-import { openApiPath } from "../../../worker/openapi/document";
-import { call, expectStatus } from "../helpers";
+import { responds, responseOf } from "../../../worker/lib/responds";
+import { buildOpenApiDocument, openApiPath } from "../../../worker/openapi/document";
+import { attach, connectProvider, createSite } from "../fleet-helpers";
+import { call, expectStatus, registerOwner } from "../helpers";
 
 interface Operation {
   operationId: string;
@@ -92,6 +95,129 @@ describe("GET /api/openapi.json", () => {
     for (const type of ["connected", "pong", "solis_realtime_update", "realtime_update", "alerts_changed"]) {
       expect(live).toContain(`"${type}"`);
     }
+  });
+});
+
+/** The zod schema a served route declares for its success answer. */
+const declaredResponse = (method: string, path: string) =>
+  app.routes
+    .filter((r) => r.method === method && r.path === path)
+    .map((r) => responseOf(r.handler))
+    .find((response) => response !== undefined);
+
+/** The main resources: each must document its answer with a schema. */
+const MAIN_RESOURCES: [method: string, path: string, status: string][] = [
+  ["get", "/api/alerts", "200"],
+  ["get", "/api/alerts/summary", "200"],
+  ["post", "/api/alerts/{id}/resolve", "200"],
+  ["get", "/api/admin/logs", "200"],
+  ["get", "/api/dashboard/metrics", "200"],
+  ["get", "/api/dashboard/series", "200"],
+  ["get", "/api/analytics", "200"],
+  ["get", "/api/reports/monthly-energy", "200"],
+  ["get", "/api/sites", "200"],
+  ["get", "/api/sites/enhanced", "200"],
+  ["post", "/api/sites", "201"],
+  ["get", "/api/sites/{id}", "200"],
+  ["post", "/api/sites/from-systems", "201"],
+  ["get", "/api/sites/{id}/weather-history", "200"],
+  ["get", "/api/available-systems", "200"],
+  ["get", "/api/portfolios", "200"],
+  ["post", "/api/portfolios", "201"],
+  ["get", "/api/api-keys", "200"],
+  ["post", "/api/api-keys", "201"],
+  ["get", "/api/organization/settings", "200"],
+  ["get", "/api/alert-rules", "200"],
+  ["get", "/api/notifications", "200"],
+  ["get", "/api/weather/current", "200"],
+];
+
+describe("OpenAPI responses", () => {
+  it("describes the main resources' answers with their zod schemas, and CSV where format=csv", async () => {
+    const doc = await documentOf();
+    for (const [method, path, status] of MAIN_RESOURCES) {
+      const response = doc.paths[path]?.[method]?.responses[status] as
+        | { content?: Record<string, { schema: { $ref?: string } }> }
+        | undefined;
+      const ref = response?.content?.["application/json"]?.schema.$ref;
+      expect(ref, `${method} ${path}`).toMatch(/^#\/components\/schemas\/\w+$/);
+      const schema = doc.components.schemas[ref?.split("/").at(-1) ?? ""] as Record<string, unknown>;
+      expect(["object", "array"], `${method} ${path}`).toContain(schema?.type);
+    }
+    const alerts = doc.components.schemas.Alerts as {
+      type: string;
+      items: { properties: object; required: string[] };
+    };
+    expect(alerts.type).toBe("array");
+    expect(Object.keys(alerts.items.properties)).toEqual(
+      expect.arrayContaining(["id", "severity", "lostEnergyKwh", "history"]),
+    );
+    expect(alerts.items.required).toContain("createdAt");
+    for (const path of [
+      "/api/alerts",
+      "/api/admin/logs",
+      "/api/dashboard/metrics",
+      "/api/analytics",
+      "/api/reports/monthly-energy",
+    ]) {
+      const response = doc.paths[path]?.get?.responses["200"] as
+        | { content?: Record<string, unknown> }
+        | undefined;
+      expect(Object.keys(response?.content ?? {}), path).toEqual(["application/json", "text/csv"]);
+    }
+  });
+
+  it("documents what the routes really answer: live answers parse with the declared schemas", async () => {
+    const owner = await registerOwner();
+    const systems = await connectProvider(owner, "solis");
+    const site = await createSite(owner, { name: "Documented" });
+    await attach(owner, site.id, systems[0]?.id ?? "");
+    const reads: [path: string, url: string][] = [
+      ["/api/alerts", "/api/alerts"],
+      ["/api/alerts/summary", "/api/alerts/summary"],
+      ["/api/admin/logs", "/api/admin/logs"],
+      ["/api/dashboard/metrics", "/api/dashboard/metrics"],
+      ["/api/dashboard/series", "/api/dashboard/series"],
+      ["/api/analytics", "/api/analytics"],
+      ["/api/analytics", `/api/analytics?system=${systems[0]?.id}&range=7d`],
+      ["/api/reports/monthly-energy", "/api/reports/monthly-energy?month=2026-01"],
+      ["/api/sites", "/api/sites"],
+      ["/api/sites/enhanced", "/api/sites/enhanced"],
+      ["/api/sites/:id", `/api/sites/${site.id}`],
+      ["/api/sites/:id/weather-history", `/api/sites/${site.id}/weather-history?date=2026-01-15`],
+      ["/api/available-systems", "/api/available-systems"],
+      ["/api/portfolios", "/api/portfolios"],
+      ["/api/api-keys", "/api/api-keys"],
+      ["/api/organization/settings", "/api/organization/settings"],
+      ["/api/alert-rules", "/api/alert-rules"],
+      ["/api/notifications", "/api/notifications"],
+    ];
+    for (const [path, url] of reads) {
+      const declared = declaredResponse("GET", path);
+      expect(declared, path).toBeDefined();
+      const body = await expectStatus(await call(url, { token: owner.token }), 200);
+      const parsed = declared?.schema.safeParse(body);
+      expect(parsed?.error?.issues ?? [], url).toEqual([]);
+    }
+    const created = await call("/api/portfolios", {
+      method: "POST",
+      token: owner.token,
+      body: { name: "P" },
+    });
+    const createdBody = await expectStatus(created, 201);
+    expect(declaredResponse("POST", "/api/portfolios")?.schema.safeParse(createdBody).success).toBe(true);
+  });
+
+  it("fails to build when two routes give one name to different response schemas", () => {
+    const route = (path: string, handler: unknown) => ({ method: "GET", path: `/api/${path}`, handler });
+    expect(() =>
+      buildOpenApiDocument({
+        routes: [
+          route("a", responds("Thing", z.object({ a: z.string() }))),
+          route("b", responds("Thing", z.object({ b: z.number() }))),
+        ],
+      }),
+    ).toThrow(/Thing/);
   });
 });
 

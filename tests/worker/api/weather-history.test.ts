@@ -95,7 +95,8 @@ describe("GET /api/sites/:id/weather-history", () => {
     const history = await historyOf(owner, site.id, "2026-10-25");
     expect(history).toMatchObject({
       siteId: site.id,
-      siteName: "Leeuwarden Barn",
+      systemId: null,
+      name: "Leeuwarden Barn",
       timezone: "Europe/Amsterdam",
       date: "2026-10-25",
       capacityW: 10_000,
@@ -239,6 +240,99 @@ describe("GET /api/sites/:id/weather-history", () => {
     const site = await createSite(owner);
     await expectRejectsBadTokens(
       { method: "GET", path: `/api/sites/${site.id}/weather-history?date=2026-10-25` },
+      owner,
+    );
+  });
+});
+
+describe("GET /api/systems/:id/weather-history", () => {
+  it("answers one plant without a site at its own coordinates, zone and capacity", async () => {
+    const owner = await registerOwner();
+    // A plant in Leeuwarden with no site; another plant's power and another place's irradiance stay out.
+    const plant = await insertSystem(owner.orgId, null, 5000);
+    const neighbour = await insertSystem(owner.orgId, null, 5000);
+    await env.DB.prepare(
+      "UPDATE monitoring_systems SET latitude = 53.2012, longitude = 5.7999, timezone = 'Europe/Amsterdam' WHERE id = ?",
+    )
+      .bind(plant)
+      .run();
+    const noon = Date.parse("2026-06-10T10:00:00Z");
+    await insertIrradiance("53.20,5.80", noon, 600);
+    await insertIrradiance("51.44,5.47", noon, 999);
+    await insertPower(plant, noon, 2400);
+    await insertPower(neighbour, noon, 7777);
+
+    const history = await expectStatus<WeatherHistory>(
+      await call(`/api/systems/${plant}/weather-history?date=2026-06-10`, { token: owner.token }),
+      200,
+    );
+    expect(history).toMatchObject({
+      siteId: null,
+      systemId: plant,
+      timezone: "Europe/Amsterdam",
+      date: "2026-06-10",
+      capacityW: 5000,
+      systemCount: 1,
+    });
+    expect(history.name).toMatch(/^System \d+$/);
+    // The Amsterdam day starts at 22:00 UTC the day before: noon UTC is its 12th hour.
+    expect(history.hours).toHaveLength(24);
+    expect(history.hours[12]).toEqual({
+      time: "2026-06-10T10:00:00.000Z",
+      irradianceWm2: 600,
+      powerW: 2400,
+      expectedPowerW: Math.round(expectedW(5000, 600)),
+    });
+    expect(history.hours.filter((hour) => hour.irradianceWm2 !== null)).toHaveLength(1);
+    expect(history.hours.filter((hour) => hour.powerW !== null)).toHaveLength(1);
+  });
+
+  it("reads a plant on a site at the site's place and zone", async () => {
+    const owner = await registerOwner();
+    const site = await createSite(owner, { name: "Eindhoven", latitude: "51.4416", longitude: "5.4697" });
+    const plant = await insertSystem(owner.orgId, site.id, 3000);
+    const hour = Date.parse("2026-06-12T10:00:00Z");
+    await insertIrradiance("51.44,5.47", hour, 500);
+    const history = await expectStatus<WeatherHistory>(
+      await call(`/api/systems/${plant}/weather-history?date=2026-06-12`, { token: owner.token }),
+      200,
+    );
+    expect(history).toMatchObject({
+      siteId: null,
+      systemId: plant,
+      timezone: "Europe/Amsterdam",
+      capacityW: 3000,
+    });
+    expect(history.hours.find((h) => h.time === "2026-06-12T10:00:00.000Z")?.irradianceWm2).toBe(500);
+  });
+
+  it("answers a plant without any place in UTC without irradiance", async () => {
+    const owner = await registerOwner();
+    const plant = await insertSystem(owner.orgId, null, null);
+    const history = await expectStatus<WeatherHistory>(
+      await call(`/api/systems/${plant}/weather-history?date=2026-06-10`, { token: owner.token }),
+      200,
+    );
+    expect(history).toMatchObject({ timezone: "UTC", capacityW: null });
+    expect(history.hours.every((h) => h.irradianceWm2 === null && h.expectedPowerW === null)).toBe(true);
+  });
+
+  it("answers 404 for another organisation's system, 400 for a bad day, and needs a valid token", async () => {
+    const owner = await registerOwner();
+    const stranger = await registerOwner("Other Solar");
+    const plant = await insertSystem(owner.orgId, null, 1000);
+    await expectError(
+      await call(`/api/systems/${plant}/weather-history?date=2026-06-10`, { token: stranger.token }),
+      404,
+      "System not found",
+    );
+    await expectError(
+      await call(`/api/systems/${plant}/weather-history?date=2026-02-30`, { token: owner.token }),
+      400,
+      "Invalid input",
+    );
+    await expectRejectsBadTokens(
+      { method: "GET", path: `/api/systems/${plant}/weather-history?date=2026-06-10` },
       owner,
     );
   });

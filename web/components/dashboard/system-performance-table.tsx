@@ -111,7 +111,8 @@ export function SystemPerformanceTable({
                 <tr key={metric.systemId} className="border-b border-tremor-border last:border-0">
                   <th scope="row" className="px-3 py-3 font-medium text-tremor-content-strong">
                     {systemName(metric)}
-                    {metric.siteName ? (
+                    {/* A site made from this one plant carries its name: said once. */}
+                    {metric.siteName && metric.siteName !== systemName(metric) ? (
                       <span className="block text-tremor-label font-normal text-tremor-content">
                         {metric.siteName}
                       </span>

@@ -11,7 +11,7 @@ import {
   formatRatio,
   localeFor,
 } from "../../lib/format";
-import { weatherHistoryQueryOptions } from "../../lib/queries/weather";
+import { type WeatherPlaceRef, weatherHistoryQueryOptions } from "../../lib/queries/weather";
 import { ErrorState } from "../ui/error-state";
 import { FactList } from "../ui/fact-list";
 import { Spinner } from "../ui/spinner";
@@ -20,10 +20,13 @@ import { coversWholeDay, type HourRow, historyRows, hourLabels } from "./history
 /** Both charts share the hour axis; equal axis widths keep their hours one above the other. */
 const Y_AXIS_WIDTH = 80;
 
-/** GET /api/sites/:id/weather-history: the day's power against irradiance, hour by hour, with totals. */
-export function SiteDayHistory({ siteId, day }: { siteId: string; day: string }) {
+/**
+ * GET /api/sites/:id/weather-history (or /api/systems/:id/… for a plant without a site): the day's
+ * power against irradiance, hour by hour, with totals.
+ */
+export function SiteDayHistory({ place, day }: { place: WeatherPlaceRef; day: string }) {
   const { t } = useTranslation();
-  const history = useQuery(weatherHistoryQueryOptions(siteId, day));
+  const history = useQuery(weatherHistoryQueryOptions(place, day));
   if (history.isPending) return <Spinner className="py-8" />;
   if (history.isError) {
     return (

@@ -21,7 +21,6 @@ export const siteKeys = {
   list: () => [...siteKeys.all, "list"] as const,
   enhanced: () => [...siteKeys.all, "enhanced"] as const,
   available: () => [...siteKeys.all, "available-systems"] as const,
-  detail: (siteId: string) => [...siteKeys.all, "detail", siteId] as const,
 };
 
 /** Portfolio totals are summed from their sites, so site writes refresh them too. */

@@ -28,16 +28,23 @@ export const currentWeatherQueryOptions = (latitude: number, longitude: number) 
 /** Hourly power follows each sync and irradiance arrives hourly; five minutes is fresh enough. */
 const HISTORY_FRESH_MS = 5 * 60_000;
 
+/** What a day of weather history is read for: a site (all its systems), or one plant without a site. */
+export interface WeatherPlaceRef {
+  kind: "site" | "system";
+  id: string;
+}
+
 /**
- * A site's day of generation against irradiance. Keyed under the site so that writes which
- * invalidate ['sites'] (capacity, attached systems, a sync) refresh it too.
+ * A site's or a plant's day of generation against irradiance. Keyed under ['sites'] so that
+ * writes which invalidate it (capacity, attached systems, a sync) refresh it too.
  */
-export const weatherHistoryQueryOptions = (siteId: string, date: string) =>
+export const weatherHistoryQueryOptions = (place: WeatherPlaceRef, date: string) =>
   queryOptions({
-    queryKey: [...siteKeys.detail(siteId), "weather-history", date] as const,
+    queryKey: [...siteKeys.all, place.kind, place.id, "weather-history", date] as const,
+    // /sites/{id}/… or /systems/{id}/…
     queryFn: ({ signal }) =>
       api.get<WeatherHistory>(
-        `/sites/${encodeURIComponent(siteId)}/weather-history?date=${encodeURIComponent(date)}`,
+        `/${place.kind}s/${encodeURIComponent(place.id)}/weather-history?date=${encodeURIComponent(date)}`,
         { signal },
       ),
     staleTime: HISTORY_FRESH_MS,

@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { can } from "../../../schema/roles";
 import { CreatePortfolioForm } from "../../components/portfolios/create-portfolio-form";
+import { MonthlyEnergyExport } from "../../components/portfolios/monthly-energy-export";
 import { PortfolioCard } from "../../components/portfolios/portfolio-card";
 import { useCurrentProfile } from "../../components/profile-context";
 import { NoOrganisation } from "../../components/sites/no-organisation";
@@ -64,7 +65,11 @@ export function PortfoliosPage() {
 
   return (
     <>
-      <PageHeader title={t("pages.portfolios")} description={t("portfolios.subtitle")} />
+      <PageHeader
+        title={t("pages.portfolios")}
+        description={t("portfolios.subtitle")}
+        actions={canRead ? <MonthlyEnergyExport /> : undefined}
+      />
       {!canRead ? null : canManage ? (
         <Card className="mb-6">
           <h2 className="mb-4 text-tremor-title font-semibold text-tremor-content-strong">

@@ -10,10 +10,10 @@ import { PageHeader } from "../../components/ui/page-header";
 import { Spinner } from "../../components/ui/spinner";
 import { useUserTimeZone } from "../../components/use-user-time-zone";
 import { localDate, shiftDate, WEATHER_MAX_DAYS_BACK } from "../../components/weather/day";
-import { SiteWeatherCard } from "../../components/weather/site-weather-card";
-import { sitesQueryOptions } from "../../lib/queries/sites";
+import { SiteWeatherCard, type WeatherPlace } from "../../components/weather/site-weather-card";
+import { availableSystemsQueryOptions, sitesQueryOptions } from "../../lib/queries/sites";
 
-/** Weather Correlation: per site, the current weather beside the chosen day's generation against irradiance. */
+/** Weather Correlation: per site (and per located plant without a site), the current weather beside the chosen day's generation against irradiance. */
 export function WeatherPage() {
   const { t } = useTranslation();
   const timeZone = useUserTimeZone();
@@ -22,19 +22,48 @@ export function WeatherPage() {
   const [chosenDay, setChosenDay] = useState<string | null>(null);
   const day = chosenDay ?? today;
   const sites = useQuery(sitesQueryOptions());
+  const plants = useQuery(availableSystemsQueryOptions());
+  // Sites, then plants with coordinates that have no site: weather needs a place, not a site.
+  const places: WeatherPlace[] = [
+    ...(sites.data ?? []).map((site) => ({
+      kind: "site" as const,
+      id: site.id,
+      name: site.name,
+      description: `${site.location} · ${site.timezone}`,
+      latitude: site.latitude,
+      longitude: site.longitude,
+    })),
+    ...(plants.data ?? []).flatMap((plant) =>
+      plant.latitude === null || plant.longitude === null
+        ? []
+        : [
+            {
+              kind: "system" as const,
+              id: plant.id,
+              name: plant.name,
+              description: plant.location ?? `${plant.latitude}, ${plant.longitude}`,
+              latitude: plant.latitude,
+              longitude: plant.longitude,
+            },
+          ],
+    ),
+  ];
 
   let body: ReactNode;
-  if (sites.isPending) {
+  if (sites.isPending || plants.isPending) {
     body = <Spinner className="py-16" />;
-  } else if (sites.isError) {
+  } else if (sites.isError || plants.isError) {
     body = (
       <ErrorState
         title={t("insights.weather.sitesFailed")}
-        error={sites.error}
-        onRetry={() => sites.refetch()}
+        error={sites.error ?? plants.error}
+        onRetry={() => {
+          void sites.refetch();
+          void plants.refetch();
+        }}
       />
     );
-  } else if (sites.data.length === 0) {
+  } else if (places.length === 0) {
     body = (
       <EmptyState icon={RiSunCloudyLine} title={t("weather.emptyTitle")} description={t("weather.emptyBody")}>
         <PlaceholderLinks />
@@ -43,8 +72,8 @@ export function WeatherPage() {
   } else {
     body = (
       <div className="space-y-6">
-        {sites.data.map((site) => (
-          <SiteWeatherCard key={site.id} site={site} day={day} />
+        {places.map((place) => (
+          <SiteWeatherCard key={`${place.kind}-${place.id}`} site={place} day={day} />
         ))}
       </div>
     );
