@@ -984,6 +984,11 @@ export const es: Translation = {
       lastData: "últimos datos {{time}}",
       noData: "aún sin datos",
       invertersOnline: "{{online}}/{{total}} en línea",
+      search: "Buscar",
+      shown: "{{from}}–{{to}} de {{total}}",
+      previous: "Anterior",
+      next: "Siguiente",
+      noMatch: "Ningún sistema: «{{query}}».",
     },
     status: {
       online: "En línea",

@@ -991,6 +991,11 @@ export const fr: Translation = {
       lastData: "dernières données {{time}}",
       noData: "pas encore de données",
       invertersOnline: "{{online}}/{{total}} en ligne",
+      search: "Chercher",
+      shown: "{{from}}–{{to}} sur {{total}}",
+      previous: "Précédent",
+      next: "Suivant",
+      noMatch: "Aucun système : « {{query}} ».",
     },
     status: {
       online: "En ligne",
