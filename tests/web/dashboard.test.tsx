@@ -177,6 +177,34 @@ describe("dashboard", () => {
     expect(rowNames(table)).toEqual(["Farm Meter", "Harbour East", "Depot Carport"]);
   });
 
+  it("pages a large fleet 50 systems at a time and finds a system by name", async () => {
+    const fleet = Array.from({ length: 120 }, (_, i) =>
+      makeMetric({
+        systemId: `sys-${i}`,
+        stationName: `Plant ${String(i).padStart(3, "0")}`,
+        performanceRatio: i / 200,
+      }),
+    );
+    const { user } = renderDashboard({ metrics: fleet });
+    const table = await systemTable();
+    // Worst PR first: Plant 000 leads, 50 rows in the page.
+    expect(rowNames(table)).toHaveLength(50);
+    expect(rowNames(table)[0]).toBe("Plant 000");
+    expect(screen.getByText("1–50 of 120")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Previous" })).toBeDisabled();
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    expect(rowNames(table)).toEqual(fleet.slice(100).map((m) => m.stationName));
+    expect(screen.getByText("101–120 of 120")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Next" })).toBeDisabled();
+    await user.type(screen.getByRole("searchbox", { name: "Find a system" }), "plant 07");
+    expect(rowNames(table)).toEqual(fleet.slice(70, 80).map((m) => m.stationName));
+    expect(screen.queryByRole("button", { name: "Next" })).not.toBeInTheDocument();
+    await user.clear(screen.getByRole("searchbox", { name: "Find a system" }));
+    await user.type(screen.getByRole("searchbox", { name: "Find a system" }), "nowhere");
+    expect(screen.getByText("No system matches “nowhere”.")).toBeInTheDocument();
+  });
+
   it("sums the provider summary per provider, leaving meteronline out", async () => {
     renderDashboard({ metrics: [solis, sma, meteronline] });
     const list = await screen.findByRole("list", { name: "Provider Summary" });

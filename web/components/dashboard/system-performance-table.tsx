@@ -1,9 +1,10 @@
 import { RiArrowDownSLine, RiArrowUpSLine, RiExpandUpDownLine } from "@remixicon/react";
 import { Card, Title } from "@tremor/react";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import {
+  formatCount,
   formatDateTime,
   formatEnergyWh,
   formatPercent,
@@ -39,6 +40,9 @@ const columns: Column[] = [
   { key: "pr", label: "efficiency", align: "right" },
 ];
 
+/** Rows rendered at once: a fleet of thousands is paged rather than put in the page whole. */
+const ROWS_PER_PAGE = 50;
+
 /** Worst first by performance ratio unless the reader picks another order. */
 const DEFAULT_SORT = { key: "pr", direction: "asc" } as const satisfies {
   key: SystemSortKey;
@@ -56,21 +60,48 @@ export function SystemPerformanceTable({
 }) {
   const { t } = useTranslation();
   const [sort, setSort] = useState<{ key: SystemSortKey; direction: SortDirection }>(DEFAULT_SORT);
-  const rows = sortSystems(metrics, sort.key, sort.direction);
+  const [query, setQuery] = useState("");
+  const [page, setPage] = useState(0);
+  const matching = useMemo(() => {
+    const sorted = sortSystems(metrics, sort.key, sort.direction);
+    const needle = query.trim().toLocaleLowerCase(locale);
+    return needle ? sorted.filter((metric) => matches(metric, needle, locale)) : sorted;
+  }, [metrics, sort, query, locale]);
+  // A fleet of thousands is shown a page at a time; the page stays in range as the fleet changes.
+  const pageCount = Math.max(1, Math.ceil(matching.length / ROWS_PER_PAGE));
+  const shownPage = Math.min(page, pageCount - 1);
+  const rows = matching.slice(shownPage * ROWS_PER_PAGE, (shownPage + 1) * ROWS_PER_PAGE);
   const time = (value: string) => formatTime(value, { locale, timeZone });
 
-  const onSort = (key: SystemSortKey) =>
+  const onSort = (key: SystemSortKey) => {
+    setPage(0);
     setSort((current) =>
       current.key === key
         ? { key, direction: current.direction === "asc" ? "desc" : "asc" }
         : { key, direction: key === "system" || key === "provider" || key === "pr" ? "asc" : "desc" },
     );
+  };
 
   return (
     <Card>
       <div className="flex items-center justify-between gap-2">
         <Title>{t("fleet.table.title")}</Title>
-        <ExportButton path="/dashboard/metrics" />
+        <div className="flex items-center gap-2">
+          {metrics.length > ROWS_PER_PAGE ? (
+            <input
+              type="search"
+              value={query}
+              onChange={(event) => {
+                setQuery(event.target.value);
+                setPage(0);
+              }}
+              placeholder={t("fleet.table.search")}
+              aria-label={t("fleet.table.search")}
+              className="rounded-tremor-default border border-tremor-border px-3 py-1.5 text-tremor-default"
+            />
+          ) : null}
+          <ExportButton path="/dashboard/metrics" />
+        </div>
       </div>
       <div className="mt-4 overflow-x-auto">
         <table className="w-full min-w-[56rem] text-left text-tremor-default">
@@ -171,8 +202,45 @@ export function SystemPerformanceTable({
             })}
           </tbody>
         </table>
+        {matching.length === 0 && query ? (
+          <p className="px-3 py-4 text-tremor-content">{t("fleet.table.noMatch", { query: query.trim() })}</p>
+        ) : null}
       </div>
+      {matching.length > ROWS_PER_PAGE ? (
+        <nav className="mt-3 flex items-center justify-end gap-3 text-tremor-default text-tremor-content">
+          <span>
+            {t("fleet.table.shown", {
+              from: formatCount(shownPage * ROWS_PER_PAGE + 1, locale),
+              to: formatCount(shownPage * ROWS_PER_PAGE + rows.length, locale),
+              total: formatCount(matching.length, locale),
+            })}
+          </span>
+          <button
+            type="button"
+            disabled={shownPage === 0}
+            onClick={() => setPage(shownPage - 1)}
+            className="rounded-tremor-default border border-tremor-border px-3 py-1 disabled:opacity-40"
+          >
+            {t("fleet.table.previous")}
+          </button>
+          <button
+            type="button"
+            disabled={shownPage >= pageCount - 1}
+            onClick={() => setPage(shownPage + 1)}
+            className="rounded-tremor-default border border-tremor-border px-3 py-1 disabled:opacity-40"
+          >
+            {t("fleet.table.next")}
+          </button>
+        </nav>
+      ) : null}
     </Card>
+  );
+}
+
+/** A system is found by its name, its site's name or the vendor's id for it. */
+function matches(metric: DashboardMetric, needle: string, locale: string): boolean {
+  return [systemName(metric), metric.siteName ?? "", metric.providerId].some((text) =>
+    text.toLocaleLowerCase(locale).includes(needle),
   );
 }
 

@@ -967,6 +967,11 @@ export const en = {
       lastData: "last data {{time}}",
       noData: "no data yet",
       invertersOnline: "{{online}}/{{total}} online",
+      search: "Find a system",
+      shown: "{{from}}–{{to}} of {{total}}",
+      previous: "Previous",
+      next: "Next",
+      noMatch: "No system matches “{{query}}”.",
     },
     status: {
       online: "Online",

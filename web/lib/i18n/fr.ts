@@ -994,6 +994,11 @@ export const fr: Translation = {
       lastData: "dernières données {{time}}",
       noData: "pas encore de données",
       invertersOnline: "{{online}}/{{total}} en ligne",
+      search: "Trouver un système",
+      shown: "{{from}}–{{to}} sur {{total}}",
+      previous: "Précédent",
+      next: "Suivant",
+      noMatch: "Aucun système ne correspond à « {{query}} ».",
     },
     status: {
       online: "En ligne",
