@@ -66,6 +66,9 @@ const workerdPlugin = (sandbox: typeof testSandbox) =>
         EMAIL_API_KEY: "test-email-key",
         EMAIL_FROM: "Sunfleet <alerts@sunfleet.test>",
         APP_URL: "http://sunfleet.test",
+        // Syncs through the routes would otherwise start history runs in the background queue;
+        // the tests of the history runs turn it on in their own deps.
+        SYNC_HISTORY: "off",
       },
       outboundService: sandboxOutbound(sandbox),
     },

@@ -11,7 +11,8 @@ export type ConnectionStatus = (typeof connectionStatuses)[number];
 export const syncOutcomes = ["running", "success", "partial", "failed"] as const;
 export type SyncOutcome = (typeof syncOutcomes)[number];
 
-export const syncTriggers = ["cron", "manual", "save"] as const;
+/** `history`: the backfill a successful run starts after a new connection or a gap (worker/sync/history-run.ts). */
+export const syncTriggers = ["cron", "manual", "save", "history"] as const;
 export type SyncTrigger = (typeof syncTriggers)[number];
 
 export const alertRuleNames = [

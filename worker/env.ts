@@ -48,10 +48,12 @@ export interface Env extends ProviderUrlEnv {
    * answering 202 and going on in the queue; 20000 ms unless set (tests shorten it).
    */
   SYNC_ANSWER_WITHIN_MS?: string;
+  /** "off" leaves a successful run without its history backfill (the test suites, except where a test asks). */
+  SYNC_HISTORY?: string;
 }
 
 /** The kinds of unit a run is made of; each has its own cursor, kept on the run's row. */
-export type SyncUnitKind = "snapshot";
+export type SyncUnitKind = "snapshot" | "history";
 
 /**
  * A queue message: start a connection's run (the scheduler's), or do unit number `unit` of a run.

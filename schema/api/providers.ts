@@ -78,6 +78,9 @@ export const syncProgressSchema = z.object({
   invertersStored: z.number(),
   /** The failure in plain words once a run has failed. */
   error: z.string().nullable(),
+  /** A history run's plant-days stored and planned (absent on snapshot runs). */
+  historyDaysDone: z.number().optional(),
+  historyDaysTotal: z.number().optional(),
 });
 export type SyncProgress = z.infer<typeof syncProgressSchema>;
 

@@ -23,5 +23,5 @@ export async function consumeSyncMessage(deps: SyncDeps, body: SyncMessage): Pro
     if (started.status === "started") await driveRun(deps, started.runId, 0, workUntil);
     return;
   }
-  await driveRun(deps, body.runId, body.unit, workUntil);
+  await driveRun(deps, body.runId, body.unit, workUntil, body.kind);
 }

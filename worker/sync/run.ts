@@ -13,7 +13,7 @@ import {
   updateConnection,
   updateSyncRun,
 } from "../data/connections";
-import type { Env, SyncMessage } from "../env";
+import type { Env, SyncMessage, SyncUnitKind } from "../env";
 import { openCredentials, openSession, sealSession } from "../lib/connection-secrets";
 import { UnreadableBlobError } from "../lib/credentials-crypto";
 import { type Keyring, loadKeyring } from "../lib/credentials-keyring";
@@ -27,6 +27,7 @@ import type { NormalisedSystem, ProviderSession } from "../providers/types";
 import { providerUrls } from "../providers/urls";
 import { storeSystemsPage } from "../services/fleet-pages";
 import { fleetStoreFor } from "../services/fleet-store";
+import { needsHistory, runHistoryUnit, startHistoryRun } from "./history-run";
 import { backoffMs, describeFailure, nextSyncDelayMs, SYNC_LEASE_MS } from "./schedule";
 
 /**
@@ -97,15 +98,17 @@ export async function driveRun(
   runId: string,
   unit: number,
   workUntil: number,
+  kind: SyncUnitKind = "snapshot",
 ): Promise<SyncRunRow | undefined> {
   const invokedAt = Date.now();
+  const step = kind === "history" ? runHistoryUnit : runUnit;
   let next = unit;
   let outcome: UnitOutcome = "continue";
   while (outcome === "continue") {
-    outcome = await runUnit(deps, runId, next);
+    outcome = await step(deps, runId, next);
     next++;
     if (outcome === "continue" && deps.now() >= workUntil) {
-      await (deps.enqueue ?? ((m) => deps.env.SYNC_QUEUE.send(m)))({ kind: "snapshot", runId, unit: next });
+      await (deps.enqueue ?? ((m) => deps.env.SYNC_QUEUE.send(m)))({ kind, runId, unit: next });
       break;
     }
   }
@@ -210,6 +213,7 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
     // Another delivery of this unit committed first: its data is the same, and it goes on.
     if (!committed) return "stale";
     if (finished) {
+      const cadenceMs = await nextSyncDelayMs(db, connection, storedAt);
       await closeLease(db, connection.id, runId, {
         status: "active",
         lastSyncAt: storedAt,
@@ -217,9 +221,11 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
         lastError: null,
         newestDataAt,
         consecutiveFailures: 0,
-        nextSyncAt: storedAt + (await nextSyncDelayMs(db, connection, storedAt)),
+        nextSyncAt: storedAt + cadenceMs,
         ...(sessionBlob ?? {}),
       });
+      // `connection` is as it was before this run: its last outcome tells whether days are missing.
+      if (needsHistory(connection, storedAt, cadenceMs)) await startHistoryRun(deps, connection);
     } else {
       await updateConnection(db, connection.id, { newestDataAt, ...(sessionBlob ?? {}) });
     }
@@ -319,6 +325,21 @@ export async function closeRun(
 }
 
 export function toProgress(run: SyncRunRow): SyncProgress {
+  if (run.trigger === "history") {
+    // A history run's units are plant-days (worker/sync/history-run.ts).
+    return {
+      runId: run.id,
+      provider: run.provider,
+      status: run.status,
+      pagesDone: 0,
+      pagesTotal: null,
+      systemsStored: 0,
+      invertersStored: 0,
+      error: run.error,
+      historyDaysDone: run.pagesDone,
+      historyDaysTotal: run.pagesTotal ?? 0,
+    };
+  }
   return {
     runId: run.id,
     provider: run.provider,
@@ -332,7 +353,7 @@ export function toProgress(run: SyncRunRow): SyncProgress {
 }
 
 /** Progress goes to the run's own organisation only: its fleet store holds that organisation's sockets. */
-async function publishProgress(env: Env, run: SyncRunRow): Promise<void> {
+export async function publishProgress(env: Env, run: SyncRunRow): Promise<void> {
   try {
     await fleetStoreFor(env, run.orgId).publish(run.orgId, [
       { type: "sync_progress", data: toProgress(run) },

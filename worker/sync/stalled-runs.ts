@@ -28,15 +28,20 @@ export async function tendStalledRuns({
   for (const run of await findStalledRuns(db, now - RESUME_STALLED_AFTER_MS, MAX_RUNS_PER_PASS)) {
     const connection = await findConnectionById(db, run.connectionId);
     if (connection && (run.progressAt ?? run.startedAt) >= now - SYNC_LEASE_MS) {
-      await enqueue({ kind: "snapshot", runId: run.id, unit: run.unitSeq });
+      await enqueue({
+        kind: run.trigger === "history" ? "history" : "snapshot",
+        runId: run.id,
+        unit: run.unitSeq,
+      });
       resumed++;
       continue;
     }
     const message = "The sync stopped moving and was closed. Sunfleet will retry.";
-    if (connection) {
+    if (connection && run.trigger !== "history") {
       await closeRun({ db, env, now: () => now }, connection, run, { kind: "unexpected", message, calls: 0 });
     } else {
-      // The connection was removed while the run stood still: only the run is left to close.
+      // The connection was removed while the run stood still, or a history run (which leaves the
+      // connection's sync outcome alone and frees its lease after each unit): only the run is closed.
       await endRunningSyncRun(db, run.id, { status: "failed", finishedAt: now, error: message });
     }
     closed++;

@@ -212,7 +212,13 @@ export function ConfiguredProviderItem({
       </div>
       {sync.isPending || progress ? (
         <div role="status" className="mt-3 space-y-1">
-          {progress?.pagesTotal ? (
+          {progress?.historyDaysTotal ? (
+            <ProgressBar
+              value={Math.min(100, ((progress.historyDaysDone ?? 0) / progress.historyDaysTotal) * 100)}
+              showAnimation
+              aria-label={t("settings.providers.syncProgress", { provider: displayName })}
+            />
+          ) : progress?.pagesTotal ? (
             <ProgressBar
               value={Math.min(100, (progress.pagesDone / progress.pagesTotal) * 100)}
               showAnimation
@@ -224,13 +230,18 @@ export function ConfiguredProviderItem({
             </div>
           )}
           <p className="text-tremor-label text-tremor-content">
-            {progress
-              ? t("settings.providers.syncPages", {
-                  done: formatCount(progress.pagesDone, locale),
-                  total: progress.pagesTotal === null ? "…" : formatCount(progress.pagesTotal, locale),
-                  systems: formatCount(progress.systemsStored, locale),
+            {progress?.historyDaysTotal
+              ? t("settings.providers.syncHistoryDays", {
+                  done: formatCount(progress.historyDaysDone ?? 0, locale),
+                  total: formatCount(progress.historyDaysTotal, locale),
                 })
-              : t("settings.providers.syncProgress", { provider: displayName })}
+              : progress
+                ? t("settings.providers.syncPages", {
+                    done: formatCount(progress.pagesDone, locale),
+                    total: progress.pagesTotal === null ? "…" : formatCount(progress.pagesTotal, locale),
+                    systems: formatCount(progress.systemsStored, locale),
+                  })
+                : t("settings.providers.syncProgress", { provider: displayName })}
           </p>
         </div>
       ) : null}

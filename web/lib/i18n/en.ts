@@ -752,6 +752,7 @@ export const en = {
       syncing: "Syncing…",
       syncProgress: "Fetching sites and readings from {{provider}}. This can take a minute.",
       syncPages: "Pages {{done}} of {{total}} · {{systems}} systems stored",
+      syncHistoryDays: "Days of history {{done}} of {{total}} stored",
       importCsv: "Import CSV",
       remove: "Remove",
       confirmRemove:
@@ -766,6 +767,7 @@ export const en = {
         imported: "Imported",
         counts: "{{sites}} sites, {{inverters}} inverters, {{readings}} readings",
         triggers: {
+          history: "History",
           cron: "Scheduled",
           manual: "Manual",
           save: "On save",

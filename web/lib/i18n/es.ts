@@ -770,6 +770,7 @@ export const es: Translation = {
       syncing: "Sincronizando…",
       syncProgress: "Obteniendo sitios y lecturas de {{provider}}. Puede tardar un minuto.",
       syncPages: "Páginas {{done}} de {{total}} · {{systems}} sistemas guardados",
+      syncHistoryDays: "Días de historial guardados: {{done}} de {{total}}",
       importCsv: "Importar CSV",
       remove: "Eliminar",
       confirmRemove:
@@ -784,6 +785,7 @@ export const es: Translation = {
         imported: "Importado",
         counts: "{{sites}} sitios, {{inverters}} inversores, {{readings}} lecturas",
         triggers: {
+          history: "Historial",
           cron: "Programada",
           manual: "Manual",
           save: "Al guardar",

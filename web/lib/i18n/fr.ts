@@ -777,6 +777,7 @@ export const fr: Translation = {
       syncing: "Synchronisation…",
       syncProgress: "Récupération des sites et relevés de {{provider}}. Cela peut prendre une minute.",
       syncPages: "Pages {{done}} sur {{total}} · {{systems}} systèmes enregistrés",
+      syncHistoryDays: "Jours d’historique enregistrés : {{done}} sur {{total}}",
       importCsv: "Importer un CSV",
       remove: "Supprimer",
       confirmRemove:
@@ -791,6 +792,7 @@ export const fr: Translation = {
         imported: "Importé",
         counts: "{{sites}} sites, {{inverters}} onduleurs, {{readings}} relevés",
         triggers: {
+          history: "Historique",
           cron: "Planifiée",
           manual: "Manuelle",
           save: "À l’enregistrement",

@@ -1,0 +1,173 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { sandboxAccounts } from "../../../sandbox/accounts";
+import { createSandbox } from "../../../sandbox/app";
+import type { AnalyticsRecord } from "../../../schema/api/analytics";
+import type { SyncRunView } from "../../../schema/api/providers";
+import type { LiveMessage } from "../../../schema/live";
+import { upsertConnection } from "../../../worker/data/connections";
+import type { SyncMessage } from "../../../worker/env";
+import { sealCredentials } from "../../../worker/lib/connection-secrets";
+import { loadKeyring } from "../../../worker/lib/credentials-keyring";
+import { createDb } from "../../../worker/lib/db";
+import { localBudget } from "../../../worker/providers/budget";
+import { solisAdapter } from "../../../worker/providers/solis";
+import { runHistoryUnit } from "../../../worker/sync/history-run";
+import { consumeSyncMessage } from "../../../worker/sync/queue-consumer";
+import type { SyncDeps } from "../../../worker/sync/run";
+import { RESUME_STALLED_AFTER_MS } from "../../../worker/sync/schedule";
+import { tendStalledRuns } from "../../../worker/sync/stalled-runs";
+import { syncConnection } from "../../../worker/sync/sync-connection";
+import { storeSql } from "../fleet-helpers";
+import { call, expectStatus, registerOwner, type TestUser } from "../helpers";
+import { connect, within } from "../socket-helpers";
+
+const solis = sandboxAccounts.solis[0];
+
+/**
+ * Deps with history on (the suite's environment turns it off), the sandbox's per-second limits on
+ * a clock the injected sleep moves, and the queue's messages collected.
+ */
+function harness() {
+  let fakeClock = 0;
+  const sandbox = createSandbox({ clock: () => fakeClock });
+  const sent: SyncMessage[] = [];
+  const deps: SyncDeps = {
+    db: createDb(env.DB),
+    env: { ...env, SYNC_HISTORY: "on" },
+    now: () => Date.now(),
+    fetch: (request: Request) => Promise.resolve(sandbox.fetch(request)),
+    sleep: async (ms: number) => {
+      fakeClock += ms;
+    },
+    budget: localBudget(solisAdapter.callPlan(solis)),
+    enqueue: async (message) => {
+      sent.push(message);
+    },
+  };
+  return { deps, sent };
+}
+
+async function solisConnection(owner: TestUser) {
+  const connectionId = crypto.randomUUID();
+  const sealed = await sealCredentials(await loadKeyring(env), owner.orgId, connectionId, {
+    keyId: solis.keyId,
+    keySecret: solis.keySecret,
+  });
+  await upsertConnection(createDb(env.DB), {
+    id: connectionId,
+    orgId: owner.orgId,
+    provider: "solis",
+    ...sealed,
+    status: "active",
+    nextSyncAt: null,
+    createdAt: Date.now(),
+    updatedAt: Date.now(),
+  });
+  return connectionId;
+}
+
+const runView = async (owner: TestUser, runId: string) =>
+  expectStatus<SyncRunView>(await call(`/api/sync-runs/${runId}`, { token: owner.token }), 200);
+
+const storedCounts = async (orgId: string) =>
+  storeSql(
+    orgId,
+    `SELECT (SELECT count(*) FROM system_readings) AS readings, (SELECT count(*) FROM system_hourly) AS hourly,
+       (SELECT count(*) FROM system_daily) AS daily, (SELECT count(*) FROM history_days) AS fetched`,
+  );
+
+/** Runs collected messages until the queue is empty. */
+async function drain(deps: SyncDeps, sent: SyncMessage[]) {
+  for (let message = sent.shift(); message; message = sent.shift()) await consumeSyncMessage(deps, message);
+}
+
+describe("history runs after a sync", { timeout: 120_000 }, () => {
+  it("fills 30 past days of a new connection in history units, reporting days, and resumes a killed unit", async () => {
+    const owner = await registerOwner();
+    const connectionId = await solisConnection(owner);
+    const { deps, sent } = harness();
+    const socket = await connect(owner);
+    await within(socket.next());
+
+    const snapshot = await syncConnection(deps, connectionId, "manual");
+    expect(snapshot.status).toBe("success");
+    // The snapshot run ended as before; a history run was started and its first unit queued.
+    expect(sent).toHaveLength(1);
+    const first = sent[0];
+    if (first?.kind !== "history") throw new Error(`expected a history unit, got ${JSON.stringify(first)}`);
+    expect(first.unit).toBe(0);
+    const historyRunId = first.runId;
+    const planned = await runView(owner, historyRunId);
+    expect(planned).toMatchObject({ trigger: "history", status: "running" });
+    const daysTotal = planned.progress.historyDaysTotal ?? 0;
+    // Three plants, their last 30 days (and today when daylight has passed without points).
+    expect(daysTotal).toBeGreaterThanOrEqual(90);
+    expect(daysTotal).toBeLessThanOrEqual(93);
+    expect(planned.progress.historyDaysDone).toBe(0);
+
+    // Unit 0 commits; its redelivery is a duplicate and changes nothing.
+    sent.length = 0;
+    expect(await runHistoryUnit(deps, historyRunId, 0)).toBe("continue");
+    const afterOne = await storedCounts(owner.orgId);
+    expect(await runHistoryUnit(deps, historyRunId, 0)).toBe("stale");
+    expect(await storedCounts(owner.orgId)).toEqual(afterOne);
+    expect((await runView(owner, historyRunId)).progress.historyDaysDone).toBe(1);
+
+    // The invocation was killed before unit 1's message went out: maintenance resends it.
+    const resent: SyncMessage[] = [];
+    await tendStalledRuns({
+      env,
+      now: Date.now() + RESUME_STALLED_AFTER_MS + 1000,
+      enqueue: async (m) => {
+        resent.push(m);
+      },
+    });
+    expect(resent).toContainEqual({ kind: "history", runId: historyRunId, unit: 1 });
+    sent.push({ kind: "history", runId: historyRunId, unit: 1 });
+    await drain(deps, sent);
+
+    const done = await runView(owner, historyRunId);
+    expect(done.status).toBe("success");
+    expect(done.progress).toMatchObject({ historyDaysDone: daysTotal, historyDaysTotal: daysTotal });
+    const lease = await env.DB.prepare("SELECT lease_run_id FROM provider_connections WHERE id = ?")
+      .bind(connectionId)
+      .first<{ lease_run_id: string | null }>();
+    expect(lease?.lease_run_id).toBeNull();
+
+    // The organisation's socket heard the days go by.
+    const historyProgress = socket.messages.filter(
+      (m): m is Extract<LiveMessage, { type: "sync_progress" }> =>
+        m.type === "sync_progress" && m.data.runId === historyRunId,
+    );
+    expect(historyProgress.length).toBeGreaterThan(1);
+    expect(historyProgress.at(-1)?.data).toMatchObject({ status: "success", historyDaysDone: daysTotal });
+    socket.ws.close();
+
+    // The 30-day chart of a plant has past energy on the days before the connection existed.
+    const systems = await env.DB.prepare("SELECT id FROM monitoring_systems WHERE org_id = ?")
+      .bind(owner.orgId)
+      .all<{ id: string }>();
+    const systemId = systems.results[0]?.id ?? "";
+    const [record] = await expectStatus<AnalyticsRecord[]>(
+      await call(`/api/analytics?system=${systemId}&range=30d`, { token: owner.token }),
+      200,
+    );
+    const today = new Date().toISOString().slice(0, 10);
+    const pastEnergy = (record?.series?.energy ?? []).filter(
+      (day) => day.date < today && (day.energyWh ?? 0) > 0,
+    );
+    expect(pastEnergy.length).toBeGreaterThanOrEqual(28);
+
+    // Re-running: a finished unit is a duplicate, and the next sync finds no gap to fill.
+    const filled = await storedCounts(owner.orgId);
+    expect(await runHistoryUnit(deps, historyRunId, 0)).toBe("stale");
+    const again = await syncConnection(deps, connectionId, "manual");
+    expect(again.status).toBe("success");
+    expect(sent).toEqual([]);
+    const after = await storedCounts(owner.orgId);
+    // The second snapshot adds at most today's live points; the history's days stay as they were.
+    expect(after[0]?.fetched).toBe(filled[0]?.fetched);
+    expect(after[0]?.daily).toBe(filled[0]?.daily);
+  });
+});
