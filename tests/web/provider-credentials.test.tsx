@@ -531,6 +531,35 @@ describe("configured providers", () => {
     await waitFor(() => expect(within(list).queryByText(/systems stored/)).not.toBeInTheDocument());
   });
 
+  it("shows a history run's days on the progress bar and ends it without a sync toast", async () => {
+    const { dialog } = await openProviderCredentials({ credentials: [connection()] });
+    const list = await within(dialog).findByRole("list", { name: "Configured providers" });
+    const socket = FakeWebSocket.instances.at(-1);
+    act(() => socket?.serverOpens());
+    const progress = {
+      runId: "history-1",
+      provider: "solis",
+      status: "running",
+      pagesDone: 0,
+      pagesTotal: null,
+      systemsStored: 0,
+      invertersStored: 0,
+      error: null,
+      historyDaysDone: 10,
+      historyDaysTotal: 93,
+    };
+    act(() => socket?.serverSends({ type: "sync_progress", data: progress }));
+    expect(await within(list).findByText("Days of history 10 of 93 stored")).toBeInTheDocument();
+    act(() =>
+      socket?.serverSends({
+        type: "sync_progress",
+        data: { ...progress, status: "success", historyDaysDone: 93 },
+      }),
+    );
+    await waitFor(() => expect(within(list).queryByText(/Days of history/)).not.toBeInTheDocument());
+    expect(screen.queryByText("Sites synced successfully")).not.toBeInTheDocument();
+  });
+
   it("says Sync failed with the server's error", async () => {
     const { dialog, user } = await openProviderCredentials({
       credentials: [connection()],

@@ -83,7 +83,7 @@ function successResponse(response: DescribedResponse | undefined, schemas: Recor
   };
 }
 
-const liveChannelDescription = `Live updates over a WebSocket at \`/ws\`. Offer two subprotocols: \`${LIVE_SUBPROTOCOL}\` and a session token (\`new WebSocket(url, ["${LIVE_SUBPROTOCOL}", token])\`); the server echoes \`${LIVE_SUBPROTOCOL}\`. Send the text \`ping\` to get a \`pong\`. The server closes with code ${LIVE_CLOSE_ACCESS_REVOKED} when the member loses access. Every message is JSON \`{ type, data }\`, described by \`LiveMessage\`: \`connected\`, \`pong\`, \`solis_realtime_update\`, \`realtime_update\` (one system's new live values), \`alerts_changed\` (\`openCount\`) and \`sync_progress\` (a sync run's pages done and total, systems stored and status, after each stored page and at its end).`;
+const liveChannelDescription = `Live updates over a WebSocket at \`/ws\`. Offer two subprotocols: \`${LIVE_SUBPROTOCOL}\` and a session token (\`new WebSocket(url, ["${LIVE_SUBPROTOCOL}", token])\`); the server echoes \`${LIVE_SUBPROTOCOL}\`. Send the text \`ping\` to get a \`pong\`. The server closes with code ${LIVE_CLOSE_ACCESS_REVOKED} when the member loses access. Every message is JSON \`{ type, data }\`, described by \`LiveMessage\`: \`connected\`, \`pong\`, \`solis_realtime_update\`, \`realtime_update\` (one system's new live values), \`alerts_changed\` (\`openCount\`) and \`sync_progress\` (a sync run's pages done and total, systems stored and status, or a history run's days done and total, after each stored unit and at its end).`;
 
 /**
  * The OpenAPI 3.1 document of every route the app serves, built by walking the app's routes and

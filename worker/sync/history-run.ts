@@ -40,7 +40,9 @@ export async function startHistoryRun(deps: SyncDeps, connection: ProviderConnec
     plan = await planHistory(deps, connection.id);
   } catch (error) {
     // The snapshot has succeeded already; a plan that cannot be made waits for the next gap.
-    console.warn(JSON.stringify({ msg: "history not planned", connectionId: connection.id, error: String(error) }));
+    console.warn(
+      JSON.stringify({ msg: "history not planned", connectionId: connection.id, error: String(error) }),
+    );
     return;
   }
   if (plan.length === 0) return;

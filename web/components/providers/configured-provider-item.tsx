@@ -59,7 +59,9 @@ export function ConfiguredProviderItem({
   const live = useSyncProgress(
     credential.provider,
     (end) => {
-      if (end.status === "failed") {
+      // A history run's end is quiet: the sync itself was announced when its snapshot ended.
+      if (end.historyDaysTotal !== undefined) {
+      } else if (end.status === "failed") {
         toast.error(t("settings.providers.toasts.syncFailed"), {
           description: end.error ?? t("settings.providers.toasts.syncFailedDefault"),
         });
