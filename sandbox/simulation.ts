@@ -174,14 +174,29 @@ export function faultsOn(plant: SimPlant, localDate: string): SimFault[] {
   return faults;
 }
 
+/** Local 11:00 of a day, per zone and date (not per plant): an account's plants share few zones. */
+const elevenOClock = new Map<string, { startsAt: number; endsAt: number }>();
+
+function faultWindow(zone: string, localDate: string) {
+  const key = `${zone}:${localDate}`;
+  let window = elevenOClock.get(key);
+  if (!window) {
+    const start = DateTime.fromISO(`${localDate}T11:00:00`, { zone });
+    window = { startsAt: start.toMillis(), endsAt: start.plus({ minutes: 45 }).toMillis() };
+    if (elevenOClock.size > 50_000) elevenOClock.clear();
+    elevenOClock.set(key, window);
+  }
+  return window;
+}
+
 function computeFaults(plant: SimPlant, localDate: string): SimFault[] {
   if (hash(`${plant.id}:fault:${localDate}`) % 4 !== 0) return [];
-  const start = DateTime.fromISO(`${localDate}T11:00:00`, { zone: plant.timezone });
+  const { startsAt, endsAt } = faultWindow(plant.timezone, localDate);
   return [
     {
       inverterIndex: 0,
-      startsAt: start.toMillis(),
-      endsAt: start.plus({ minutes: 45 }).toMillis(),
+      startsAt,
+      endsAt,
       code: "1015",
       message: "Grid overvoltage: inverter disconnected",
     },
@@ -190,8 +205,23 @@ function computeFaults(plant: SimPlant, localDate: string): SimFault[] {
 
 const localDateFormats = new Map<string, Intl.DateTimeFormat>();
 
+const QUARTER_HOUR_MS = 15 * 60_000;
+/** Local dates per zone and quarter-hour: today's UTC offsets are whole quarter-hours. */
+const localDates = new Map<string, string>();
+
 /** The plant-local calendar date (en-CA formats as YYYY-MM-DD); cheaper than luxon in hot loops. */
 function localDateOf(zone: string, at: number): string {
+  const key = `${zone}:${Math.floor(at / QUARTER_HOUR_MS)}`;
+  let date = localDates.get(key);
+  if (date === undefined) {
+    date = formatLocalDate(zone, at);
+    if (localDates.size > 100_000) localDates.clear();
+    localDates.set(key, date);
+  }
+  return date;
+}
+
+function formatLocalDate(zone: string, at: number): string {
   let format = localDateFormats.get(zone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-CA", {

@@ -120,6 +120,23 @@ export function solisSandbox(options: SolisSandboxOptions) {
   // Values of the newest 5-minute bucket: the 500-plant account asks for each inverter twice.
   let cachedAt = -1;
   let cache = new Map<string, InverterValues>();
+  // Whole-account lists of one 5-minute bucket: a vendor answers a page without recomputing the
+  // account, so every page of a list is sliced from one computation (2,000 stations, ~4,900
+  // inverters for the scale account). Answers are pure functions of the account and bucket.
+  let listsAt = -1;
+  let lists = new Map<string, unknown[]>();
+  function accountList<T>(key: string, at: number, compute: () => T[]): T[] {
+    if (at !== listsAt) {
+      listsAt = at;
+      lists = new Map();
+    }
+    let list = lists.get(key) as T[] | undefined;
+    if (!list) {
+      list = compute();
+      lists.set(key, list);
+    }
+    return list;
+  }
 
   const plantsOf = (account: SolisAccount) => {
     let plants = plantsByKey.get(account.keyId);
@@ -311,15 +328,24 @@ export function solisSandbox(options: SolisSandboxOptions) {
   /** Alarms from the simulation's faults whose plant-local day lies in [from, to] and has begun. */
   function alarms(plants: SimPlant[], from: string, to: string, at: number) {
     const records = [];
+    // The calendar is per time zone, not per plant: the scale account has 2,000 plants in 6 zones.
+    const daysByZone = new Map<string, string[]>();
+    const daysIn = (zone: string) => {
+      let days = daysByZone.get(zone);
+      if (!days) {
+        days = [];
+        const today = DateTime.fromMillis(at, { zone });
+        for (let day = DateTime.fromISO(from, { zone }); day <= today; day = day.plus({ days: 1 })) {
+          const isoDay = day.toISODate();
+          if (!isoDay || isoDay > to) break;
+          days.push(isoDay);
+        }
+        daysByZone.set(zone, days);
+      }
+      return days;
+    };
     for (const plant of plants) {
-      const today = local(plant, at);
-      for (
-        let day = DateTime.fromISO(from, { zone: plant.timezone });
-        day <= today;
-        day = day.plus({ days: 1 })
-      ) {
-        const isoDay = day.toISODate();
-        if (!isoDay || isoDay > to) break;
+      for (const isoDay of daysIn(plant.timezone)) {
         for (const fault of faultsOn(plant, isoDay)) {
           const inverter = plant.inverters[fault.inverterIndex];
           if (!inverter || fault.startsAt > at) continue;
@@ -388,12 +414,18 @@ export function solisSandbox(options: SolisSandboxOptions) {
     return rows;
   }
 
-  type Handler = (input: { plants: SimPlant[]; body: Body; at: number; partial: boolean }) => object;
+  type Handler = (input: {
+    keyId: string;
+    plants: SimPlant[];
+    body: Body;
+    at: number;
+    partial: boolean;
+  }) => object;
   const missing = () => failure("I0000", "Necessary parameters empty");
 
   const handlers: Record<string, Handler> = {
-    userStationList: ({ plants, body, at, partial }) => {
-      const stations = plants.map((plant) => station(plant, at));
+    userStationList: ({ keyId, plants, body, at, partial }) => {
+      const stations = accountList(`stations:${keyId}`, at, () => plants.map((plant) => station(plant, at)));
       const count = (state: number) => stations.filter((record) => record.state === state).length;
       return ok({
         stationStatusVo: {
@@ -418,10 +450,12 @@ export function solisSandbox(options: SolisSandboxOptions) {
       return ok(partial ? { id: record.id, stationName: record.stationName } : record);
     },
 
-    inverterList: ({ plants, body, at, partial }) => {
+    inverterList: ({ keyId, plants, body, at, partial }) => {
       const stationId = text(body.stationId);
-      const chosen = stationId ? plants.filter((plant) => plant.id === stationId) : plants;
-      const records = inverterRecords(chosen).map(({ plant, index }) => inverterListRecord(plant, index, at));
+      const records = accountList(`inverters:${keyId}:${stationId ?? ""}`, at, () => {
+        const chosen = stationId ? plants.filter((plant) => plant.id === stationId) : plants;
+        return inverterRecords(chosen).map(({ plant, index }) => inverterListRecord(plant, index, at));
+      });
       const count = (state: number) => records.filter((record) => record?.state === state).length;
       return ok({
         inverterStatusVo: {
@@ -452,10 +486,12 @@ export function solisSandbox(options: SolisSandboxOptions) {
       return NO_AUTHORITY;
     },
 
-    inverterDetailList: ({ plants, body, at, partial }) =>
+    inverterDetailList: ({ keyId, plants, body, at, partial }) =>
       ok(
         paged(
-          inverterRecords(plants).map(({ plant, index }) => inverterDetail(plant, index, at)),
+          accountList(`inverterDetails:${keyId}`, at, () =>
+            inverterRecords(plants).map(({ plant, index }) => inverterDetail(plant, index, at)),
+          ),
           body,
           partial,
         ),
@@ -489,7 +525,7 @@ export function solisSandbox(options: SolisSandboxOptions) {
       return ok({ page: paged(records, body, partial) });
     },
 
-    alarmList: ({ plants, body, at, partial }) => {
+    alarmList: ({ keyId, plants, body, at, partial }) => {
       const stationId = text(body.stationId);
       const deviceSn = text(body.alarmDeviceSn);
       const from =
@@ -497,10 +533,10 @@ export function solisSandbox(options: SolisSandboxOptions) {
         DateTime.fromMillis(at - 30 * 86_400_000, { zone: "utc" }).toISODate() ??
         "";
       const to = text(body.alarmEndTime) ?? "9999-12-31";
-      const chosen = stationId ? plants.filter((plant) => plant.id === stationId) : plants;
-      const records = alarms(chosen, from, to, at).filter(
-        (alarm) => !deviceSn || alarm.alarmDeviceSn === deviceSn,
+      const all = accountList(`alarms:${keyId}:${stationId ?? ""}:${from}:${to}`, at, () =>
+        alarms(stationId ? plants.filter((plant) => plant.id === stationId) : plants, from, to, at),
       );
+      const records = all.filter((alarm) => !deviceSn || alarm.alarmDeviceSn === deviceSn);
       return ok(paged(records, body, partial));
     },
   };
@@ -571,6 +607,7 @@ export function solisSandbox(options: SolisSandboxOptions) {
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return c.json(missing());
     const answer = handler({
+      keyId: account.keyId,
       plants: plantsOf(account),
       body: parsed as Body,
       at: dataTimeAt(now()),

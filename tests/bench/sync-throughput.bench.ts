@@ -124,9 +124,6 @@ for (const { provider, credentials, plants, limit } of cases.filter((c) => selec
       db,
       env,
       now: () => Date.now(),
-      // The emulator computes every plant of the account for each list page: on a loaded machine
-      // a 2,000-plant page can take longer than the production 10 s limit.
-      callTimeoutMs: 60_000,
       enqueue: async (message) => {
         queue.push(message);
       },
