@@ -234,6 +234,8 @@ export const syncRuns = sqliteTable(
     index("sync_runs_connection_started_idx").on(t.connectionId, t.startedAt),
     // Serves maintenance's scan for running runs that stopped moving.
     index("sync_runs_status_progress_idx").on(t.status, t.progressAt),
+    // Serves the maintenance job's removal of runs past their retention, oldest first.
+    index("sync_runs_started_idx").on(t.startedAt),
   ],
 );
 

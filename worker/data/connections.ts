@@ -198,3 +198,15 @@ export const adoptImportedSystemsQuery = (
     )
     .bind(connectionId, orgId, provider)
     .run();
+
+/**
+ * Removes up to `limit` ended runs that started before `before`, oldest first: one row per
+ * connection per cycle would otherwise grow D1 without bound. Running runs are kept whatever
+ * their age (maintenance closes them first).
+ */
+export const deleteOldSyncRuns = (db: Db, before: number, limit: number) =>
+  db.delete(syncRuns).where(
+    sql`${syncRuns.id} IN (SELECT ${syncRuns.id} FROM ${syncRuns}
+      WHERE ${syncRuns.startedAt} < ${before} AND ${syncRuns.status} <> 'running'
+      ORDER BY ${syncRuns.startedAt} LIMIT ${limit})`,
+  );

@@ -1,7 +1,9 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { runMaintenance, SYNC_RUN_RETENTION_DAYS } from "../../../worker/cron/maintenance";
 import worker from "../../../worker/index";
+import { connectProvider } from "../fleet-helpers";
 import {
   call,
   createInvite,
@@ -9,6 +11,7 @@ import {
   DAY_MS,
   expectStatus,
   login,
+  registerOwner,
   registerWithInvite,
   sessionIdOf,
 } from "../helpers";
@@ -89,5 +92,46 @@ describe("the five-minute maintenance cron", () => {
     await setSessionExpiry(sessionIdOf(owner.token), now - MINUTE_MS);
     await runCron(now, "0 0 * * *");
     expect(await sessionIds(owner.id)).toEqual([sessionIdOf(owner.token)]);
+  });
+});
+
+describe("sync run retention", () => {
+  it("removes ended runs past the retention, oldest first and bounded, and keeps running and recent ones", async () => {
+    const owner = await registerOwner();
+    await connectProvider(owner, "solis");
+    const connection = await env.DB.prepare("SELECT id FROM provider_connections WHERE org_id = ?")
+      .bind(owner.orgId)
+      .first<{ id: string }>();
+    const now = Date.now();
+    const old = now - (SYNC_RUN_RETENTION_DAYS + 1) * DAY_MS;
+    const insertRun = (id: string, status: string, startedAt: number) =>
+      env.DB.prepare(
+        `INSERT INTO sync_runs (id, org_id, connection_id, provider, trigger, status, started_at)
+         VALUES (?, ?, ?, 'solis', 'cron', ?, ?)`,
+      )
+        .bind(id, owner.orgId, connection?.id, status, startedAt)
+        .run();
+    await insertRun("old-success", "success", old);
+    await insertRun("old-failed", "failed", old + 1);
+    await insertRun("old-running", "running", old + 2);
+    await insertRun("recent", "success", now - DAY_MS);
+    const runIds = async () =>
+      (
+        await env.DB.prepare("SELECT id FROM sync_runs WHERE org_id = ? ORDER BY id").bind(owner.orgId).all<{
+          id: string;
+        }>()
+      ).results.map((r) => r.id);
+    const before = await runIds();
+    expect(before).toEqual(expect.arrayContaining(["old-success", "old-failed", "old-running", "recent"]));
+
+    const result = await runMaintenance({ env, now });
+    expect(result.syncRunsRemoved).toBeGreaterThanOrEqual(2);
+    const after = await runIds();
+    expect(after).not.toContain("old-success");
+    expect(after).not.toContain("old-failed");
+    expect(after).toContain("old-running");
+    expect(after).toContain("recent");
+    // The connection's own runs from the sync above are recent and stay.
+    expect(after).toEqual(before.filter((id) => id !== "old-success" && id !== "old-failed"));
   });
 });

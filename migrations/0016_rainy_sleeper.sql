@@ -1,0 +1,1 @@
+CREATE INDEX `sync_runs_started_idx` ON `sync_runs` (`started_at`);
