@@ -39,8 +39,9 @@ describe("accounts in the browser", () => {
     const dialog = page.getByRole("dialog");
     await expect.poll(() => dialog.getByLabel("Email").inputValue()).toBe(email);
     await dialog.getByText("Contact your administrator to change your email").waitFor();
-    // An owner sees all six tabs, Manage Users and API Keys among them.
-    await expect.poll(() => dialog.getByRole("tab").count()).toBe(6);
+    // An owner sees all seven tabs, Manage Users, API Keys and Alert Rules among them.
+    await expect.poll(() => dialog.getByRole("tab").count()).toBe(7);
+    await dialog.getByRole("tab", { name: "Alert Rules" }).waitFor();
     await dialog.getByRole("tab", { name: "Notifications" }).click();
     await dialog.getByLabel("Language").selectOption("es");
     await page.getByRole("link", { name: "Panel" }).first().waitFor();

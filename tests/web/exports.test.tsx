@@ -36,7 +36,10 @@ function renderAlerts(csvStatus = 200) {
                 "Content-Disposition": 'attachment; filename="alerts.csv"',
               },
             }
-          : { status: csvStatus, body: { error: "Too many requests" } }
+          : {
+              status: csvStatus,
+              body: { error: "Too many requests", code: "rate_limited", details: { retryAfterSeconds: 30 } },
+            }
         : { body: alerts },
     "GET /api/alerts/summary": () => ({ body: summaryOf(alerts) }),
     "GET /api/sites": { body: [makeFleetSite()] },
@@ -64,6 +67,7 @@ describe("Export buttons", () => {
     await screen.findByText("Grid overvoltage");
     await user.click(screen.getByRole("button", { name: "Export CSV" }));
     await findToast("Export failed");
+    await findToast("Too many attempts. Try again in 30 s.");
     expect(downloads.clicked).toEqual([]);
   });
 });

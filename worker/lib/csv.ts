@@ -19,9 +19,9 @@ export const csvHeaders = (filename: string): Record<string, string> => ({
   "Content-Disposition": `attachment; filename="${filename.replace(/[^\w.-]/g, "_")}"`,
 });
 
-/** A small CSV document whole (a mail attachment); downloads use csvStream. */
+/** A small CSV document whole (a mail attachment), its last line without a line end; downloads use csvStream. */
 export const toCsv = (header: readonly string[], rows: readonly CsvRow[]): string =>
-  BOM + csvLines([header, ...rows]);
+  BOM + csvLines([header, ...rows]).slice(0, -2);
 
 /**
  * A CSV document (UTF-8 with BOM, CRLF line ends) written as it is read: the BOM and header

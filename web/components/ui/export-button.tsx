@@ -20,9 +20,9 @@ export function ExportButton({ path, label }: { path: string; label?: string }) 
       link.click();
       URL.revokeObjectURL(url);
     } catch (error) {
-      toast.error(t("common.exportFailed"), {
-        description: errorDescription(error, t("common.exportFailed")),
-      });
+      // The server's reason in the reader's language; nothing repeats the title when there is none.
+      const description = errorDescription(error, "");
+      toast.error(t("common.exportFailed"), description ? { description } : undefined);
     } finally {
       setBusy(false);
     }
