@@ -78,8 +78,8 @@ export default defineConfig({
   test: {
     // Vitest's default on a two-core machine is one file at a time, and most files spend their time
     // waiting (a workerd runtime starting for each worker file, wrangler and tsx child processes in
-    // the node checks), so several run at once.
-    maxWorkers: 3,
+    // the node checks), so two run at once; three starved the jsdom tests' first renders.
+    maxWorkers: 2,
     projects: [
       {
         plugins: [workerdPlugin(testSandbox), sqlAsText()],
