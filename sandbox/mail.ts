@@ -20,13 +20,13 @@ const isStringList = (value: unknown): value is string[] =>
 /**
  * A mail catcher speaking Resend's HTTP API: `POST /emails` with a Bearer key stores the mail
  * and answers `{id}` as Resend does; `GET /` lists caught mail as a page, `GET /messages` as JSON
- * (`?to=` filters by recipient). `POST /fail-next?count=N` makes the next N sends answer 500, so
- * retries can be shown.
+ * (`?to=` filters by recipient). `POST /fail-next?to=ADDRESS&count=N` makes the next N sends to
+ * that recipient answer 500, so retries can be shown (per recipient: test files share one catcher).
  */
 export function mailSandbox({ now }: { now: () => number }) {
   const caught: CaughtMail[] = [];
   const seenKeys = new Map<string, string>();
-  let failNext = 0;
+  const failNext = new Map<string, number>();
   const app = new Hono();
 
   app.post("/emails", async (c) => {
@@ -36,19 +36,20 @@ export function mailSandbox({ now }: { now: () => number }) {
         401,
       );
     }
-    if (failNext > 0) {
-      failNext--;
-      return c.json(
-        { statusCode: 500, name: "application_error", message: "An unexpected error occurred." },
-        500,
-      );
-    }
     const body = (await c.req.json().catch(() => null)) as Record<string, unknown> | null;
     const to = typeof body?.to === "string" ? [body.to] : body?.to;
     if (!body || typeof body.from !== "string" || !isStringList(to) || typeof body.subject !== "string") {
       return c.json(
         { statusCode: 422, name: "validation_error", message: "from, to and subject are required" },
         422,
+      );
+    }
+    const failing = to.find((address) => (failNext.get(address) ?? 0) > 0);
+    if (failing) {
+      failNext.set(failing, (failNext.get(failing) ?? 1) - 1);
+      return c.json(
+        { statusCode: 500, name: "application_error", message: "An unexpected error occurred." },
+        500,
       );
     }
     const key = c.req.header("Idempotency-Key") ?? null;
@@ -74,8 +75,11 @@ export function mailSandbox({ now }: { now: () => number }) {
   });
 
   app.post("/fail-next", (c) => {
-    failNext = Number(c.req.query("count") ?? "1");
-    return c.json({ failNext });
+    const to = c.req.query("to");
+    if (!to) return c.json({ statusCode: 422, name: "validation_error", message: "to is required" }, 422);
+    const count = Number(c.req.query("count") ?? "1");
+    failNext.set(to, count);
+    return c.json({ to, failNext: count });
   });
 
   app.get("/messages", (c) => {

@@ -23,8 +23,9 @@ export async function preferencesOf(user: TestUser) {
 }
 
 /** Makes the catcher answer 500 to the next `count` sends. */
-export async function failNextSends(count: number) {
-  await fetch(`${MAIL_CATCHER}/fail-next?count=${count}`, { method: "POST" });
+/** The catcher refuses the next `count` sends to `to` (per recipient: test files share the catcher). */
+export async function failNextSends(to: string, count: number) {
+  await fetch(`${MAIL_CATCHER}/fail-next?to=${encodeURIComponent(to)}&count=${count}`, { method: "POST" });
 }
 
 /** A site in Amsterdam (irradiance key 52.37,4.90) with one 10 kW system mirrored into the fleet store. */

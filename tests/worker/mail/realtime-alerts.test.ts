@@ -86,7 +86,7 @@ describe("real-time alert e-mails", { timeout: 120_000 }, () => {
   it("retries a failed send from the outbox and loses no alert", async () => {
     const owner = await registerOwner("Retry Solar");
     await deadPlant(owner.orgId, "11:00");
-    await failNextSends(1);
+    await failNextSends(owner.email, 1);
     await runMailAt(at("11:31"));
     expect(await caughtMailTo(owner.email)).toEqual([]);
     const row = await env.DB.prepare(
