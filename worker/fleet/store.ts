@@ -369,7 +369,10 @@ export class FleetStore extends DurableObject<Env> {
     if (entry && young && entry.inputs === inputs) return { value: entry.value as T, key: entry.key };
     if (entry && young && entry.systems >= BACKGROUND_REBUILD_FROM_SYSTEMS) {
       if (!this.rebuilding.has(name)) {
-        const rebuild = this.build(name, inputs, now, build)
+        // Started on a later turn of the event loop: the build's SQL is synchronous, and begun here
+        // it would hold this very answer back until it finished.
+        const rebuild = new Promise<void>((resolve) => setTimeout(resolve, 0))
+          .then(() => this.build(name, inputs, now, build))
           .then(() => undefined)
           .catch((error) =>
             console.error(JSON.stringify({ msg: "read model rebuild failed", name, error: String(error) })),
