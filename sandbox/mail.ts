@@ -95,11 +95,13 @@ export function mailSandbox({ now }: { now: () => number }) {
   });
 
   app.get("/", (c) => {
+    // Links from where the catcher is mounted (`/mail`): a relative link would leave the mount.
+    const base = c.req.path;
     const rows = [...caught]
       .reverse()
       .map(
         (m) =>
-          html`<tr><td>${m.receivedAt}</td><td>${m.to.join(", ")}</td><td><a href="messages/${m.id}">${m.subject}</a></td><td>${m.attachments.map((a) => a.filename).join(", ")}</td></tr>`,
+          html`<tr><td>${m.receivedAt}</td><td>${m.to.join(", ")}</td><td><a href="${base}/messages/${m.id}">${m.subject}</a></td><td>${m.attachments.map((a) => a.filename).join(", ")}</td></tr>`,
       );
     return c.html(
       html`<!doctype html><html><head><meta charset="utf-8"><title>Caught mail</title>

@@ -4,6 +4,7 @@
 //   --port N            listen port (default 8787, or $PORT)
 //   --persist-to DIR    local storage directory (default .wrangler/state)
 import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ensureDevVars } from "./lib/dev-vars.mjs";
@@ -82,7 +83,7 @@ const dev = spawnWrangler([
 ]);
 console.log(`Sunfleet is starting on http://127.0.0.1:${values.port}`);
 if (sandbox) console.log(`Caught e-mail: http://127.0.0.1:${values["sandbox-port"]}/mail`);
-void runMaintenanceOnceReady(`http://127.0.0.1:${values.port}`);
+void runCronOnTheClock(`http://127.0.0.1:${values.port}`);
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     dev.kill(signal);
@@ -94,21 +95,48 @@ dev.on("exit", (code) => {
   process.exit(code ?? 0);
 });
 
+// The cron schedules wrangler.toml declares; each must run every N minutes ("*/N * * * *").
+function cronSchedules() {
+  const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
+  const list = /^crons\s*=\s*\[(.*)\]/m.exec(toml)?.[1] ?? "";
+  return [...list.matchAll(/"([^"]+)"/g)].map(([, cron]) => {
+    const minutes = /^\*\/(\d+) \* \* \* \*$/.exec(cron)?.[1];
+    if (!minutes) throw new Error(`scripts/start.mjs runs only "*/N * * * *" crons locally, not "${cron}"`);
+    return { cron, everyMs: Number(minutes) * 60_000 };
+  });
+}
+
 /**
- * Runs the five-minute jobs once the server answers, instead of at the first cron tick: among
- * them, moving fleet data an earlier version kept in D1 into the organisations' fleet stores.
+ * Local workerd never fires cron triggers by itself ("Miniflare does not currently trigger scheduled
+ * Workers automatically"), so this process does, on the clock as Cloudflare would: once as soon as
+ * the server answers (which also moves fleet data an earlier version kept in D1 into the
+ * organisations' fleet stores), then at every boundary of each schedule.
  */
-async function runMaintenanceOnceReady(origin) {
+async function runCronOnTheClock(origin) {
+  const fire = (cron) =>
+    fetch(`${origin}/__scheduled?cron=${encodeURIComponent(cron)}`).catch((error) =>
+      console.error(`Cron ${cron} could not reach the server: ${error.message}`),
+    );
   for (let attempt = 0; attempt < 120; attempt++) {
     try {
       const health = await fetch(`${origin}/api/health`);
-      if (health.ok && (await health.text()).includes('"ok"')) {
-        await fetch(`${origin}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
-        return;
-      }
+      if (health.ok && (await health.text()).includes('"ok"')) break;
     } catch {
       // Not listening yet.
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  for (const { cron, everyMs } of cronSchedules()) {
+    await fire(cron);
+    const tick = () => {
+      setTimeout(
+        () => {
+          void fire(cron);
+          tick();
+        },
+        everyMs - (Date.now() % everyMs),
+      );
+    };
+    tick();
   }
 }

@@ -200,10 +200,11 @@ describe("the Alerts screen with Sunfleet alerts", () => {
     expect(screen.getByLabelText("Sort by")).toHaveValue("lostEnergy");
     expect(calls.some((c) => c.path === "/api/alerts" && c.url.includes("sort=lostEnergy"))).toBe(true);
     const [first, second] = within(list).getAllByRole("listitem");
-    expect(
-      within(first as HTMLElement).getByText("No production", { selector: "span, p" }),
-    ).toBeInTheDocument();
+    // A Sunfleet alert is headed by its rule; a vendor's alarm by the vendor's title beside a "Vendor alarms" badge.
+    expect(within(first as HTMLElement).getByRole("heading", { name: "No production" })).toBeInTheDocument();
+    expect(within(first as HTMLElement).queryByText("Vendor alarms")).not.toBeInTheDocument();
     expect(within(first as HTMLElement).getByText("Energy lost: 12.4 kWh")).toBeInTheDocument();
+    expect(within(second as HTMLElement).getByRole("heading", { name: "Grid fault" })).toBeInTheDocument();
     expect(within(second as HTMLElement).getByText("Vendor alarms")).toBeInTheDocument();
     expect(within(second as HTMLElement).getByText("Energy lost: no estimate")).toBeInTheDocument();
   });

@@ -63,6 +63,9 @@ export function AlertItem({ alert, canManage, members, locale, timeZone }: Alert
   const assignId = useId();
   const when = (value: string) => formatDateTime(value, { locale, timeZone });
   const subject = alertSubject(alert);
+  // Sunfleet's own alerts are named by their rule in the reader's language; a vendor's alarm keeps
+  // the vendor's title and code.
+  const vendorAlarm = alert.rule === "vendor_alarm";
   const failed = (error: unknown) =>
     toast.error(t("alerting.alerts.actionFailed"), {
       description: errorDescription(error, t("fleet.alerts.updateFailedDefault")),
@@ -116,21 +119,25 @@ export function AlertItem({ alert, canManage, members, locale, timeZone }: Alert
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
             <SeverityBadge severity={alert.severity} />
-            <Badge color="slate" size="xs">
-              {t(`alerting.rules.names.${alert.rule}`)}
-            </Badge>
+            {vendorAlarm ? (
+              <Badge color="slate" size="xs">
+                {t("alerting.rules.names.vendor_alarm")}
+              </Badge>
+            ) : null}
             {alert.resolved ? (
               <Badge color="gray" size="xs">
                 {t("fleet.alerts.resolvedBadge")}
               </Badge>
             ) : null}
-            <h2 className="font-semibold text-tremor-content-strong">{alert.title}</h2>
+            <h2 className="font-semibold text-tremor-content-strong">
+              {vendorAlarm ? alert.title : t(`alerting.rules.names.${alert.rule}`)}
+            </h2>
           </div>
           <p className="mt-1 text-tremor-default text-tremor-content-emphasis">{alert.message}</p>
           <p className="mt-2 text-tremor-label text-tremor-content">
             {subject ?? t("fleet.alerts.noSystem")}
             {alert.provider ? ` · ${providerNames[alert.provider]}` : ""}
-            {alert.code ? ` · ${t("fleet.alerts.code", { code: alert.code })}` : ""}
+            {vendorAlarm && alert.code ? ` · ${t("fleet.alerts.code", { code: alert.code })}` : ""}
           </p>
           <p className="text-tremor-label text-tremor-content">
             {t("fleet.alerts.raised", { time: when(alert.createdAt) })}
