@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Language } from "../../schema/api/preferences";
-import type { AlertSeverity } from "../../schema/domain";
+import type { AlertRuleName, AlertSeverity } from "../../schema/domain";
 import { emailOutbox } from "../../schema/tables";
 import type { Db } from "../lib/db";
 
@@ -75,6 +75,8 @@ export interface PendingAlertMail {
   orgId: string;
   alertId: string | null;
   title: string;
+  /** The alert's rule (null when the notification's alert is gone). */
+  rule: AlertRuleName | null;
   severity: AlertSeverity | null;
   createdAt: number;
   systemName: string | null;
@@ -85,7 +87,7 @@ export interface PendingAlertMail {
 export async function listPendingAlertMail(db: Db, userId: string): Promise<PendingAlertMail[]> {
   const rows = await db.$client
     .prepare(
-      `SELECT n.id, n.org_id, n.alert_id, n.title, n.severity, n.created_at, ms.name AS system_name, s.name AS site_name
+      `SELECT n.id, n.org_id, n.alert_id, n.title, a.rule, n.severity, n.created_at, ms.name AS system_name, s.name AS site_name
        FROM notifications n
        LEFT JOIN alerts a ON a.id = n.alert_id AND a.org_id = n.org_id
        LEFT JOIN monitoring_systems ms ON ms.id = a.system_id AND ms.org_id = n.org_id
@@ -98,6 +100,7 @@ export async function listPendingAlertMail(db: Db, userId: string): Promise<Pend
       org_id: string;
       alert_id: string | null;
       title: string;
+      rule: AlertRuleName | null;
       severity: AlertSeverity | null;
       created_at: number;
       system_name: string | null;
@@ -108,6 +111,7 @@ export async function listPendingAlertMail(db: Db, userId: string): Promise<Pend
     orgId: r.org_id,
     alertId: r.alert_id,
     title: r.title,
+    rule: r.rule,
     severity: r.severity,
     createdAt: r.created_at,
     systemName: r.system_name,

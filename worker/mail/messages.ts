@@ -1,5 +1,5 @@
 import type { Language } from "../../schema/api/preferences";
-import type { AlertSeverity } from "../../schema/domain";
+import type { AlertRuleName, AlertSeverity } from "../../schema/domain";
 
 /** Every mail's words, in each language a member can choose. */
 export const mailMessages = {
@@ -13,6 +13,13 @@ export const mailMessages = {
     alertsAction: "Open the alerts",
     unsubscribeAlerts: "Stop real-time alert e-mails",
     severity: { critical: "Critical", warning: "Warning", info: "Info" } as Record<AlertSeverity, string>,
+    /** Sunfleet's own rules by name; a vendor's alarm keeps the vendor's title. */
+    ruleName: {
+      communication_lost: "Communication lost",
+      no_production: "No production",
+      underperformance: "Underperformance",
+      inverter_down: "Inverter down",
+    } as Record<Exclude<AlertRuleName, "vendor_alarm">, string>,
     timesIn: (zone: string) => `Times are in ${zone}.`,
     alertAt: (title: string, place: string, time: string) => `${title} — ${place}, since ${time}`,
     digestSubject: (from: string, to: string) => `Sunfleet weekly digest, ${from} – ${to}`,
@@ -61,6 +68,13 @@ export const mailMessages = {
       AlertSeverity,
       string
     >,
+    /** Sunfleet's own rules by name; a vendor's alarm keeps the vendor's title. */
+    ruleName: {
+      communication_lost: "Comunicación perdida",
+      no_production: "Sin producción",
+      underperformance: "Rendimiento bajo",
+      inverter_down: "Inversor caído",
+    } as Record<Exclude<AlertRuleName, "vendor_alarm">, string>,
     timesIn: (zone: string) => `Horas en ${zone}.`,
     alertAt: (title: string, place: string, time: string) => `${title} — ${place}, desde ${time}`,
     digestSubject: (from: string, to: string) => `Resumen semanal de Sunfleet, ${from} – ${to}`,
@@ -111,6 +125,13 @@ export const mailMessages = {
       AlertSeverity,
       string
     >,
+    /** Sunfleet's own rules by name; a vendor's alarm keeps the vendor's title. */
+    ruleName: {
+      communication_lost: "Communication perdue",
+      no_production: "Aucune production",
+      underperformance: "Sous-performance",
+      inverter_down: "Onduleur arrêté",
+    } as Record<Exclude<AlertRuleName, "vendor_alarm">, string>,
     timesIn: (zone: string) => `Heures en ${zone}.`,
     alertAt: (title: string, place: string, time: string) => `${title} — ${place}, depuis ${time}`,
     digestSubject: (from: string, to: string) => `Résumé hebdomadaire Sunfleet, ${from} – ${to}`,

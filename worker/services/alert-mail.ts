@@ -28,9 +28,12 @@ function alertMail(
   const words = mailMessages[recipient.language];
   const items = pending.map((n) => {
     const severity = n.severity ? `${words.severity[n.severity]}: ` : "";
-    const place = [n.siteName, n.systemName].filter(Boolean).join(" / ") || "—";
+    // A site made from one plant carries the plant's name: named once.
+    const site = n.siteName === n.systemName ? null : n.siteName;
+    const place = [site, n.systemName].filter(Boolean).join(" / ") || "—";
+    const title = n.rule && n.rule !== "vendor_alarm" ? words.ruleName[n.rule] : n.title;
     return words.alertAt(
-      `${severity}${n.title}`,
+      `${severity}${title}`,
       place,
       formatMailTime(n.createdAt, recipient.language, recipient.timezone),
     );

@@ -33,7 +33,7 @@ describe("real-time alert e-mails", { timeout: 120_000 }, () => {
     expect(toOwner?.to).toEqual([owner.email]);
     expect(toOwner?.subject).toBe("Sunfleet: 1 alerta nueva");
     expect(toOwner?.html).toContain('lang="es"');
-    expect(toOwner?.text).toContain("Crítica: No production");
+    expect(toOwner?.text).toContain("Crítica: Sin producción");
     // 11:30 UTC is 13:30 in Madrid (summer time).
     expect(toOwner?.text).toContain(formatMailTime(createdAt, "es", "Europe/Madrid"));
     expect(toOwner?.text).toContain("13:30");
