@@ -103,6 +103,10 @@ export const closeLease = (db: Db, connectionId: string, runId: string, values: 
     .set({ ...values, leaseUntil: null, leaseRunId: null })
     .where(and(eq(providerConnections.id, connectionId), eq(providerConnections.leaseRunId, runId)));
 
+/** Makes the connection's snapshot due now (a member asked for one); background history makes way for it. */
+export const markSnapshotDue = (db: Db, connectionId: string, now: number) =>
+  db.update(providerConnections).set({ nextSyncAt: now }).where(eq(providerConnections.id, connectionId));
+
 /** Connections whose next sync time has come and that nobody is syncing right now. */
 export const findDueConnections = (db: Db, now: number, limit: number) =>
   db

@@ -10,7 +10,7 @@ import {
 } from "../data/connections";
 import { ProviderError } from "../providers/errors";
 import { backfillUnit, type HistoryUnit, planHistory } from "../services/history-backfill";
-import { publishProgress, type SyncDeps } from "./run";
+import { publishProgress, type SyncDeps, type UnitOutcome } from "./run";
 import { SYNC_LEASE_MS } from "./schedule";
 
 /**
@@ -63,12 +63,12 @@ export async function startHistoryRun(deps: SyncDeps, connection: ProviderConnec
   await (deps.enqueue ?? ((m) => deps.env.SYNC_QUEUE.send(m)))({ kind: "history", runId, unit: 0 });
 }
 
+/** Whether the connection's next snapshot run is due (an active connection past its next sync time). */
+export const snapshotDue = (connection: ProviderConnectionRow, now: number) =>
+  connection.status === "active" && connection.nextSyncAt !== null && connection.nextSyncAt <= now;
+
 /** One history unit: one plant-day stored under the connection's lease, then the run's count committed. */
-export async function runHistoryUnit(
-  deps: SyncDeps,
-  runId: string,
-  unit: number,
-): Promise<"continue" | "finished" | "stale"> {
+export async function runHistoryUnit(deps: SyncDeps, runId: string, unit: number): Promise<UnitOutcome> {
   const { db } = deps;
   const run = await findSyncRunById(db, runId);
   if (run?.status !== "running" || run.unitSeq !== unit) return "stale";
@@ -84,6 +84,9 @@ export async function runHistoryUnit(
     return "finished";
   }
   const now = deps.now();
+  // Live values come first: while the connection's snapshot is due (the scheduler's start message
+  // or a member's sync waits for the lease), history makes way and comes back a little later.
+  if (snapshotDue(connection, now)) return "yield";
   // A snapshot run holds the connection: leave this unit to maintenance's resend.
   if (!(await claimLease(db, connection.id, runId, now, now + SYNC_LEASE_MS))) return "stale";
   try {

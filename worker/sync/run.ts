@@ -53,7 +53,7 @@ export interface SyncDeps {
   /** The call budget; the credential's shared one unless a test on a fake clock hands in its own. */
   budget?: CallBudget;
   /** Where the next unit goes when this invocation stops; the sync queue unless a test collects them. */
-  enqueue?: (message: SyncMessage) => Promise<unknown>;
+  enqueue?: (message: SyncMessage, options?: { delaySeconds?: number }) => Promise<unknown>;
 }
 
 /** A queue invocation works on a run this long, then hands the next unit to a new message. */
@@ -87,7 +87,15 @@ export async function startRun(
   return { status: "started", runId };
 }
 
-type UnitOutcome = "continue" | "finished" | "stale";
+/**
+ * What one unit did: the run goes on, ended, was not this message's to work on, or made way for a
+ * run that comes first (a history unit while the connection's snapshot is due) and is sent again
+ * after YIELD_DELAY_SECONDS.
+ */
+export type UnitOutcome = "continue" | "finished" | "stale" | "yield";
+
+/** How long a unit that made way waits before it is tried again. */
+export const YIELD_DELAY_SECONDS = 30;
 
 /**
  * Works on a run from unit `unit` until it ends or `workUntil` has passed, then sends the next unit
@@ -102,13 +110,18 @@ export async function driveRun(
 ): Promise<SyncRunRow | undefined> {
   const invokedAt = Date.now();
   const step = kind === "history" ? runHistoryUnit : runUnit;
+  const enqueue = deps.enqueue ?? ((m, options) => deps.env.SYNC_QUEUE.send(m, options));
   let next = unit;
   let outcome: UnitOutcome = "continue";
   while (outcome === "continue") {
     outcome = await step(deps, runId, next);
+    if (outcome === "yield") {
+      await enqueue({ kind, runId, unit: next }, { delaySeconds: YIELD_DELAY_SECONDS });
+      break;
+    }
     next++;
     if (outcome === "continue" && deps.now() >= workUntil) {
-      await (deps.enqueue ?? ((m) => deps.env.SYNC_QUEUE.send(m)))({ kind, runId, unit: next });
+      await enqueue({ kind, runId, unit: next });
       break;
     }
   }

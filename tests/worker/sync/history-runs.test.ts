@@ -14,7 +14,7 @@ import { localBudget } from "../../../worker/providers/budget";
 import { solisAdapter } from "../../../worker/providers/solis";
 import { runHistoryUnit } from "../../../worker/sync/history-run";
 import { consumeSyncMessage } from "../../../worker/sync/queue-consumer";
-import type { SyncDeps } from "../../../worker/sync/run";
+import { driveRun, type SyncDeps, YIELD_DELAY_SECONDS } from "../../../worker/sync/run";
 import { RESUME_STALLED_AFTER_MS } from "../../../worker/sync/schedule";
 import { tendStalledRuns } from "../../../worker/sync/stalled-runs";
 import { syncConnection } from "../../../worker/sync/sync-connection";
@@ -169,5 +169,73 @@ describe("history runs after a sync", { timeout: 120_000 }, () => {
     // The second snapshot adds at most today's live points; the history's days stay as they were.
     expect(after[0]?.fetched).toBe(filled[0]?.fetched);
     expect(after[0]?.daily).toBe(filled[0]?.daily);
+  });
+
+  it("makes way for the connection's due snapshot and comes back later; a member's sync goes ahead of it", async () => {
+    const owner = await registerOwner();
+    const connectionId = await solisConnection(owner);
+    const { deps, sent } = harness();
+    expect((await syncConnection(deps, connectionId, "manual")).status).toBe("success");
+    const first = sent[0];
+    if (first?.kind !== "history") throw new Error(`expected a history unit, got ${JSON.stringify(first)}`);
+    const historyRunId = first.runId;
+    const setConnection = (assignments: string, ...values: (number | string | null)[]) =>
+      env.DB.prepare(`UPDATE provider_connections SET ${assignments} WHERE id = ?`)
+        .bind(...values, connectionId)
+        .run();
+
+    // The snapshot is due: the unit stores nothing, leaves the lease alone and is sent again later.
+    await setConnection("next_sync_at = ?", Date.now() - 1000);
+    const before = await storedCounts(owner.orgId);
+    const delayed: { message: SyncMessage; delaySeconds?: number }[] = [];
+    const left = await driveRun(
+      {
+        ...deps,
+        enqueue: async (message, options) => {
+          delayed.push({ message, ...options });
+        },
+      },
+      historyRunId,
+      0,
+      Date.now() + 60_000,
+      "history",
+    );
+    expect(delayed).toEqual([
+      { message: { kind: "history", runId: historyRunId, unit: 0 }, delaySeconds: YIELD_DELAY_SECONDS },
+    ]);
+    expect(left).toMatchObject({ status: "running", pagesDone: 0 });
+    expect(await storedCounts(owner.orgId)).toEqual(before);
+
+    // Once the snapshot has run, the next sync time has moved on and the unit goes ahead.
+    expect((await syncConnection(deps, connectionId, "cron")).status).toBe("success");
+    expect(await runHistoryUnit(deps, historyRunId, 0)).toBe("continue");
+
+    // A member's sync while a history unit holds the connection: the snapshot is made due, and
+    // the sync starts as soon as the unit lets go (here after a second).
+    await setConnection(
+      "next_sync_at = ?, lease_run_id = ?, lease_until = ?",
+      Date.now() + 300_000,
+      historyRunId,
+      Date.now() + 60_000,
+    );
+    let dueWhileHeld: number | null = null;
+    const released = new Promise<void>((resolve) =>
+      setTimeout(async () => {
+        const row = await env.DB.prepare("SELECT next_sync_at FROM provider_connections WHERE id = ?")
+          .bind(connectionId)
+          .first<{ next_sync_at: number }>();
+        dueWhileHeld = row?.next_sync_at ?? null;
+        await setConnection("lease_run_id = NULL, lease_until = NULL");
+        resolve();
+      }, 1000),
+    );
+    const synced = await expectStatus<{ status: string; sitesCount: number }>(
+      await call("/api/providers/solis/sync", { method: "POST", token: owner.token }),
+      200,
+    );
+    await released;
+    expect(synced).toMatchObject({ status: "success", sitesCount: 3 });
+    expect(dueWhileHeld).not.toBeNull();
+    expect(dueWhileHeld ?? Number.POSITIVE_INFINITY).toBeLessThanOrEqual(Date.now());
   });
 });
