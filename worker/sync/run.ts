@@ -139,6 +139,15 @@ export async function driveRun(
   };
 }
 
+/**
+ * When the next cycle of a run that went well is due: one cadence after the minute the run
+ * started. A scheduled run starts seconds after its cron tick, and counted from when it stored
+ * the next time would fall just after the tick one cadence later, so every other tick would be
+ * missed (a 5-minute cadence became 10).
+ */
+export const nextCycleAt = (startedAt: number, cadenceMs: number) =>
+  Math.floor(startedAt / 60_000) * 60_000 + cadenceMs;
+
 /** A vendor session held for one invocation; `changed` says whether it must be sealed and saved. */
 export function memorySession(initial: Record<string, unknown> | null) {
   let value = initial;
@@ -234,7 +243,7 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
         lastError: null,
         newestDataAt,
         consecutiveFailures: 0,
-        nextSyncAt: storedAt + cadenceMs,
+        nextSyncAt: nextCycleAt(run.startedAt, cadenceMs),
         ...(sessionBlob ?? {}),
       });
       // `connection` is as it was before this run: its last outcome tells whether days are missing.

@@ -291,4 +291,19 @@ describe("scheduled syncs", () => {
     expect(runs.results.map((r) => r.trigger)).toEqual(["save", "cron"]);
     expect(runs.results.every((r) => r.status === "success")).toBe(true);
   });
+
+  it("is due again on the tick one cadence after the tick its run started on", async () => {
+    const owner = await registerOwner();
+    const connectionId = await connectSolis(owner);
+    // A scheduled run starts a few seconds after its tick and stores later still.
+    const tick = Math.ceil(Date.now() / SYNC_INTERVAL_MS) * SYNC_INTERVAL_MS;
+    let clock = tick + 3_000;
+    const result = await syncConnection({ ...deps(), now: () => (clock += 1_000) }, connectionId, "cron");
+    expect(result.status).toBe("success");
+    const next = (await connectionRow(connectionId))?.next_sync_at ?? 0;
+    // Day or night cadence, the next time falls on a tick, so the cron finds the connection due there.
+    expect(next).toBeGreaterThan(tick);
+    expect((next - tick) % SYNC_INTERVAL_MS).toBe(0);
+    expect((await dispatchDueSyncs({ env, now: next })).queued).toBeGreaterThanOrEqual(1);
+  });
 });
