@@ -196,7 +196,11 @@ function alarmStatements(db: Db, scope: SyncScope, alarms: NormalisedAlarm[] | n
   return [...upserts, ...notifications, history];
 }
 
-/** Every D1 write of one sync page, in dependency order (systems before their inverters and alarms). */
+/**
+ * Every D1 write of one sync page, in dependency order (systems before their inverters and
+ * alarms). With alarms, the last statement is their history: its change count says whether the
+ * page opened or ended any.
+ */
 export function pageMetadataStatements(
   db: Db,
   scope: SyncScope,

@@ -228,13 +228,16 @@ function resolveStatements(db: Db, orgId: string, alert: OpenRuleAlertRow, now: 
   return statements;
 }
 
+/** The live message telling an organisation's sockets its open alert count. */
+export async function openCountMessage(db: Db, orgId: string): Promise<LiveMessage> {
+  const counts = await countOpenAlerts(db, orgId);
+  return { type: "alerts_changed", data: { openCount: counts.reduce((n, c) => n + c.n, 0) } };
+}
+
 /** Tells the organisation's sockets the open count; a failure leaves the alerts stored. */
 async function publishOpenCount(db: Db, fleet: DetectionFleet, orgId: string) {
   try {
-    const counts = await countOpenAlerts(db, orgId);
-    await fleet.publish([
-      { type: "alerts_changed", data: { openCount: counts.reduce((n, c) => n + c.n, 0) } },
-    ]);
+    await fleet.publish([await openCountMessage(db, orgId)]);
   } catch {
     // Live clients catch up on their next refresh.
   }

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Alert } from "../../../schema/api/alerts";
 import type { Notifications } from "../../../schema/api/notifications";
+import type { LiveMessage } from "../../../schema/live";
 import { formatMailTime } from "../../../worker/mail/messages";
 import type { NormalisedAlarm, NormalisedSystem } from "../../../worker/providers/types";
 import { REALTIME_GAP_MS } from "../../../worker/services/alert-mail";
@@ -9,6 +10,7 @@ import { storeSystemsPage } from "../../../worker/services/fleet-pages";
 import { addMember, call, expectStatus, registerOwner, type TestUser } from "../helpers";
 import { runMailAt, setPreferences } from "../mail/fixtures";
 import { caughtMailTo, linkIn } from "../mail-helpers";
+import { connect } from "../socket-helpers";
 import { at, db, drive, plant } from "./detection-fixtures";
 
 /*
@@ -67,6 +69,13 @@ const bell = async (user: TestUser) =>
 
 const alertsOf = async (user: TestUser) =>
   expectStatus<Alert[]>(await call("/api/alerts?state=all", { token: user.token }), 200);
+
+/** The open counts a socket has heard, once it has heard `expected` of them (or two seconds passed). */
+async function openCounts(messages: LiveMessage[], expected: number) {
+  const counts = () => messages.flatMap((m) => (m.type === "alerts_changed" ? [m.data.openCount] : []));
+  for (let i = 0; i < 100 && counts().length < expected; i++) await new Promise((r) => setTimeout(r, 20));
+  return counts();
+}
 
 async function setVendorAlarms(owner: TestUser, enabled: boolean) {
   await expectStatus(
@@ -165,6 +174,17 @@ describe("vendor alarms notify like Sunfleet's own alerts", { timeout: 120_000 }
     // Resolutions are not mailed.
     await runMailAt(at("13:00"));
     expect(await caughtMailTo(owner.email)).toHaveLength(1);
+  });
+
+  it("tells the organisation's sockets the open count when a page opens or ends vendor alarms, not on repeats", async () => {
+    const owner = await registerOwner("Live Solar");
+    const socket = await connect(owner);
+    await page(owner.orgId, [overvoltage, stringLow], at("11:20"));
+    expect(await openCounts(socket.messages, 1)).toEqual([2]);
+    await page(owner.orgId, [overvoltage, stringLow], at("11:25"));
+    await page(owner.orgId, [{ ...overvoltage, endedAt: at("11:50") }, stringLow], at("11:55"));
+    expect(await openCounts(socket.messages, 2)).toEqual([2, 1]);
+    socket.ws.close();
   });
 
   it("announces nothing for an alarm first seen already ended", async () => {
