@@ -63,11 +63,6 @@ export async function storeSystemsPage(
   const points: SystemPoint[] = [];
   const snapshot: ProviderSnapshot = { systems: input.systems, alarms: input.alarms };
   const messages: LiveMessage[] = [];
-  // The vendor alarms' history (the metadata's last statement) records each opening and end
-  // once: when it wrote, the open alerts changed, and the sockets hear the count with the page.
-  if (input.alarms !== null && (results[metadata.length]?.meta.changes ?? 0) > 0) {
-    messages.push(await openCountMessage(db, scope.orgId));
-  }
   for (const system of input.systems) {
     const entry = byVendorId.get(system.providerSystemId);
     if (!entry || system.dataTime === null) continue;
@@ -99,6 +94,12 @@ export async function storeSystemsPage(
       messages.push(
         liveMessageOf(scope.provider, system, { id: entry.systemId, siteId: entry.siteId }, snapshot),
       );
+  }
+  // The vendor alarms' history (the metadata's last statement) records each opening and end
+  // once: when it wrote, the open alerts changed, and the sockets hear the count after the
+  // page's live values.
+  if (input.alarms !== null && (results[metadata.length]?.meta.changes ?? 0) > 0) {
+    messages.push(await openCountMessage(db, scope.orgId));
   }
   for (const point of input.history ?? []) {
     const entry = byVendorId.get(point.providerSystemId);
