@@ -1,6 +1,4 @@
 import type { Env } from "../env";
-import { createDb } from "../lib/db";
-import { detectAllOrgs } from "../services/detection";
 import { dispatchDueSyncs } from "./dispatch-syncs";
 import { refreshIrradiance } from "./irradiance";
 import { runMaintenance } from "./maintenance";
@@ -15,7 +13,6 @@ export async function runScheduled(cron: string, env: Env, now: number): Promise
       await dispatchDueSyncs({ env, now });
       await refreshIrradiance({ env, now });
       await runMaintenance({ env, now });
-      await detectAllOrgs({ db: createDb(env.DB), env }, now);
       await runNotifications({ env, now });
       return;
     default:

@@ -20,3 +20,10 @@ export const upsertAlertRule = (db: Db, orgId: string, rule: AlertRule, now: num
     .values({ orgId, rule: rule.rule, ...values })
     .onConflictDoUpdate({ target: [alertRules.orgId, alertRules.rule], set: values });
 };
+
+/**
+ * SQL condition: the organisation bound at its one `?` has the vendor_alarm rule on (it is on
+ * without a row). The sync's alarm writes test it in the same statement, with no read before.
+ */
+export const VENDOR_ALARMS_ENABLED = `NOT EXISTS (SELECT 1 FROM alert_rules r
+  WHERE r.org_id = ? AND r.rule = 'vendor_alarm' AND r.enabled = 0)`;

@@ -1,6 +1,8 @@
 import type { ProviderId } from "../../schema/api/providers";
 import type { Db } from "../lib/db";
 import type { NormalisedAlarm, NormalisedSystem } from "../providers/types";
+import { VENDOR_ALARMS_ENABLED } from "./alert-rules";
+import { notifyMembersOfVendorAlarms } from "./notifications";
 
 /**
  * D1 writes of one sync page: the systems' and inverters' metadata and the vendor's alarms. Live
@@ -123,20 +125,21 @@ function inverterStatements(db: Db, scope: SyncScope, systems: NormalisedSystem[
 
 function alarmStatements(db: Db, scope: SyncScope, alarms: NormalisedAlarm[] | null) {
   if (alarms === null) return [];
-  const upserts = chunks(
-    alarms.map((a) => ({
-      id: crypto.randomUUID(),
-      providerAlarmId: a.providerAlarmId,
-      providerSystemId: a.providerSystemId,
-      deviceSerial: a.deviceSerial,
-      code: a.code,
-      title: a.title,
-      message: a.message,
-      severity: a.severity,
-      startedAt: a.startedAt,
-      endedAt: a.endedAt,
-    })),
-  ).map((rows) =>
+  const rows = alarms.map((a) => ({
+    id: crypto.randomUUID(),
+    providerAlarmId: a.providerAlarmId,
+    providerSystemId: a.providerSystemId,
+    deviceSerial: a.deviceSerial,
+    code: a.code,
+    title: a.title,
+    message: a.message,
+    severity: a.severity,
+    startedAt: a.startedAt,
+    endedAt: a.endedAt,
+  }));
+  // With the organisation's vendor_alarm rule off, no new alarm is stored; those already stored
+  // are still updated, so the vendor's end still closes them.
+  const upserts = chunks(rows).map((chunk) =>
     statement(
       db,
       `
@@ -148,7 +151,8 @@ function alarmStatements(db: Db, scope: SyncScope, alarms: NormalisedAlarm[] | n
       FROM json_each(?) AS j
       LEFT JOIN monitoring_systems s ON s.org_id = ? AND s.provider = ?
         AND s.provider_system_id = ${field("providerSystemId")}
-      WHERE true
+      WHERE ${VENDOR_ALARMS_ENABLED} OR EXISTS (SELECT 1 FROM alerts e WHERE e.org_id = ? AND e.provider = ?
+        AND e.provider_alarm_id = ${field("providerAlarmId")})
       ON CONFLICT (org_id, provider, provider_alarm_id) DO UPDATE SET
         system_id = coalesce(excluded.system_id, system_id),
         message = excluded.message,
@@ -157,15 +161,24 @@ function alarmStatements(db: Db, scope: SyncScope, alarms: NormalisedAlarm[] | n
         resolved_at = CASE WHEN excluded.resolved AND resolved = 0 THEN excluded.resolved_at ELSE resolved_at END`,
       scope.orgId,
       scope.provider,
-      JSON.stringify(rows),
+      JSON.stringify(chunk),
+      scope.orgId,
+      scope.provider,
+      scope.orgId,
       scope.orgId,
       scope.provider,
     ),
   );
+  const reported = alarms.map((a) => a.providerAlarmId);
+  // Members hear of the alarms this page opened and of critical ones the vendor ended, as of
+  // Sunfleet's own alerts; before the history below, which tells what was announced already.
+  const notifications = notifyMembersOfVendorAlarms(db, scope, {
+    insertedIds: rows.map((r) => r.id),
+    providerAlarmIds: reported,
+  });
   // A vendor fault can outlast the vendor's query window (Solis looks 2 days back), so an alarm
   // missing from a page is not over: only the vendor's own end time closes it. The history
   // records the vendor's opening and end once each.
-  const reported = JSON.stringify(alarms.map((a) => a.providerAlarmId));
   const history = statement(
     db,
     `
@@ -178,12 +191,16 @@ function alarmStatements(db: Db, scope: SyncScope, alarms: NormalisedAlarm[] | n
       AND NOT EXISTS (SELECT 1 FROM alert_events e WHERE e.alert_id = a.id AND e.kind = k.kind)`,
     scope.orgId,
     scope.provider,
-    reported,
+    JSON.stringify(reported),
   );
-  return [...upserts, history];
+  return [...upserts, ...notifications, history];
 }
 
-/** Every D1 write of one sync page, in dependency order (systems before their inverters and alarms). */
+/**
+ * Every D1 write of one sync page, in dependency order (systems before their inverters and
+ * alarms). With alarms, the last statement is their history: its change count says whether the
+ * page opened or ended any.
+ */
 export function pageMetadataStatements(
   db: Db,
   scope: SyncScope,

@@ -1,6 +1,7 @@
 import type { AlertSeverity } from "../../schema/domain";
 import type { NotificationRow } from "../../schema/tables";
 import type { Db } from "../lib/db";
+import { VENDOR_ALARMS_ENABLED } from "./alert-rules";
 
 /** Unread notifications of one member (served by notifications_user_created_idx). */
 export async function countUnreadNotifications(db: Db, orgId: string, userId: string): Promise<number> {
@@ -40,10 +41,27 @@ export const markNotificationsReadQuery = (
     .run();
 
 /**
- * In-app notifications of an alert for every member of the organisation, only if the alert
- * exists; a new alert also waits for a real-time e-mail to each member whose preference is on
- * (on by default, without a preferences row).
+ * In-app notifications of the alerts `alerts` selects — columns id, org_id, title, severity and
+ * at (the notification's time) — for every member of each alert's organisation; an opened alert
+ * also waits for a real-time e-mail to each member whose preference is on (on by default, without
+ * a preferences row). Every alert notification is written through here.
  */
+const notifyMembers = (
+  db: Db,
+  kind: "alert_opened" | "alert_resolved",
+  alerts: { sql: string; params: unknown[] },
+) =>
+  db.$client
+    .prepare(
+      `INSERT INTO notifications (id, org_id, user_id, kind, alert_id, title, severity, created_at, email_pending)
+       SELECT lower(hex(randomblob(16))), a.org_id, u.id, ?, a.id, a.title, a.severity, a.at,
+         ? = 'alert_opened' AND coalesce(p.realtime_alerts, 1) = 1
+       FROM (${alerts.sql}) a JOIN users u ON u.org_id = a.org_id
+       LEFT JOIN user_preferences p ON p.user_id = u.id`,
+    )
+    .bind(kind, kind, ...alerts.params);
+
+/** One alert a detection rule opened or resolved (only if the alert exists: a concurrent run may have won). */
 export const notifyMembersOfAlert = (
   db: Db,
   orgId: string,
@@ -53,12 +71,40 @@ export const notifyMembersOfAlert = (
   severity: AlertSeverity,
   at: number,
 ) =>
-  db.$client
-    .prepare(
-      `INSERT INTO notifications (id, org_id, user_id, kind, alert_id, title, severity, created_at, email_pending)
-       SELECT lower(hex(randomblob(16))), ?, u.id, ?, ?, ?, ?, ?,
-         ? = 'alert_opened' AND coalesce(p.realtime_alerts, 1) = 1
-       FROM users u LEFT JOIN user_preferences p ON p.user_id = u.id
-       WHERE u.org_id = ? AND EXISTS (SELECT 1 FROM alerts WHERE id = ?)`,
-    )
-    .bind(orgId, kind, alertId, title, severity, at, kind, orgId, alertId);
+  notifyMembers(db, kind, {
+    sql: "SELECT id, org_id, ? AS title, ? AS severity, ? AS at FROM alerts WHERE org_id = ? AND id = ?",
+    params: [title, severity, at, orgId, alertId],
+  });
+
+/**
+ * The notifications of one sync page's vendor alarms, as detection notifies of its own alerts,
+ * while the organisation's vendor_alarm rule is on: a warning or critical alarm this page opened
+ * (its row has an id the page generated, and is still open) is announced since the vendor's
+ * start; a critical one the vendor has ended since it was announced (no resolved entry in its
+ * history yet) is announced resolved. Runs after the page's alarm upserts and before their
+ * history entries.
+ */
+export function notifyMembersOfVendorAlarms(
+  db: Db,
+  scope: { orgId: string; provider: string },
+  page: { insertedIds: string[]; providerAlarmIds: string[] },
+) {
+  const inserted = JSON.stringify(page.insertedIds);
+  return [
+    notifyMembers(db, "alert_opened", {
+      sql: `SELECT id, org_id, title, severity, created_at AS at FROM alerts
+        WHERE org_id = ? AND provider = ? AND id IN (SELECT value FROM json_each(?))
+          AND resolved = 0 AND severity IN ('warning', 'critical') AND ${VENDOR_ALARMS_ENABLED}`,
+      params: [scope.orgId, scope.provider, inserted, scope.orgId],
+    }),
+    notifyMembers(db, "alert_resolved", {
+      sql: `SELECT a.id, a.org_id, a.title || ' resolved' AS title, a.severity, a.resolved_at AS at FROM alerts a
+        WHERE a.org_id = ? AND a.provider = ? AND a.provider_alarm_id IN (SELECT value FROM json_each(?))
+          AND a.id NOT IN (SELECT value FROM json_each(?))
+          AND a.resolved = 1 AND a.resolved_by IS NULL AND a.severity = 'critical'
+          AND NOT EXISTS (SELECT 1 FROM alert_events e WHERE e.alert_id = a.id AND e.kind = 'resolved')
+          AND ${VENDOR_ALARMS_ENABLED}`,
+      params: [scope.orgId, scope.provider, JSON.stringify(page.providerAlarmIds), inserted, scope.orgId],
+    }),
+  ];
+}

@@ -22,14 +22,6 @@ export async function listOpenRuleAlerts(db: Db, orgId: string, systemIds: strin
   return rows.results;
 }
 
-/** Organisations that have at least one monitoring system. */
-export async function listOrgIdsWithSystems(db: Db): Promise<string[]> {
-  const rows = await db.$client
-    .prepare("SELECT DISTINCT org_id FROM monitoring_systems")
-    .all<{ org_id: string }>();
-  return rows.results.map((r) => r.org_id);
-}
-
 export interface RuleAlertInsert {
   id: string;
   orgId: string;

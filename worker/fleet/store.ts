@@ -15,8 +15,17 @@ import {
   type SocketSession,
   sessionTag,
 } from "../realtime/socket-session";
+import { type DetectionRun, detectAlerts } from "../services/detection";
 import { type DetectionSystem, readDetectionInput } from "./data/detection";
-import { applyDirectory, countSystems, readMeta, replaceDirectory, writeMeta } from "./data/directory";
+import {
+  applyDirectory,
+  countSystems,
+  deleteMeta,
+  hasSystems,
+  readMeta,
+  replaceDirectory,
+  writeMeta,
+} from "./data/directory";
 import { readHistoryCoverage } from "./data/history";
 import { importLegacyRows } from "./data/legacy";
 import { energyBySystem, producingHoursBySystem } from "./data/monthly-energy";
@@ -71,11 +80,17 @@ const DAY_MS = 86_400_000;
 const POINTS_PER_STATEMENT = 2_000;
 /** A run that hit its budget continues this soon; a finished pass comes back the next day. */
 const RETENTION_CONTINUE_MS = 1_000;
+/**
+ * Fault detection over every system runs this often while the store holds systems, so plants
+ * that stopped reporting (and send no page to be evaluated after) are found without a cron.
+ */
+export const DETECTION_INTERVAL_MS = 5 * 60_000;
 
 const META_ORG = "org";
 const META_DIRECTORY_VERSION = "directory_version";
 const META_RETENTION_CURSOR = "retention_cursor";
 const META_RETENTION_DUE = "retention_due";
+const META_DETECTION_DUE = "detection_due";
 
 interface CacheEntry {
   /** What the value was built from. */
@@ -442,6 +457,8 @@ export class FleetStore extends DurableObject<Env> {
       writeMeta(this.db, META_DIRECTORY_VERSION, String(version));
     });
     this.writes++;
+    // Systems may have come or gone: detection is scheduled or dropped accordingly.
+    await this.scheduleAlarm();
   }
 
   // -- retention ----------------------------------------------------------------------------------
@@ -453,43 +470,105 @@ export class FleetStore extends DurableObject<Env> {
 
   /** Retention is due a day after the first page, then daily (or a second later while a backlog remains). */
   private async scheduleRetention(): Promise<void> {
-    if (readMeta(this.db, META_RETENTION_DUE) !== null) return;
-    writeMeta(this.db, META_RETENTION_DUE, String(Date.now() + DAY_MS));
+    if (readMeta(this.db, META_RETENTION_DUE) === null) {
+      writeMeta(this.db, META_RETENTION_DUE, String(Date.now() + DAY_MS));
+    }
     await this.scheduleAlarm();
   }
 
   /**
-   * The one alarm serves retention and socket expiry: it is set for whichever comes first, the
-   * next retention run or the earliest token expiry among the open sockets.
+   * When detection is next due: DETECTION_INTERVAL_MS after it was first needed or last ran, while
+   * the directory holds systems; never for a store without systems (it is unscheduled then).
    */
-  private async scheduleAlarm(): Promise<void> {
-    const due = readMeta(this.db, META_RETENTION_DUE);
-    const expiries = this.ctx
-      .getWebSockets()
-      .map((ws) => (ws.deserializeAttachment() as Partial<SocketAttachment> | null)?.tokenExpiresAt)
-      .filter((at): at is number => typeof at === "number" && at > Date.now());
-    const next = Math.min(due === null ? Number.POSITIVE_INFINITY : Number(due), ...expiries);
-    if (!Number.isFinite(next)) return;
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > next || current < Date.now()) await this.ctx.storage.setAlarm(next);
+  private detectionDue(now: number): number | null {
+    if (!hasSystems(this.db)) {
+      deleteMeta(this.db, META_DETECTION_DUE);
+      return null;
+    }
+    const due = readMeta(this.db, META_DETECTION_DUE);
+    if (due !== null) return Number(due);
+    writeMeta(this.db, META_DETECTION_DUE, String(now + DETECTION_INTERVAL_MS));
+    return now + DETECTION_INTERVAL_MS;
   }
 
   /**
-   * Closes sockets whose token has expired (without waiting for them to speak), and runs one
-   * bounded retention pass when it is due: a pass that stops at its budget continues a second
-   * later, a finished one comes back the next day.
+   * The one alarm serves retention, detection and socket expiry: it is set for whichever comes
+   * first, the next retention run, the next detection run or the earliest token expiry among the
+   * open sockets. Every due time but the sockets' is kept in `meta`, so this can always recompute it.
+   */
+  private async scheduleAlarm(): Promise<void> {
+    const now = Date.now();
+    const retention = readMeta(this.db, META_RETENTION_DUE);
+    const detection = this.detectionDue(now);
+    const expiries = this.ctx
+      .getWebSockets()
+      .map((ws) => (ws.deserializeAttachment() as Partial<SocketAttachment> | null)?.tokenExpiresAt)
+      .filter((at): at is number => typeof at === "number" && at > now);
+    const next = Math.min(
+      retention === null ? Number.POSITIVE_INFINITY : Number(retention),
+      detection ?? Number.POSITIVE_INFINITY,
+      ...expiries,
+    );
+    const current = await this.ctx.storage.getAlarm();
+    if (!Number.isFinite(next)) {
+      // Nothing is due (no systems, no sockets, no retention yet): the store sleeps.
+      if (current !== null) await this.ctx.storage.deleteAlarm();
+      return;
+    }
+    if (current !== next) await this.ctx.storage.setAlarm(next);
+  }
+
+  /**
+   * Closes sockets whose token has expired (without waiting for them to speak), runs one bounded
+   * retention pass when it is due (a pass that stops at its budget continues a second later, a
+   * finished one comes back the next day), and runs fault detection over every system when it is
+   * due.
    */
   override async alarm(): Promise<void> {
     const now = Date.now();
     openSockets(this.ctx.getWebSockets(), now);
-    const due = readMeta(this.db, META_RETENTION_DUE);
-    if (due !== null && Number(due) <= now) {
+    const retentionDue = readMeta(this.db, META_RETENTION_DUE);
+    if (retentionDue !== null && Number(retentionDue) <= now) {
       const stored = readMeta(this.db, META_RETENTION_CURSOR);
       const run = this.runRetention(now, stored ? (JSON.parse(stored) as RetentionRun["cursor"]) : null);
       writeMeta(this.db, META_RETENTION_DUE, String(now + (run.cursor ? RETENTION_CONTINUE_MS : DAY_MS)));
     }
+    const detectionDue = readMeta(this.db, META_DETECTION_DUE);
+    if (detectionDue !== null && Number(detectionDue) <= now) {
+      // The next run is set first: a failed run is not retried before its turn.
+      writeMeta(this.db, META_DETECTION_DUE, String(now + DETECTION_INTERVAL_MS));
+      await this.runDetection(now);
+    }
     await this.ctx.storage.deleteAlarm();
     await this.scheduleAlarm();
+  }
+
+  /**
+   * Fault detection over every system of this store's organisation at `now`: the same evaluation
+   * as after a stored page (worker/services/detection.ts), reading its input here rather than
+   * over RPC. D1 is asked for the organisation's rules, open alerts and irradiance only; a
+   * failure is logged, never thrown (the alarm's other work stands).
+   */
+  private async runDetection(now: number): Promise<DetectionRun | null> {
+    const orgId = readMeta(this.db, META_ORG);
+    if (orgId === null) return null;
+    try {
+      return await detectAlerts(
+        {
+          db: createDb(this.env.DB),
+          env: this.env,
+          fleet: {
+            detectionInput: (systemIds, fromMs, toMs) => this.detectionInput(orgId, systemIds, fromMs, toMs),
+            publish: async (messages) => this.publishMany(messages),
+          },
+        },
+        orgId,
+        { now },
+      );
+    } catch (error) {
+      console.error(JSON.stringify({ msg: "scheduled detection failed", orgId, error: String(error) }));
+      return null;
+    }
   }
 
   /** A retention run at `now` from a cursor; the cursor for the next run is stored. */

@@ -1,5 +1,6 @@
 import type { AlertRule } from "../../schema/api/alert-rules";
 import type { AlertRuleName } from "../../schema/domain";
+import type { LiveMessage } from "../../schema/live";
 import { countOpenAlerts } from "../data/alerts";
 import { listIrradianceHours } from "../data/irradiance";
 import { notifyMembersOfAlert } from "../data/notifications";
@@ -7,7 +8,6 @@ import {
   insertRuleAlert,
   insertRuleEvent,
   listOpenRuleAlerts,
-  listOrgIdsWithSystems,
   type OpenRuleAlertRow,
   repeatRuleAlert,
   resolveRuleAlert,
@@ -28,6 +28,34 @@ export interface DetectionRun {
   opened: number;
   updated: number;
   resolved: number;
+}
+
+/**
+ * What detection needs of the organisation's fleet store: its systems' recent data, and its
+ * sockets for the open count. Called in the worker it is the store reached by RPC; the store's
+ * own alarm passes itself.
+ */
+export interface DetectionFleet {
+  detectionInput(systemIds: string[] | null, fromMs: number, toMs: number): Promise<DetectionSystem[]>;
+  publish(messages: LiveMessage[]): Promise<unknown>;
+}
+
+/** The organisation's fleet store over RPC (`orgId` from a D1 row, as fleetStoreFor requires). */
+export function fleetOverRpc(env: Env, orgId: string): DetectionFleet {
+  const store = fleetStoreFor(env, orgId);
+  return {
+    // RPC answers lose tuple types; the rows are the store's DetectionSystem values.
+    detectionInput: async (systemIds, fromMs, toMs) =>
+      (await store.detectionInput(orgId, systemIds, fromMs, toMs)) as unknown as DetectionSystem[],
+    publish: (messages) => store.publish(orgId, messages),
+  };
+}
+
+export interface DetectionDeps {
+  db: Db;
+  env: Env;
+  /** The organisation's fleet store; over RPC when not given. */
+  fleet?: DetectionFleet;
 }
 
 const openKey = (rule: string, systemId: string, serial: string | null) =>
@@ -61,28 +89,24 @@ async function irradianceOf(db: Db, systems: DetectionSystem[], fromMs: number, 
  * Runs the detection rules over an organisation's systems (all, or the listed ones) at `now`:
  * raises an alert for each finding past its delay (one open alert per system, rule and device;
  * a repeat updates it and adds the energy lost since it was last seen), and resolves those whose
- * condition has been gone for the rule's clearMinutes. Reads: the rules, one fleet-store RPC,
- * the irradiance and the open alerts; writes in one batch; the sockets hear of any change.
+ * condition has been gone for the rule's clearMinutes. Reads: the rules, the fleet store's
+ * input, the irradiance and the open alerts; writes in one batch; the sockets hear of any change.
+ * This is the one evaluation, whether a stored page or the store's schedule runs it.
  */
 export async function detectAlerts(
-  deps: { db: Db; env: Env },
+  deps: DetectionDeps,
   orgId: string,
   options: { now: number; systemIds?: string[] },
 ): Promise<DetectionRun> {
-  const { db, env } = deps;
+  const { db } = deps;
+  const fleet = deps.fleet ?? fleetOverRpc(deps.env, orgId);
   const { now } = options;
   const systemIds = options.systemIds ?? null;
   const run: DetectionRun = { systems: 0, opened: 0, updated: 0, resolved: 0 };
   if (systemIds !== null && systemIds.length === 0) return run;
   const rules = await loadAlertRules(db, orgId);
   const from = now - lookbackMs(rules);
-  // RPC answers lose tuple types; the rows are the store's DetectionSystem values.
-  const systems = (await fleetStoreFor(env, orgId).detectionInput(
-    orgId,
-    systemIds,
-    from,
-    now,
-  )) as unknown as DetectionSystem[];
+  const systems = await fleet.detectionInput(systemIds, from, now);
   run.systems = systems.length;
   if (systems.length === 0) return run;
   const [irradiance, open] = await Promise.all([
@@ -133,7 +157,7 @@ export async function detectAlerts(
   if (statements.length === 0) return run;
   await runBatch(db, statements);
   // The sockets hear of changes to the open alerts' count or severities, not of every repeat.
-  if (run.opened > 0 || run.resolved > 0 || severityChanged) await publishOpenCount(deps, orgId);
+  if (run.opened > 0 || run.resolved > 0 || severityChanged) await publishOpenCount(db, fleet, orgId);
   return run;
 }
 
@@ -204,13 +228,16 @@ function resolveStatements(db: Db, orgId: string, alert: OpenRuleAlertRow, now: 
   return statements;
 }
 
+/** The live message telling an organisation's sockets its open alert count. */
+export async function openCountMessage(db: Db, orgId: string): Promise<LiveMessage> {
+  const counts = await countOpenAlerts(db, orgId);
+  return { type: "alerts_changed", data: { openCount: counts.reduce((n, c) => n + c.n, 0) } };
+}
+
 /** Tells the organisation's sockets the open count; a failure leaves the alerts stored. */
-async function publishOpenCount(deps: { db: Db; env: Env }, orgId: string) {
+async function publishOpenCount(db: Db, fleet: DetectionFleet, orgId: string) {
   try {
-    const counts = await countOpenAlerts(deps.db, orgId);
-    await fleetStoreFor(deps.env, orgId).publish(orgId, [
-      { type: "alerts_changed", data: { openCount: counts.reduce((n, c) => n + c.n, 0) } },
-    ]);
+    await fleet.publish([await openCountMessage(db, orgId)]);
   } catch {
     // Live clients catch up on their next refresh.
   }
@@ -228,28 +255,4 @@ export async function detectAfterPage(
   } catch (error) {
     console.error(JSON.stringify({ msg: "detection failed", orgId, error: String(error) }));
   }
-}
-
-/** The 5-minute job: every organisation with systems, all its systems (for those that stopped reporting). */
-export async function detectAllOrgs(deps: { db: Db; env: Env }, now: number) {
-  const totals: DetectionRun = { systems: 0, opened: 0, updated: 0, resolved: 0 };
-  let orgIds: string[];
-  try {
-    orgIds = await listOrgIdsWithSystems(deps.db);
-  } catch (error) {
-    console.error(JSON.stringify({ msg: "detection failed", error: String(error) }));
-    return totals;
-  }
-  for (const org_id of orgIds) {
-    try {
-      const run = await detectAlerts(deps, org_id, { now });
-      totals.systems += run.systems;
-      totals.opened += run.opened;
-      totals.updated += run.updated;
-      totals.resolved += run.resolved;
-    } catch (error) {
-      console.error(JSON.stringify({ msg: "detection failed", orgId: org_id, error: String(error) }));
-    }
-  }
-  return totals;
 }

@@ -1,3 +1,4 @@
+import type { LiveMessage } from "../../schema/live";
 import {
   orgVersionStatement,
   pageInvertersStatement,
@@ -10,7 +11,7 @@ import type { DirectoryEntry, StoredPage, SystemPoint } from "../fleet/types";
 import { type Db, runBatch } from "../lib/db";
 import type { NormalisedAlarm, NormalisedSystem, ProviderSnapshot } from "../providers/types";
 import { liveMessageOf } from "../realtime/publish";
-import { detectAfterPage } from "./detection";
+import { detectAfterPage, openCountMessage } from "./detection";
 import { fleetStoreFor } from "./fleet-store";
 import { pagePlantSiteStatements } from "./plant-sites";
 
@@ -44,9 +45,10 @@ export async function storeSystemsPage(
 ): Promise<StoredPage & { directory: DirectoryEntry[] }> {
   const { db } = deps;
   const ids = input.systems.map((s) => s.providerSystemId);
+  const metadata = pageMetadataStatements(db, scope, input.systems, input.alarms);
   const results = await runBatch(db, [
     orgVersionStatement(db, scope.orgId),
-    ...pageMetadataStatements(db, scope, input.systems, input.alarms),
+    ...metadata,
     // Plants with coordinates become sites in the same transaction, so the directory read below has them.
     ...pagePlantSiteStatements(db, scope, input.systems),
     orgVersionStatement(db, scope.orgId),
@@ -60,7 +62,7 @@ export async function storeSystemsPage(
 
   const points: SystemPoint[] = [];
   const snapshot: ProviderSnapshot = { systems: input.systems, alarms: input.alarms };
-  const messages = [];
+  const messages: LiveMessage[] = [];
   for (const system of input.systems) {
     const entry = byVendorId.get(system.providerSystemId);
     if (!entry || system.dataTime === null) continue;
@@ -92,6 +94,12 @@ export async function storeSystemsPage(
       messages.push(
         liveMessageOf(scope.provider, system, { id: entry.systemId, siteId: entry.siteId }, snapshot),
       );
+  }
+  // The vendor alarms' history (the metadata's last statement) records each opening and end
+  // once: when it wrote, the open alerts changed, and the sockets hear the count after the
+  // page's live values.
+  if (input.alarms !== null && (results[metadata.length]?.meta.changes ?? 0) > 0) {
+    messages.push(await openCountMessage(db, scope.orgId));
   }
   for (const point of input.history ?? []) {
     const entry = byVendorId.get(point.providerSystemId);

@@ -11,7 +11,7 @@ import { insertOrg, insertSystem, storePoints } from "../fleet/fleet-fixtures";
  */
 
 export const MIN = 60_000;
-export const at = (hhmm: string, day = 21) => Date.parse(`2026-06-${day}T${hhmm}:00Z`);
+export const at = (hhmm: string, day = 21, year = 2026) => Date.parse(`${year}-06-${day}T${hhmm}:00Z`);
 export const EXPECTED_W = 6605;
 export const db = createDb(env.DB);
 
@@ -25,13 +25,14 @@ export interface AlertRow {
   system_id: string;
 }
 
-export async function plant(inverters = 0, org?: string) {
+/** A plant with a clear sky on 21 and 22 June of `year` (another year for tests on a fake clock). */
+export async function plant(inverters = 0, org?: string, year = 2026) {
   const orgId = org ?? (await insertOrg());
   const system = await insertSystem(orgId, { latitude: 52.37, longitude: 4.9, capacityW: 10_000, inverters });
   const hours: string[] = [];
   for (const day of [21, 22]) {
     for (let h = 0; h < 24; h++) {
-      const start = Date.UTC(2026, 5, day, h);
+      const start = Date.UTC(year, 5, day, h);
       hours.push(`('52.37,4.90', ${start}, ${h >= 7 && h < 17 ? 800 : 0})`);
     }
   }

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import {
   BACKGROUND_REBUILD_FROM_SYSTEMS,
+  DETECTION_INTERVAL_MS,
   type FleetStore,
   READ_MODEL_MAX_AGE_MS,
   RETENTION_ROWS_PER_RUN,
@@ -284,18 +285,25 @@ describe("the fleet store of an organisation", () => {
     const system = await insertSystem(orgId);
     const now = Date.now();
     const store = storeOf(orgId);
-    expect(await runInDurableObject(store, (_s: FleetStore, state) => state.storage.getAlarm())).toBeNull();
+    const alarmOf = () => runInDurableObject(store, (_s: FleetStore, state) => state.storage.getAlarm());
+    const dueOf = async (key: string) =>
+      Number(
+        (await storeSql<{ value: string }>(orgId, "SELECT value FROM meta WHERE key = ?", key))[0]?.value,
+      );
+    expect(await alarmOf()).toBeNull();
     await storePoints(orgId, [point(system, now - 40 * DAY, 1, 1), point(system, now - 60_000, 1, 1)]);
-    const alarm = await runInDurableObject(store, (_s: FleetStore, state) => state.storage.getAlarm());
-    expect(alarm).toBeGreaterThan(now + DAY - 60_000);
+    expect(await dueOf("retention_due")).toBeGreaterThan(now + DAY - 60_000);
+    // The one alarm is set for what comes first: detection, five minutes on, then retention.
+    expect(await alarmOf()).toBe(await dueOf("detection_due"));
+    expect(await dueOf("detection_due")).toBeLessThanOrEqual(Date.now() + DETECTION_INTERVAL_MS);
     // A day later (the due time moved back rather than waiting a day), the alarm prunes.
     await storeSql(orgId, "UPDATE meta SET value = ? WHERE key = 'retention_due'", String(Date.now() - 1));
     expect(await runDurableObjectAlarm(store)).toBe(true);
     const left = await storeSql<{ t: number }>(orgId, "SELECT t FROM system_readings");
     expect(left).toEqual([{ t: Math.floor((now - 60_000) / 1000) }]);
     // A finished pass comes back the next day.
-    const next = await runInDurableObject(store, (_s: FleetStore, state) => state.storage.getAlarm());
-    expect(next).toBeGreaterThan(Date.now() + DAY - 60_000);
+    expect(await dueOf("retention_due")).toBeGreaterThan(Date.now() + DAY - 60_000);
+    expect(await alarmOf()).toBe(await dueOf("detection_due"));
   });
 
   it("keeps raw points for RAW_RETENTION_DAYS (35 by default)", async () => {

@@ -78,3 +78,12 @@ export function writeMeta(db: FleetDb, key: string, value: string): void {
 export function countSystems(db: FleetDb): number {
   return db.get<{ n: number }>(sql`SELECT count(*) AS n FROM systems`)?.n ?? 0;
 }
+
+export function deleteMeta(db: FleetDb, key: string): void {
+  db.run(sql`DELETE FROM meta WHERE key = ${key}`);
+}
+
+/** Whether the directory holds any system (one index probe, whatever the fleet's size). */
+export function hasSystems(db: FleetDb): boolean {
+  return db.get<{ found: number }>(sql`SELECT EXISTS (SELECT 1 FROM systems) AS found`)?.found === 1;
+}
