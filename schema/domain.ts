@@ -40,3 +40,7 @@ export type NotificationKind = (typeof notificationKinds)[number];
 /** Where a site's place came from: a verified address, the vendor's coordinates, the vendor's address geocoded. */
 export const siteLocationSources = ["verified", "vendor", "geocoded"] as const;
 export type SiteLocationSource = (typeof siteLocationSources)[number];
+
+/** Interface languages a user may choose (saved in their preferences). */
+export const languages = ["en", "es", "fr"] as const;
+export type Language = (typeof languages)[number];

@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { roleSchema } from "../roles";
 import { emailSchema } from "./common";
-
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 128;
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-limits";
 
 export const passwordSchema = z
   .string()

@@ -1,8 +1,7 @@
 import { z } from "zod";
+import { languages } from "../domain";
 
-export const languages = ["en", "es", "fr"] as const;
 export const languageSchema = z.enum(languages);
-export type Language = z.infer<typeof languageSchema>;
 
 export const preferencesSchema = z.object({
   monthlyReports: z.boolean(),

@@ -4,7 +4,7 @@ import { type ApiErrorBody, apiErrorCodes } from "../../schema/api/errors";
 import { ApiRequestError } from "../../web/lib/api";
 import { apiErrorMessage, errorDescription } from "../../web/lib/error-messages";
 import { i18n } from "../../web/lib/i18n";
-import { es } from "../../web/lib/i18n/es";
+import { publicEs as es } from "../../web/lib/i18n/public/es";
 import { mockApi, renderApp } from "./helpers";
 
 /** One body per code, as the API answers it. */

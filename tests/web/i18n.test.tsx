@@ -1,11 +1,14 @@
 import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { roleLabels } from "../../schema/roles";
-import { i18n } from "../../web/lib/i18n";
+import { i18n, loadAppStrings } from "../../web/lib/i18n";
 import { alertingResources } from "../../web/lib/i18n/alerting";
 import { en } from "../../web/lib/i18n/en";
 import { es } from "../../web/lib/i18n/es";
 import { fr } from "../../web/lib/i18n/fr";
+import { publicEn } from "../../web/lib/i18n/public/en";
+import { publicEs } from "../../web/lib/i18n/public/es";
+import { publicFr } from "../../web/lib/i18n/public/fr";
 import { mockApi, renderApp } from "./helpers";
 
 /** Every leaf of a resource as [dotted key, text]. */
@@ -20,21 +23,28 @@ function leaves(resource: object, prefix = ""): [string, unknown][] {
 const placeholders = (text: unknown) =>
   [...String(text).matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort();
 
+/** Each language whole: the strings of the public pages and the app's. */
+const whole = { en: { ...publicEn, ...en }, es: { ...publicEs, ...es }, fr: { ...publicFr, ...fr } };
+
 describe("translations", () => {
-  const english = new Map(leaves(en));
+  const english = new Map(leaves(whole.en));
 
   it.each([
-    ["es", es],
-    ["fr", fr],
-  ])("%s has exactly the English keys", (_language, resource) => {
-    const keys = leaves(resource).map(([key]) => key);
-    expect(keys.sort()).toEqual([...english.keys()].sort());
+    ["es", publicEs, es],
+    ["fr", publicFr, fr],
+  ])("%s has exactly the English keys, in the public strings and in the app's", (_language, publicPart, appPart) => {
+    expect(leaves(publicPart).map(([key]) => key).sort()).toEqual(leaves(publicEn).map(([key]) => key).sort());
+    expect(leaves(appPart).map(([key]) => key).sort()).toEqual(leaves(en).map(([key]) => key).sort());
+  });
+
+  it("keeps the public strings and the app's apart (no section in both)", () => {
+    expect(Object.keys(publicEn).filter((section) => Object.hasOwn(en, section))).toEqual([]);
   });
 
   it.each([
-    ["en", en],
-    ["es", es],
-    ["fr", fr],
+    ["en", whole.en],
+    ["es", whole.es],
+    ["fr", whole.fr],
   ])("%s has no empty or non-text values", (_language, resource) => {
     for (const [key, value] of leaves(resource)) {
       expect(typeof value, key).toBe("string");
@@ -43,8 +53,8 @@ describe("translations", () => {
   });
 
   it.each([
-    ["es", es],
-    ["fr", fr],
+    ["es", whole.es],
+    ["fr", whole.fr],
   ])("%s keeps every interpolation placeholder of the English text", (_language, resource) => {
     for (const [key, value] of leaves(resource)) {
       expect(placeholders(value), key).toEqual(placeholders(english.get(key)));
@@ -70,23 +80,26 @@ describe("translations", () => {
   });
 
   it("translates more than the brand names", () => {
-    const identical = leaves(es).filter(([key, value]) => value === english.get(key));
+    const identical = leaves(whole.es).filter(([key, value]) => value === english.get(key));
     // Brand names, plan names and a few international words legitimately stay the same.
     expect(identical.length).toBeLessThan(15);
   });
 });
 
 describe("loading languages", () => {
-  it("bundles English and loads another language's strings when it is chosen", async () => {
-    expect(i18n.getResourceBundle("en", "translation")).toEqual(en);
+  it("starts with the public strings, adds the app's when asked, and loads both for a language chosen later", async () => {
+    expect(i18n.getResourceBundle("en", "translation")).toEqual(publicEn);
+    await loadAppStrings();
+    expect(i18n.getResourceBundle("en", "translation")).toEqual(whole.en);
     await i18n.changeLanguage("fr");
     expect(i18n.language).toBe("fr");
-    expect(i18n.getResourceBundle("fr", "translation")).toEqual(fr);
-    expect(i18n.t("common.retry")).toBe(fr.common.retry);
+    expect(i18n.getResourceBundle("fr", "translation")).toEqual(whole.fr);
+    expect(i18n.t("common.retry")).toBe(publicFr.common.retry);
+    expect(i18n.t("nav.dashboard")).toBe(fr.nav.dashboard);
   });
 
   it("falls back to English for a language it does not have", () => {
-    expect(i18n.t("common.retry", { lng: "de" })).toBe(en.common.retry);
+    expect(i18n.t("common.retry", { lng: "de" })).toBe(publicEn.common.retry);
   });
 });
 

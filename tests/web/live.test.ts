@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL } from "../../schema/live";
 import { connectLive, disconnectLive, getLiveState, liveUrl, reconnectDelay } from "../../web/lib/live";
+import { clearSession, setSession } from "../../web/lib/session";
 import { FakeWebSocket } from "./fake-websocket";
 
 describe("live channel", () => {
@@ -60,6 +61,23 @@ describe("live channel", () => {
     expect(getLiveState().status).toBe("idle");
     vi.advanceTimersByTime(60_000);
     expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
+  it("closes the socket when the session ends (a logout here or in another tab)", () => {
+    setSession("tok-9", {
+      id: "user-1",
+      email: "olivia@sunco.example",
+      fullName: "Olivia Owner",
+      role: "orgOwner",
+      companyId: "org-1",
+      user_metadata: { companyName: "SunCo" },
+    });
+    connectLive("tok-9");
+    const socket = FakeWebSocket.instances[0];
+    socket?.serverOpens();
+    clearSession();
+    expect(socket?.closedWith).toBe(1000);
+    expect(getLiveState().status).toBe("idle");
   });
 
   it("dates the data by the last message received", () => {

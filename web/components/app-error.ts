@@ -1,5 +1,5 @@
-import { i18n, languageLoaders } from "../lib/i18n";
-import type { Translation } from "../lib/i18n/en";
+import { i18n, publicLanguageLoaders } from "../lib/i18n";
+import type { PublicTranslation } from "../lib/i18n/public/en";
 
 type AppErrorKey = "appErrorTitle" | "appErrorBody" | "reload";
 
@@ -35,8 +35,8 @@ export function renderApplicationError(container: HTMLElement, error: unknown): 
   wrapper.append(title, body, detail, reload);
   container.replaceChildren(wrapper);
   if (!i18n.isInitialized) {
-    void languageLoaders.en().then(
-      (en: Translation) => {
+    void publicLanguageLoaders.en().then(
+      (en: PublicTranslation) => {
         for (const [key, text] of Object.entries(texts) as [AppErrorKey, Text][]) text.data = en.errors[key];
       },
       () => undefined,

@@ -1,4 +1,4 @@
-import { type ApiErrorCode, apiErrorBodySchema } from "../../schema/api/errors";
+import type { ApiErrorCode } from "../../schema/api/errors";
 
 /** localStorage keys of the session. */
 export const TOKEN_STORAGE_KEY = "auth_token";
@@ -86,6 +86,8 @@ async function toError(response: Response, url: string): Promise<ApiRequestError
   let details: unknown;
   let code: ApiErrorCode | undefined;
   if (bodyText) {
+    // The error contracts (and zod) load with the first failed call, not with every page.
+    const { apiErrorBodySchema } = await import("../../schema/api/errors");
     try {
       const parsed = apiErrorBodySchema.safeParse(JSON.parse(bodyText));
       if (parsed.success) {

@@ -5,6 +5,7 @@ import {
   type LiveMessage,
   liveMessageSchema,
 } from "../../schema/live";
+import { getSession, subscribeSession } from "./session";
 
 /** The one live channel of the app: a WebSocket at /ws, authenticated by its subprotocol. */
 export type LiveStatus = "idle" | "connecting" | "live" | "reconnecting";
@@ -104,6 +105,11 @@ export function disconnectLive(): void {
   }
   if (state.status !== "idle") setState({ status: "idle" });
 }
+
+// Signing out (here or in another tab) closes the socket.
+subscribeSession(() => {
+  if (getSession().token === null) disconnectLive();
+});
 
 function parseLiveMessage(data: unknown): LiveMessage | null {
   if (typeof data !== "string") return null;

@@ -1,28 +1,18 @@
 import { useSyncExternalStore } from "react";
-import { type AuthUser, authUserSchema, type Profile } from "../../schema/api/auth";
+import type { AuthUser, Profile } from "../../schema/api/auth";
 import { api, readStoredToken, setUnauthorizedHandler, TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from "./api";
-import { disconnectLive } from "./live";
 
-/** Who is signed in, as kept in localStorage (auth_token, auth_user). */
+/**
+ * Whether someone is signed in: the token kept in localStorage (auth_token). The user is kept beside
+ * it (auth_user) for other tabs and visits; screens read who it is from the profile the server
+ * answers (the profile query), never from storage.
+ */
 export interface SessionState {
   token: string | null;
-  user: AuthUser | null;
-}
-
-function readStoredUser(): AuthUser | null {
-  try {
-    const raw = localStorage.getItem(USER_STORAGE_KEY);
-    if (!raw) return null;
-    const parsed = authUserSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
 }
 
 function readStoredSession(): SessionState {
-  const token = readStoredToken();
-  return { token, user: token ? readStoredUser() : null };
+  return { token: readStoredToken() };
 }
 
 let state: SessionState = readStoredSession();
@@ -55,14 +45,13 @@ export function restoreSession(): SessionState {
 export function setSession(token: string, user: AuthUser): void {
   localStorage.setItem(TOKEN_STORAGE_KEY, token);
   localStorage.setItem(USER_STORAGE_KEY, JSON.stringify(user));
-  emit({ token, user });
+  emit({ token });
 }
 
 export function clearSession(): void {
   localStorage.removeItem(TOKEN_STORAGE_KEY);
   localStorage.removeItem(USER_STORAGE_KEY);
-  disconnectLive();
-  if (state.token !== null || state.user !== null) emit({ token: null, user: null });
+  if (state.token !== null) emit({ token: null });
 }
 
 /** Keeps auth_user in step with the server's profile (role or organisation may have changed). */
@@ -76,9 +65,8 @@ export function syncStoredUser(profile: Profile): void {
     companyId: profile.companyId,
     user_metadata: { companyName: profile.companyName },
   };
-  if (JSON.stringify(user) === JSON.stringify(state.user)) return;
-  localStorage.setItem(USER_STORAGE_KEY, JSON.stringify(user));
-  emit({ token: state.token, user });
+  const stored = JSON.stringify(user);
+  if (localStorage.getItem(USER_STORAGE_KEY) !== stored) localStorage.setItem(USER_STORAGE_KEY, stored);
 }
 
 /** Records the logout server-side (best effort, the token is read before it is cleared), then forgets it. */

@@ -1,9 +1,10 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { z } from "zod";
 import { ResetPasswordPage } from "../pages/public/reset-password";
 
 export const Route = createFileRoute("/reset-password")({
-  validateSearch: z.object({ token: z.string().optional() }),
+  // `?token=…` of a reset link; anything else in the query string is dropped.
+  validateSearch: (search: Record<string, unknown>): { token?: string } =>
+    typeof search.token === "string" ? { token: search.token } : {},
   component: ResetPasswordRoute,
 });
 

@@ -1,5 +1,6 @@
 import type { PasswordResetBody, PasswordResetConfirm } from "../../schema/api/auth";
-import { defaultPreferences, type Language } from "../../schema/api/preferences";
+import { defaultPreferences } from "../../schema/api/preferences";
+import type { Language } from "../../schema/domain";
 import { consumePasswordReset, expireUserResets, insertPasswordReset } from "../data/password-resets";
 import { findPreferences } from "../data/preferences";
 import { deleteUserSessions } from "../data/sessions";

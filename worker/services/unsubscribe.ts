@@ -1,4 +1,5 @@
-import { defaultPreferences, type Language } from "../../schema/api/preferences";
+import { defaultPreferences } from "../../schema/api/preferences";
+import type { Language } from "../../schema/domain";
 import { findRecipient } from "../data/notification-mail";
 import { switchMailPreferenceOff } from "../data/preferences";
 import { runBatch } from "../lib/db";

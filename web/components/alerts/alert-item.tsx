@@ -1,7 +1,7 @@
 import { Badge, Button } from "@tremor/react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { Alert } from "../../../schema/api/alerts";
 import type { Member } from "../../../schema/api/members";
 import { errorDescription } from "../../lib/error-messages";

@@ -2,7 +2,7 @@ import { RiFileCopyLine, RiMailSendLine } from "@remixicon/react";
 import { Button, Card, TextInput } from "@tremor/react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { INVITE_TTL_DAYS, type InviteCreated } from "../../../schema/api/members";
 import { assignableRoles, type Role, roleSchema } from "../../../schema/roles";
 import { errorDescription } from "../../lib/error-messages";

@@ -12,7 +12,7 @@ import {
   TableRow,
 } from "@tremor/react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { Member } from "../../../schema/api/members";
 import { assignableRoles, can, canManageRole, roleSchema } from "../../../schema/roles";
 import { errorDescription } from "../../lib/error-messages";

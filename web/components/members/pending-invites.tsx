@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Button, Card, List, ListItem } from "@tremor/react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { can } from "../../../schema/roles";
 import { errorDescription } from "../../lib/error-messages";
 import { formatDate, localeFor } from "../../lib/format";

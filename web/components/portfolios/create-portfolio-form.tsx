@@ -2,7 +2,7 @@ import { RiAddLine } from "@remixicon/react";
 import { Button, Textarea, TextInput } from "@tremor/react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { errorDescription } from "../../lib/error-messages";
 import { portfolioInput, useCreatePortfolioMutation } from "../../lib/queries/portfolios";
 import { Field } from "../ui/field";

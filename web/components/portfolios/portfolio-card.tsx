@@ -2,7 +2,7 @@ import { RiAddLine, RiCloseLine, RiDeleteBinLine, RiEditLine } from "@remixicon/
 import { Button, Card } from "@tremor/react";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { Portfolio } from "../../../schema/api/portfolios";
 import type { Site } from "../../../schema/api/sites";
 import { errorDescription } from "../../lib/error-messages";

@@ -10,7 +10,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Badge, Button, ProgressBar } from "@tremor/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { ConfiguredCredential, Provider } from "../../../schema/api/providers";
 import { errorDescription } from "../../lib/error-messages";
 import { formatCount, formatDateTime, localeFor } from "../../lib/format";

@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Button, Callout } from "@tremor/react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { CredentialField, Provider } from "../../../schema/api/providers";
 import { errorDescription, missingFieldLabels } from "../../lib/error-messages";
 import {

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { ApiRequestError } from "../../lib/api";
 import { clearSession } from "../../lib/session";
 import { reloadPage } from "./reload-page";

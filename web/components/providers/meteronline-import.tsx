@@ -13,7 +13,7 @@ import {
 } from "@tremor/react";
 import { type ChangeEvent, type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import {
   METERONLINE_MAX_CSV_BYTES,
   type MeteronlineImportBody,

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Button, Switch } from "@tremor/react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { AlertRule, AlertRulePatch } from "../../../schema/api/alert-rules";
 import { can } from "../../../schema/roles";
 import { ApiRequestError } from "../../lib/api";

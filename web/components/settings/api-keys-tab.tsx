@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Button, TextInput } from "@tremor/react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { ApiKeyScope, CreatedApiKey } from "../../../schema/api/api-keys";
 import { errorDescription } from "../../lib/error-messages";
 import { formatDateTime, localeFor } from "../../lib/format";

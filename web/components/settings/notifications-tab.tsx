@@ -1,8 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { Switch } from "@tremor/react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
-import { type Language, languageSchema, languages, type Preferences } from "../../../schema/api/preferences";
+import { toast } from "../../lib/toast";
+import { type Language, languages } from "../../../schema/domain";
+import { languageSchema, type Preferences } from "../../../schema/api/preferences";
 import { preferencesQueryOptions, useUpdatePreferencesMutation } from "../../lib/queries/user";
 import { ErrorState } from "../ui/error-state";
 import { Field } from "../ui/field";

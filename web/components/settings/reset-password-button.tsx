@@ -1,6 +1,6 @@
 import { Button } from "@tremor/react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { errorDescription } from "../../lib/error-messages";
 import { usePasswordResetRequestMutation } from "../../lib/queries/account";
 

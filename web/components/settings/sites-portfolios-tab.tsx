@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Badge, Button } from "@tremor/react";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { can } from "../../../schema/roles";
 import { errorDescription } from "../../lib/error-messages";
 import { formatCapacityKw, localeFor } from "../../lib/format";

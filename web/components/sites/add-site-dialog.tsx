@@ -2,7 +2,7 @@ import { RiCheckboxCircleLine, RiCloseLine, RiSearchLine } from "@remixicon/reac
 import { Button, Callout, Dialog, DialogPanel, NumberInput, TextInput } from "@tremor/react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { GeocodeResult } from "../../../schema/api/geocode";
 import { type ProviderId, providerIds } from "../../../schema/api/providers";
 import { errorDescription } from "../../lib/error-messages";

@@ -18,7 +18,7 @@ import {
 } from "@tremor/react";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { EnhancedSite, SiteSystem } from "../../../schema/api/sites";
 import { errorDescription } from "../../lib/error-messages";
 import {

@@ -1,7 +1,7 @@
 import { Button, NumberInput, TextInput } from "@tremor/react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { EnhancedSite, UpdateSiteInput } from "../../../schema/api/sites";
 import { errorDescription } from "../../lib/error-messages";
 import { formatCapacityKw, localeFor } from "../../lib/format";

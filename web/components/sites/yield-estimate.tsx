@@ -3,7 +3,7 @@ import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { Card } from "@tremor/react";
 import { type ReactNode, useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { YieldEstimateResponse } from "../../../schema/api/solar";
 import { formatKwh, formatNumber, localeFor } from "../../lib/format";
 import { type YieldEstimateInput, yieldEstimateQueryOptions } from "../../lib/queries/solar";

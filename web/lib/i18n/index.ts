@@ -1,19 +1,42 @@
 import i18n, { type BackendModule } from "i18next";
 import { initReactI18next } from "react-i18next";
-import { type Language, languageSchema, languages } from "../../../schema/api/preferences";
+import { type Language, languages } from "../../../schema/domain";
 import type { Translation } from "./en";
+import type { PublicTranslation } from "./public/en";
 
 /**
- * Every language, English included, is a chunk of its own: a visitor downloads only the strings of
- * the language they read.
+ * Each language's strings come in two chunks of their own: those of the pages shown before sign-in
+ * (with the error screens and API error codes), which every page needs, and the app's, loaded when
+ * its screens are first visited. A visitor downloads only the language they read.
  */
-export const languageLoaders: Record<Language, () => Promise<Translation>> = {
+export const publicLanguageLoaders: Record<Language, () => Promise<PublicTranslation>> = {
+  en: () => import("./public/en").then((module) => module.publicEn),
+  es: () => import("./public/es").then((module) => module.publicEs),
+  fr: () => import("./public/fr").then((module) => module.publicFr),
+};
+
+export const appLanguageLoaders: Record<Language, () => Promise<Translation>> = {
   en: () => import("./en").then((module) => module.en),
   es: () => import("./es").then((module) => module.es),
   fr: () => import("./fr").then((module) => module.fr),
 };
 
-const isLoadable = (language: string): language is Language => Object.hasOwn(languageLoaders, language);
+const isLoadable = (language: string | null): language is Language =>
+  language !== null && Object.hasOwn(publicLanguageLoaders, language);
+
+/** Set once an app screen asked for its strings: from then on every language loads with them. */
+let appStringsWanted = false;
+const languagesWithAppStrings = new Set<Language>();
+
+async function loadStrings(language: Language): Promise<PublicTranslation | (PublicTranslation & Translation)> {
+  const appStrings = appStringsWanted ? appLanguageLoaders[language]() : undefined;
+  const publicStrings = await publicLanguageLoaders[language]();
+  // Asked for while the public strings were on their way: they come now rather than never.
+  if (appStrings === undefined && !appStringsWanted) return publicStrings;
+  const merged = { ...publicStrings, ...(await (appStrings ?? appLanguageLoaders[language]())) };
+  languagesWithAppStrings.add(language);
+  return merged;
+}
 
 /** i18next asks this backend for a language it does not hold yet; `changeLanguage` waits for it. */
 const lazyLanguages: BackendModule = {
@@ -24,20 +47,38 @@ const lazyLanguages: BackendModule = {
       callback(null, {});
       return;
     }
-    languageLoaders[language]().then(
+    loadStrings(language).then(
       (resource) => callback(null, resource),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
     );
   },
 };
 
+/**
+ * Adds the app's strings to every language already loaded (later ones load with them). The app's
+ * and the demo's routes await it before their screens render.
+ */
+export async function loadAppStrings(): Promise<void> {
+  appStringsWanted = true;
+  const missing = languages.filter(
+    (language) => !languagesWithAppStrings.has(language) && i18n.hasResourceBundle(language, "translation"),
+  );
+  await Promise.all(
+    missing.map(async (language) => {
+      const appStrings = await appLanguageLoaders[language]();
+      i18n.addResourceBundle(language, "translation", appStrings, true, true);
+      languagesWithAppStrings.add(language);
+    }),
+  );
+}
+
 /** Remembers the last language on this browser so a reload does not flash English first. */
 export const LANGUAGE_STORAGE_KEY = "sunfleet_language";
 
 function storedLanguage(): Language | undefined {
   try {
-    const parsed = languageSchema.safeParse(localStorage.getItem(LANGUAGE_STORAGE_KEY));
-    return parsed.success ? parsed.data : undefined;
+    const stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
+    return isLoadable(stored) ? stored : undefined;
   } catch {
     return undefined;
   }

@@ -4,7 +4,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { Button, Callout, Card, TextInput } from "@tremor/react";
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { GeocodeResult } from "../../../schema/api/geocode";
 import type { AvailableSystem } from "../../../schema/api/sites";
 import { can } from "../../../schema/roles";

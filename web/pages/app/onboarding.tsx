@@ -3,7 +3,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { Button, Card, TextInput } from "@tremor/react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { Logo } from "../../components/layout/logo";
 import { useCurrentProfile } from "../../components/profile-context";
 import { Field } from "../../components/ui/field";

@@ -2,7 +2,7 @@ import { RiAddLine, RiBuilding4Line, RiMagicLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import { Button } from "@tremor/react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import { can } from "../../../schema/roles";
 import { PlaceholderLinks } from "../../components/placeholder-links";
 import { useCurrentProfile } from "../../components/profile-context";

@@ -8,13 +8,13 @@ import {
   RiPlugLine,
   RiToolsLine,
 } from "@remixicon/react";
-import { Card } from "@tremor/react";
 import type { ComponentType } from "react";
 import { useTranslation } from "react-i18next";
-import { providerIds } from "../../../schema/api/providers";
+import { registeredProviderIds } from "../../../schema/provider-registry";
 import { PublicFooter } from "../../components/layout/public-footer";
 import { PublicHeader } from "../../components/layout/public-header";
 import { ButtonLink } from "../../components/ui/button-link";
+import { Panel } from "../../components/ui/panel";
 import { providerNames } from "../../lib/providers";
 
 type FeatureKey = "analytics" | "maintenance" | "weather" | "scheduling" | "roi";
@@ -66,15 +66,15 @@ export function LandingPage() {
             <p className="mx-auto mt-3 max-w-2xl text-tremor-content">{t("landing.providersSubtitle")}</p>
           </div>
           <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
-            {providerIds.map((provider) => (
+            {registeredProviderIds.map((provider) => (
               <li key={provider}>
-                <Card className="h-full">
+                <Panel className="h-full">
                   <RiPlugLine className="h-6 w-6 text-tremor-brand" aria-hidden="true" />
                   <h3 className="mt-3 font-semibold text-tremor-content-strong">{providerNames[provider]}</h3>
                   <p className="mt-1 text-tremor-default text-tremor-content">
                     {t(`landing.providers.${provider}`)}
                   </p>
-                </Card>
+                </Panel>
               </li>
             ))}
           </ul>
@@ -99,7 +99,7 @@ export function LandingPage() {
               <ul className="grid gap-4 sm:grid-cols-2">
                 {features.map(({ key, icon: Icon }) => (
                   <li key={key}>
-                    <Card className="h-full">
+                    <Panel className="h-full">
                       <Icon className="h-6 w-6 text-tremor-brand" aria-hidden="true" />
                       <h3 className="mt-3 font-semibold text-tremor-content-strong">
                         {t(`landing.features.${key}.title`)}
@@ -107,7 +107,7 @@ export function LandingPage() {
                       <p className="mt-1 text-tremor-default text-tremor-content">
                         {t(`landing.features.${key}.body`)}
                       </p>
-                    </Card>
+                    </Panel>
                   </li>
                 ))}
               </ul>

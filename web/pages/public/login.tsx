@@ -1,19 +1,34 @@
 import { RiArrowLeftLine, RiMailCheckLine } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { Button, Callout, Card, Tab, TabGroup, TabList, TextInput } from "@tremor/react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../../schema/api/auth";
+import { toast } from "../../lib/toast";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../../schema/api/password-limits";
 import { Logo } from "../../components/layout/logo";
 import { ButtonLink } from "../../components/ui/button-link";
 import { Field } from "../../components/ui/field";
+import { Notice } from "../../components/ui/notice";
+import { Panel } from "../../components/ui/panel";
 import { PasswordInput } from "../../components/ui/password-input";
-import { errorDescription } from "../../lib/error-messages";
+import { PlainButton } from "../../components/ui/plain-button";
+import { PlainInput } from "../../components/ui/plain-input";
+import { TabSwitch } from "../../components/ui/tab-switch";
 import { useAcceptInviteMutation, useLoginMutation, useRegisterMutation } from "../../lib/queries/auth";
+import { profileQueryOptions } from "../../lib/queries/user";
 import { getSession, logout, useSession } from "../../lib/session";
 
 export type LoginTab = "signin" | "signup";
+
+/**
+ * A failure's toast, in the reader's language from the API's error code. The code's messages load
+ * with the first failure: this page's first download stays small.
+ */
+function toastFailure(title: string, error: unknown, fallback: string): void {
+  void import("../../lib/error-messages").then(({ errorDescription }) =>
+    toast.error(title, { description: errorDescription(error, fallback) }),
+  );
+}
 
 /** Registration success redirects after 100 ms. */
 export const REGISTRATION_REDIRECT_DELAY_MS = 100;
@@ -25,7 +40,7 @@ interface LoginPageProps {
 
 export function LoginPage({ initialTab, inviteToken }: LoginPageProps) {
   const { t } = useTranslation();
-  const { token, user } = useSession();
+  const { token } = useSession();
   // Only a visitor already signed in when the invite link opened is offered to accept it; someone who
   // just registered through the link is on their way to the dashboard.
   const [signedInOnArrival] = useState(() => getSession().token !== null);
@@ -37,23 +52,22 @@ export function LoginPage({ initialTab, inviteToken }: LoginPageProps) {
       <Link to="/">
         <Logo />
       </Link>
-      <Card className="w-full max-w-md">
+      <Panel className="max-w-md">
         {signedInOnArrival && token !== null && inviteToken ? (
-          <AcceptInvite inviteToken={inviteToken} email={user?.email ?? ""} />
+          <AcceptInvite inviteToken={inviteToken} />
         ) : (
           <>
             <h1 className="text-tremor-title font-semibold text-tremor-content-strong">{t("auth.title")}</h1>
             <p className="text-tremor-default text-tremor-content">{t("auth.subtitle")}</p>
-            <TabGroup
+            <TabSwitch
               className="mt-6"
-              index={tab === "signin" ? 0 : 1}
-              onIndexChange={(index) => setTab(index === 0 ? "signin" : "signup")}
-            >
-              <TabList variant="solid" className="grid w-full grid-cols-2">
-                <Tab className="justify-center">{t("auth.signIn")}</Tab>
-                <Tab className="justify-center">{t("auth.signUp")}</Tab>
-              </TabList>
-            </TabGroup>
+              tabs={[
+                { value: "signin", label: t("auth.signIn") },
+                { value: "signup", label: t("auth.signUp") },
+              ]}
+              value={tab}
+              onChange={setTab}
+            />
             {/* Only the chosen form is mounted, so each label names exactly one field. */}
             <div
               role="tabpanel"
@@ -64,7 +78,7 @@ export function LoginPage({ initialTab, inviteToken }: LoginPageProps) {
             </div>
           </>
         )}
-      </Card>
+      </Panel>
       <ButtonLink to="/" variant="light">
         <RiArrowLeftLine className="h-4 w-4" aria-hidden="true" />
         {t("common.backHome")}
@@ -86,10 +100,7 @@ function SignInForm() {
       { email: email.trim(), password },
       {
         onSuccess: () => void navigate({ to: "/app/dashboard" }),
-        onError: (error) =>
-          toast.error(t("auth.loginFailed"), {
-            description: errorDescription(error, t("auth.invalidCredentials")),
-          }),
+        onError: (error) => toastFailure(t("auth.loginFailed"), error, t("auth.invalidCredentials")),
       },
     );
   };
@@ -97,7 +108,7 @@ function SignInForm() {
   return (
     <form onSubmit={submit} className="space-y-4">
       <Field label={t("auth.email")} htmlFor="signin-email">
-        <TextInput
+        <PlainInput
           id="signin-email"
           type="email"
           required
@@ -117,9 +128,9 @@ function SignInForm() {
           placeholder={t("auth.passwordPlaceholder")}
         />
       </Field>
-      <Button type="submit" className="w-full" loading={login.isPending} loadingText={t("auth.signingIn")}>
+      <PlainButton type="submit" className="w-full" loading={login.isPending} loadingText={t("auth.signingIn")}>
         {t("auth.signIn")}
-      </Button>
+      </PlainButton>
     </form>
   );
 }
@@ -147,10 +158,7 @@ function SignUpForm({ inviteToken }: { inviteToken?: string }) {
         onSuccess: () => {
           setTimeout(() => void navigate({ to: "/app/dashboard" }), REGISTRATION_REDIRECT_DELAY_MS);
         },
-        onError: (error) =>
-          toast.error(t("auth.registrationFailed"), {
-            description: errorDescription(error, t("auth.registrationDefault")),
-          }),
+        onError: (error) => toastFailure(t("auth.registrationFailed"), error, t("auth.registrationDefault")),
       },
     );
   };
@@ -158,12 +166,12 @@ function SignUpForm({ inviteToken }: { inviteToken?: string }) {
   return (
     <form onSubmit={submit} className="space-y-4">
       {inviteToken ? (
-        <Callout title={t("auth.inviteTitle")} icon={RiMailCheckLine} color="blue">
+        <Notice title={t("auth.inviteTitle")} icon={RiMailCheckLine}>
           {t("auth.inviteNotice")}
-        </Callout>
+        </Notice>
       ) : null}
       <Field label={t("auth.email")} htmlFor="signup-email">
-        <TextInput
+        <PlainInput
           id="signup-email"
           type="email"
           required
@@ -186,7 +194,7 @@ function SignUpForm({ inviteToken }: { inviteToken?: string }) {
         />
       </Field>
       <Field label={t("auth.fullName")} htmlFor="signup-full-name">
-        <TextInput
+        <PlainInput
           id="signup-full-name"
           required
           autoComplete="name"
@@ -198,11 +206,11 @@ function SignUpForm({ inviteToken }: { inviteToken?: string }) {
       </Field>
       {inviteToken ? (
         <Field label={t("auth.inviteToken")} htmlFor="signup-invite">
-          <TextInput id="signup-invite" value={inviteToken} readOnly placeholder="" />
+          <PlainInput id="signup-invite" value={inviteToken} readOnly placeholder="" />
         </Field>
       ) : (
         <Field label={t("auth.companyName")} htmlFor="signup-company">
-          <TextInput
+          <PlainInput
             id="signup-company"
             required
             autoComplete="organization"
@@ -213,23 +221,25 @@ function SignUpForm({ inviteToken }: { inviteToken?: string }) {
           />
         </Field>
       )}
-      <Button
+      <PlainButton
         type="submit"
         className="w-full"
         loading={register.isPending}
         loadingText={t("auth.creatingAccount")}
       >
         {t("auth.signUp")}
-      </Button>
+      </PlainButton>
     </form>
   );
 }
 
 /** A signed-in user (typically one without organisation) opening an invite link joins its organisation. */
-function AcceptInvite({ inviteToken, email }: { inviteToken: string; email: string }) {
+function AcceptInvite({ inviteToken }: { inviteToken: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const accept = useAcceptInviteMutation();
+  // The signed-in account, as the session's profile fetch (SessionBootstrap) answers it.
+  const email = useQuery(profileQueryOptions()).data?.email ?? "";
 
   const onAccept = () =>
     accept.mutate(inviteToken, {
@@ -239,10 +249,7 @@ function AcceptInvite({ inviteToken, email }: { inviteToken: string; email: stri
         });
         void navigate({ to: "/app/dashboard" });
       },
-      onError: (error) =>
-        toast.error(t("auth.acceptInvite.failedTitle"), {
-          description: errorDescription(error, t("auth.acceptInvite.failedDefault")),
-        }),
+      onError: (error) => toastFailure(t("auth.acceptInvite.failedTitle"), error, t("auth.acceptInvite.failedDefault")),
     });
 
   return (
@@ -251,17 +258,17 @@ function AcceptInvite({ inviteToken, email }: { inviteToken: string; email: stri
         {t("auth.acceptInvite.title")}
       </h1>
       <p className="text-tremor-default text-tremor-content">{t("auth.acceptInvite.body", { email })}</p>
-      <Button
+      <PlainButton
         className="w-full"
         onClick={onAccept}
         loading={accept.isPending}
         loadingText={t("auth.acceptInvite.accepting")}
       >
         {t("auth.acceptInvite.submit")}
-      </Button>
-      <Button className="w-full" variant="secondary" onClick={logout}>
+      </PlainButton>
+      <PlainButton className="w-full" variant="secondary" onClick={logout}>
         {t("auth.acceptInvite.otherAccount")}
-      </Button>
+      </PlainButton>
     </div>
   );
 }

@@ -1,9 +1,9 @@
 import { RiCheckLine } from "@remixicon/react";
-import { Card } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import { PublicFooter } from "../../components/layout/public-footer";
 import { PublicHeader } from "../../components/layout/public-header";
 import { ButtonLink } from "../../components/ui/button-link";
+import { Panel } from "../../components/ui/panel";
 import { formatPriceGbp, localeFor } from "../../lib/format";
 
 type PlanKey = "starter" | "professional" | "enterprise";
@@ -67,7 +67,7 @@ export function PricingPage() {
         <ul className="mt-12 grid gap-6 lg:grid-cols-3">
           {plans.map((plan) => (
             <li key={plan.key}>
-              <Card
+              <Panel
                 className={`relative flex h-full flex-col ${plan.popular ? "ring-2 ring-tremor-brand" : ""}`}
                 aria-label={t(`pricing.plans.${plan.key}.name`)}
               >
@@ -106,7 +106,7 @@ export function PricingPage() {
                 >
                   {t("pricing.startTrial")}
                 </ButtonLink>
-              </Card>
+              </Panel>
             </li>
           ))}
         </ul>
@@ -129,14 +129,14 @@ export function PricingPage() {
           </h2>
           <dl className="mt-8 space-y-4">
             {faqKeys.map((key) => (
-              <Card key={key}>
+              <Panel key={key}>
                 <dt className="font-semibold text-tremor-content-strong">
                   {t(`pricing.faq.${key}.question`)}
                 </dt>
                 <dd className="mt-2 text-tremor-default text-tremor-content">
                   {t(`pricing.faq.${key}.answer`)}
                 </dd>
-              </Card>
+              </Panel>
             ))}
           </dl>
         </section>

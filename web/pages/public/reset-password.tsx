@@ -2,7 +2,7 @@ import { Link } from "@tanstack/react-router";
 import { Button, Callout, Card } from "@tremor/react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../../schema/api/auth";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../../schema/api/password-limits";
 import { Logo } from "../../components/layout/logo";
 import { Field } from "../../components/ui/field";
 import { PasswordInput } from "../../components/ui/password-input";
