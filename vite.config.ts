@@ -63,7 +63,9 @@ export default defineConfig({
   plugins: [iconsPerModule(), routerPlugin(), react(), budgets],
   resolve: {
     // The client's zod is zod with its CSP-safe configuration applied first (web/lib/zod-config.ts).
-    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL("./web/lib/zod-config.ts", import.meta.url)) }],
+    alias: [
+      { find: /^zod$/, replacement: fileURLToPath(new URL("./web/lib/zod-config.ts", import.meta.url)) },
+    ],
   },
   build: {
     outDir: "dist",

@@ -32,7 +32,9 @@ export function iconsPerModule(): Plugin {
           const id = declarator.id as Node & { name: string };
           const init = declarator.init as Node;
           if (init.type !== "ArrowFunctionExpression") {
-            throw new Error(`${PACKAGE}: ${id.name} is not an arrow function; update ${import.meta.filename}`);
+            throw new Error(
+              `${PACKAGE}: ${id.name} is not an arrow function; update ${import.meta.filename}`,
+            );
           }
           sources.set(id.name, code.slice(init.start, init.end));
         }

@@ -65,7 +65,9 @@ describe("bundle budgets", () => {
     expect(a).toMatchObject({ gzipBytes: 56, worstGzipBytes: 63, worstExtra: ["es.ts"], ok: true });
     expect(b).toMatchObject({ gzipBytes: 157, worstGzipBytes: 164, ok: true, targetGzipBytes: 100 });
     const [tight] = measurePages(manifest, sizeOf, {
-      pages: [{ name: "a", chunks: ["index.html", "a.tsx"], perVisitorExtras: [["es.ts"]], maxGzipBytes: 62 }],
+      pages: [
+        { name: "a", chunks: ["index.html", "a.tsx"], perVisitorExtras: [["es.ts"]], maxGzipBytes: 62 },
+      ],
     });
     expect(tight?.ok).toBe(false);
   });

@@ -32,10 +32,29 @@ describe("translations", () => {
   it.each([
     ["es", publicEs, es],
     ["fr", publicFr, fr],
-  ])("%s has exactly the English keys, in the public strings and in the app's", (_language, publicPart, appPart) => {
-    expect(leaves(publicPart).map(([key]) => key).sort()).toEqual(leaves(publicEn).map(([key]) => key).sort());
-    expect(leaves(appPart).map(([key]) => key).sort()).toEqual(leaves(en).map(([key]) => key).sort());
-  });
+  ])(
+    "%s has exactly the English keys, in the public strings and in the app's",
+    (_language, publicPart, appPart) => {
+      expect(
+        leaves(publicPart)
+          .map(([key]) => key)
+          .sort(),
+      ).toEqual(
+        leaves(publicEn)
+          .map(([key]) => key)
+          .sort(),
+      );
+      expect(
+        leaves(appPart)
+          .map(([key]) => key)
+          .sort(),
+      ).toEqual(
+        leaves(en)
+          .map(([key]) => key)
+          .sort(),
+      );
+    },
+  );
 
   it("keeps the public strings and the app's apart (no section in both)", () => {
     expect(Object.keys(publicEn).filter((section) => Object.hasOwn(en, section))).toEqual([]);

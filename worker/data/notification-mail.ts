@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Language } from "../../schema/api/preferences";
-import type { AlertRuleName, AlertSeverity } from "../../schema/domain";
+import type { AlertRuleName, AlertSeverity, Language } from "../../schema/domain";
 import { emailOutbox } from "../../schema/tables";
 import type { Db } from "../lib/db";
 

@@ -1,4 +1,4 @@
-import type { Language } from "../../schema/api/preferences";
+import type { Language } from "../../schema/domain";
 
 const escapes: Record<string, string> = {
   "&": "&amp;",

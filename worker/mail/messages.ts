@@ -1,5 +1,4 @@
-import type { Language } from "../../schema/api/preferences";
-import type { AlertRuleName, AlertSeverity } from "../../schema/domain";
+import type { AlertRuleName, AlertSeverity, Language } from "../../schema/domain";
 
 /** Every mail's words, in each language a member can choose. */
 export const mailMessages = {

@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import type { Language } from "../../schema/api/preferences";
+import type { Language } from "../../schema/domain";
 import { hasPeriodMail, listPeriodicRecipients, type MailRecipient } from "../data/notification-mail";
 import type { Env } from "../env";
 import { toCsv } from "../lib/csv";

@@ -1,13 +1,13 @@
 import { Badge, Button } from "@tremor/react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import type { Alert } from "../../../schema/api/alerts";
 import type { Member } from "../../../schema/api/members";
 import { errorDescription } from "../../lib/error-messages";
 import { formatDateTime, formatKwh } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { useAlertActionMutation, useResolveAlertMutation } from "../../lib/queries/alerts";
+import { toast } from "../../lib/toast";
 import { NativeSelect } from "../ui/native-select";
 import { alertSubject } from "./alert-subject";
 import { severityStyles } from "./severity";

@@ -12,13 +12,13 @@ import {
   TableRow,
 } from "@tremor/react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import type { Member } from "../../../schema/api/members";
 import { assignableRoles, can, canManageRole, roleSchema } from "../../../schema/roles";
 import { errorDescription } from "../../lib/error-messages";
 import { formatDate, localeFor } from "../../lib/format";
 import { actorFromProfile } from "../../lib/permissions";
 import { useChangeRoleMutation, useRemoveUserMutation, usersQueryOptions } from "../../lib/queries/members";
+import { toast } from "../../lib/toast";
 import { useCurrentProfile } from "../profile-context";
 import { EmptyState } from "../ui/empty-state";
 import { ErrorState } from "../ui/error-state";

@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { Button, Card, List, ListItem } from "@tremor/react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import { can } from "../../../schema/roles";
 import { errorDescription } from "../../lib/error-messages";
 import { formatDate, localeFor } from "../../lib/format";
 import { actorFromProfile } from "../../lib/permissions";
 import { invitesQueryOptions, useRevokeInviteMutation } from "../../lib/queries/members";
+import { toast } from "../../lib/toast";
 import { useCurrentProfile } from "../profile-context";
 import { ErrorState } from "../ui/error-state";
 import { Spinner } from "../ui/spinner";

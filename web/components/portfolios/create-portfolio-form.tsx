@@ -2,9 +2,9 @@ import { RiAddLine } from "@remixicon/react";
 import { Button, Textarea, TextInput } from "@tremor/react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import { errorDescription } from "../../lib/error-messages";
 import { portfolioInput, useCreatePortfolioMutation } from "../../lib/queries/portfolios";
+import { toast } from "../../lib/toast";
 import { Field } from "../ui/field";
 
 /** The name is trimmed and required (the button waits for it); the description is optional. */

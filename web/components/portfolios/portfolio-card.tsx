@@ -2,7 +2,6 @@ import { RiAddLine, RiCloseLine, RiDeleteBinLine, RiEditLine } from "@remixicon/
 import { Button, Card } from "@tremor/react";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import type { Portfolio } from "../../../schema/api/portfolios";
 import type { Site } from "../../../schema/api/sites";
 import { errorDescription } from "../../lib/error-messages";
@@ -20,6 +19,7 @@ import {
   useDeletePortfolioMutation,
   useRemovePortfolioSiteMutation,
 } from "../../lib/queries/portfolios";
+import { toast } from "../../lib/toast";
 import { SiteStatusBadge } from "../sites/site-status-badge";
 import { useUserTimeZone } from "../use-user-time-zone";
 import { PortfolioEditForm } from "./portfolio-edit-form";

@@ -1,10 +1,10 @@
 import { Button, TextInput } from "@tremor/react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import type { Portfolio, UpdatePortfolioInput } from "../../../schema/api/portfolios";
 import { errorDescription } from "../../lib/error-messages";
 import { useUpdatePortfolioMutation } from "../../lib/queries/portfolios";
+import { toast } from "../../lib/toast";
 import { Field } from "../ui/field";
 
 /** Rename a portfolio or change its description (blank clears it). */

@@ -10,7 +10,6 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Badge, Button, ProgressBar } from "@tremor/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import type { ConfiguredCredential, Provider } from "../../../schema/api/providers";
 import { errorDescription } from "../../lib/error-messages";
 import { formatCount, formatDateTime, localeFor } from "../../lib/format";
@@ -21,6 +20,7 @@ import {
   useSyncProviderMutation,
 } from "../../lib/queries/providers";
 import { useSyncProgress } from "../../lib/sync-progress";
+import { toast } from "../../lib/toast";
 import { useUserTimeZone } from "../use-user-time-zone";
 import { isUnauthorized, toastSessionExpired } from "./failure-messages";
 import { SyncHistory } from "./sync-history";

@@ -3,7 +3,6 @@ import { useQuery } from "@tanstack/react-query";
 import { Button, Callout } from "@tremor/react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import type { CredentialField, Provider } from "../../../schema/api/providers";
 import { errorDescription, missingFieldLabels } from "../../lib/error-messages";
 import {
@@ -13,6 +12,7 @@ import {
   useSaveCredentialsMutation,
   useTestConnectionMutation,
 } from "../../lib/queries/providers";
+import { toast } from "../../lib/toast";
 import { ErrorState } from "../ui/error-state";
 import { Spinner } from "../ui/spinner";
 import { CredentialFieldInput } from "./credential-field-input";

@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
-import { toast } from "../../lib/toast";
 import { ApiRequestError } from "../../lib/api";
 import { clearSession } from "../../lib/session";
+import { toast } from "../../lib/toast";
 import { reloadPage } from "./reload-page";
 
 export function toastMissingFields(t: TFunction, labels: string[]): void {

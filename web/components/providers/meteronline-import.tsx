@@ -13,7 +13,6 @@ import {
 } from "@tremor/react";
 import { type ChangeEvent, type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import {
   METERONLINE_MAX_CSV_BYTES,
   type MeteronlineImportBody,
@@ -23,6 +22,7 @@ import { apiErrorBody, errorDescription } from "../../lib/error-messages";
 import { formatCount, localeFor } from "../../lib/format";
 import { useMeteronlineImportMutation } from "../../lib/queries/providers";
 import { preferencesQueryOptions, timezonesQueryOptions } from "../../lib/queries/user";
+import { toast } from "../../lib/toast";
 import { Field } from "../ui/field";
 import { NativeSelect } from "../ui/native-select";
 import {

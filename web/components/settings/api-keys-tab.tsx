@@ -2,7 +2,6 @@ import { useQuery } from "@tanstack/react-query";
 import { Button, TextInput } from "@tremor/react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import type { ApiKeyScope, CreatedApiKey } from "../../../schema/api/api-keys";
 import { errorDescription } from "../../lib/error-messages";
 import { formatDateTime, localeFor } from "../../lib/format";
@@ -11,6 +10,7 @@ import {
   useCreateApiKeyMutation,
   useRevokeApiKeyMutation,
 } from "../../lib/queries/api-keys";
+import { toast } from "../../lib/toast";
 import { ErrorState } from "../ui/error-state";
 import { Field } from "../ui/field";
 import { NativeSelect } from "../ui/native-select";

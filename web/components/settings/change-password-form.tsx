@@ -1,10 +1,10 @@
 import { Button, TextInput } from "@tremor/react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../../schema/api/password-limits";
 import { errorDescription } from "../../lib/error-messages";
 import { useChangePasswordMutation } from "../../lib/queries/account";
+import { toast } from "../../lib/toast";
 import { Field } from "../ui/field";
 
 /** Settings → Account: a new password, confirmed by the current one; other sessions end. */

@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { Switch } from "@tremor/react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
-import { type Language, languages } from "../../../schema/domain";
 import { languageSchema, type Preferences } from "../../../schema/api/preferences";
+import { type Language, languages } from "../../../schema/domain";
 import { preferencesQueryOptions, useUpdatePreferencesMutation } from "../../lib/queries/user";
+import { toast } from "../../lib/toast";
 import { ErrorState } from "../ui/error-state";
 import { Field } from "../ui/field";
 import { NativeSelect } from "../ui/native-select";

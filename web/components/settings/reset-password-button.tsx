@@ -1,8 +1,8 @@
 import { Button } from "@tremor/react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import { errorDescription } from "../../lib/error-messages";
 import { usePasswordResetRequestMutation } from "../../lib/queries/account";
+import { toast } from "../../lib/toast";
 
 /** Settings → Account: mails a reset link to the member's own address. */
 export function ResetPasswordButton({ email }: { email: string }) {

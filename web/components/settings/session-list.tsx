@@ -2,10 +2,10 @@ import { RiComputerLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import { Badge, Button, Callout } from "@tremor/react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import { errorDescription } from "../../lib/error-messages";
 import { formatDateTime, localeFor } from "../../lib/format";
 import { sessionsQueryOptions, useSignOutEverywhereMutation } from "../../lib/queries/account";
+import { toast } from "../../lib/toast";
 import { useUserTimeZone } from "../use-user-time-zone";
 
 /** Settings → Account: where the account is signed in, with "sign out everywhere else". */

@@ -2,7 +2,6 @@ import { RiCheckboxCircleLine, RiCloseLine, RiSearchLine } from "@remixicon/reac
 import { Button, Callout, Dialog, DialogPanel, NumberInput, TextInput } from "@tremor/react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import type { GeocodeResult } from "../../../schema/api/geocode";
 import { type ProviderId, providerIds } from "../../../schema/api/providers";
 import { errorDescription } from "../../lib/error-messages";
@@ -10,6 +9,7 @@ import { formatNumber, localeFor } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { useGeocodeMutation } from "../../lib/queries/geocode";
 import { useCreateSiteMutation } from "../../lib/queries/sites";
+import { toast } from "../../lib/toast";
 import { Field } from "../ui/field";
 import { NativeSelect } from "../ui/native-select";
 

@@ -18,7 +18,6 @@ import {
 } from "@tremor/react";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import type { EnhancedSite, SiteSystem } from "../../../schema/api/sites";
 import { errorDescription } from "../../lib/error-messages";
 import {
@@ -32,6 +31,7 @@ import {
 } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { useDeleteSiteMutation, useDetachSystemMutation } from "../../lib/queries/sites";
+import { toast } from "../../lib/toast";
 import { SystemLiveRow } from "../dashboard/system-live-row";
 import { useUserTimeZone } from "../use-user-time-zone";
 import { SiteEditForm } from "./site-edit-form";

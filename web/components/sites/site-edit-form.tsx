@@ -1,11 +1,11 @@
 import { Button, NumberInput, TextInput } from "@tremor/react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import type { EnhancedSite, UpdateSiteInput } from "../../../schema/api/sites";
 import { errorDescription } from "../../lib/error-messages";
 import { formatCapacityKw, localeFor } from "../../lib/format";
 import { useUpdateSiteMutation } from "../../lib/queries/sites";
+import { toast } from "../../lib/toast";
 import { Field } from "../ui/field";
 
 const text = (value: number | null) => (value === null ? "" : String(value));

@@ -3,10 +3,10 @@ import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { Card } from "@tremor/react";
 import { type ReactNode, useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import type { YieldEstimateResponse } from "../../../schema/api/solar";
 import { formatKwh, formatNumber, localeFor } from "../../lib/format";
 import { type YieldEstimateInput, yieldEstimateQueryOptions } from "../../lib/queries/solar";
+import { toast } from "../../lib/toast";
 import { Spinner } from "../ui/spinner";
 
 interface YieldEstimateProps {

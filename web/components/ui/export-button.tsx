@@ -1,9 +1,9 @@
 import { Button } from "@tremor/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import { api } from "../../lib/api";
 import { errorDescription } from "../../lib/error-messages";
+import { toast } from "../../lib/toast";
 
 /** Downloads a CSV export of `path` (the API adds `format=csv`) under the filename the server names. */
 export function ExportButton({ path, label }: { path: string; label?: string }) {

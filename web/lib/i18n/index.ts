@@ -28,7 +28,9 @@ const isLoadable = (language: string | null): language is Language =>
 let appStringsWanted = false;
 const languagesWithAppStrings = new Set<Language>();
 
-async function loadStrings(language: Language): Promise<PublicTranslation | (PublicTranslation & Translation)> {
+async function loadStrings(
+  language: Language,
+): Promise<PublicTranslation | (PublicTranslation & Translation)> {
   const appStrings = appStringsWanted ? appLanguageLoaders[language]() : undefined;
   const publicStrings = await publicLanguageLoaders[language]();
   // Asked for while the public strings were on their way: they come now rather than never.

@@ -4,7 +4,6 @@ import { useNavigate } from "@tanstack/react-router";
 import { Button, Callout, Card, TextInput } from "@tremor/react";
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import type { GeocodeResult } from "../../../schema/api/geocode";
 import type { AvailableSystem } from "../../../schema/api/sites";
 import { can } from "../../../schema/roles";
@@ -24,6 +23,7 @@ import { errorDescription } from "../../lib/error-messages";
 import { formatCapacityKw, localeFor } from "../../lib/format";
 import { actorFromProfile } from "../../lib/permissions";
 import { availableSystemsQueryOptions, useCreateSiteWithSystemsMutation } from "../../lib/queries/sites";
+import { toast } from "../../lib/toast";
 
 /**
  * Create New Site: a name, an address picked from the suggestions,

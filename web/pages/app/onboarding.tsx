@@ -3,13 +3,13 @@ import { useNavigate } from "@tanstack/react-router";
 import { Button, Card, TextInput } from "@tremor/react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import { Logo } from "../../components/layout/logo";
 import { useCurrentProfile } from "../../components/profile-context";
 import { Field } from "../../components/ui/field";
 import { errorDescription } from "../../lib/error-messages";
 import { useCompleteOnboardingMutation } from "../../lib/queries/auth";
 import { logout } from "../../lib/session";
+import { toast } from "../../lib/toast";
 
 /** Replaces every /app screen until the signed-in user has an organisation. */
 export function OnboardingPage() {

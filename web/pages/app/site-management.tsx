@@ -2,7 +2,6 @@ import { RiAddLine, RiBuilding4Line, RiMagicLine } from "@remixicon/react";
 import { useQuery } from "@tanstack/react-query";
 import { Button } from "@tremor/react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import { can } from "../../../schema/roles";
 import { PlaceholderLinks } from "../../components/placeholder-links";
 import { useCurrentProfile } from "../../components/profile-context";
@@ -21,6 +20,7 @@ import {
   enhancedSitesQueryOptions,
   useSitesFromSystemsMutation,
 } from "../../lib/queries/sites";
+import { toast } from "../../lib/toast";
 
 /**
  * Site Management: totals, then each site expanding to its systems with their

@@ -3,7 +3,6 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../../schema/api/password-limits";
 import { Logo } from "../../components/layout/logo";
 import { ButtonLink } from "../../components/ui/button-link";
@@ -17,6 +16,7 @@ import { TabSwitch } from "../../components/ui/tab-switch";
 import { useAcceptInviteMutation, useLoginMutation, useRegisterMutation } from "../../lib/queries/auth";
 import { profileQueryOptions } from "../../lib/queries/user";
 import { getSession, logout, useSession } from "../../lib/session";
+import { toast } from "../../lib/toast";
 
 export type LoginTab = "signin" | "signup";
 
@@ -128,7 +128,12 @@ function SignInForm() {
           placeholder={t("auth.passwordPlaceholder")}
         />
       </Field>
-      <PlainButton type="submit" className="w-full" loading={login.isPending} loadingText={t("auth.signingIn")}>
+      <PlainButton
+        type="submit"
+        className="w-full"
+        loading={login.isPending}
+        loadingText={t("auth.signingIn")}
+      >
         {t("auth.signIn")}
       </PlainButton>
     </form>
@@ -249,7 +254,8 @@ function AcceptInvite({ inviteToken }: { inviteToken: string }) {
         });
         void navigate({ to: "/app/dashboard" });
       },
-      onError: (error) => toastFailure(t("auth.acceptInvite.failedTitle"), error, t("auth.acceptInvite.failedDefault")),
+      onError: (error) =>
+        toastFailure(t("auth.acceptInvite.failedTitle"), error, t("auth.acceptInvite.failedDefault")),
     });
 
   return (
