@@ -1,9 +1,10 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { act, render, screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AlertSummary } from "../../schema/api/alerts";
 import type { DashboardMetric } from "../../schema/api/metrics";
 import { SystemLiveRow } from "../../web/components/dashboard/system-live-row";
+import { loadAppStrings } from "../../web/lib/i18n";
 import { ProfileProvider } from "../../web/components/profile-context";
 import { connectLive } from "../../web/lib/live";
 import { applyLiveMessage, mergeLiveUpdate, useLiveCacheSync } from "../../web/lib/live-cache";
@@ -12,6 +13,9 @@ import { dashboardKeys, keepNewerEntries } from "../../web/lib/queries/metrics";
 import { makeLiveUpdate, makeMetric } from "./dashboard-fixtures";
 import { FakeWebSocket } from "./fake-websocket";
 import { makeProfile, mockApi, testQueryClient } from "./helpers";
+
+// The row is an app screen's part, rendered here without the app's route that loads its strings.
+beforeAll(() => loadAppStrings());
 
 describe("merging live updates", () => {
   it("takes power, energy, state, inverters and data time and marks the system fresh", () => {

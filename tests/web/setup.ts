@@ -8,6 +8,9 @@ import { FakeWebSocket } from "./fake-websocket";
 
 // English is a lazy chunk like every language: tests start once it is loaded.
 await initI18n("en");
+// Failures load the error contracts and their messages on demand; loaded here once, so a test's first
+// failed request does not wait for their first transform.
+await Promise.all([import("../../schema/api/errors"), import("../../web/lib/error-messages")]);
 // Whole-app renders (router, lazy routes, Tremor) take seconds when a two-core machine is also
 // running the worker suite; waits and tests get room for that rather than failing at random.
 configure({ asyncUtilTimeout: 10_000 });
