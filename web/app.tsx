@@ -1,8 +1,8 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
 import { lazy, Suspense } from "react";
 import { AppErrorBoundary } from "./components/error-boundary";
+import { GivenQueryClient } from "./components/query-scope-context";
 import type { createAppRouter } from "./router";
 
 // The toaster downloads after the first screen: no page raises a toast before it is shown.
@@ -12,14 +12,15 @@ const Toaster = lazy(() => import("sonner").then((module) => ({ default: module.
 export const TOAST_DURATION_MS = 5000;
 
 interface AppProps {
-  queryClient: QueryClient;
+  /** The query cache of the screens that fetch (tests give theirs); made on first use when absent. */
+  queryClient?: QueryClient;
   router: ReturnType<typeof createAppRouter>;
 }
 
 export function App({ queryClient, router }: AppProps) {
   return (
     <AppErrorBoundary>
-      <QueryClientProvider client={queryClient}>
+      <GivenQueryClient.Provider value={queryClient ?? null}>
         <RouterProvider router={router} />
         <Suspense fallback={null}>
           <Toaster
@@ -30,7 +31,7 @@ export function App({ queryClient, router }: AppProps) {
             closeButton
           />
         </Suspense>
-      </QueryClientProvider>
+      </GivenQueryClient.Provider>
     </AppErrorBoundary>
   );
 }

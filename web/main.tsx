@@ -3,7 +3,6 @@ import { createRoot } from "react-dom/client";
 import { App } from "./app";
 import { renderApplicationError } from "./components/app-error";
 import { initI18n } from "./lib/i18n";
-import { createQueryClient } from "./lib/query-client";
 import { createAppRouter } from "./router";
 import "./styles.css";
 
@@ -11,11 +10,10 @@ async function start(container: HTMLElement) {
   try {
     // English is bundled; another saved language is fetched first so the first render is translated.
     await initI18n();
-    const queryClient = createQueryClient();
-    const router = createAppRouter(queryClient);
+    const router = createAppRouter();
     createRoot(container).render(
       <StrictMode>
-        <App queryClient={queryClient} router={router} />
+        <App router={router} />
       </StrictMode>,
     );
   } catch (error) {

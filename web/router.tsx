@@ -1,17 +1,11 @@
-import type { QueryClient } from "@tanstack/react-query";
 import { createRouter, lazyRouteComponent, type RouterHistory } from "@tanstack/react-router";
 import { FullPageSpinner } from "./components/ui/spinner";
 import type { Translation } from "./lib/i18n/en";
 import { routeTree } from "./routeTree.gen";
 
-export interface RouterContext {
-  queryClient: QueryClient;
-}
-
-export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {
+export function createAppRouter(history?: RouterHistory) {
   return createRouter({
     routeTree,
-    context: { queryClient },
     ...(history ? { history } : {}),
     defaultPreload: "intent",
     // The query cache decides freshness; the router need not cache loader results itself.

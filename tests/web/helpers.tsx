@@ -109,7 +109,7 @@ export function testQueryClient(): QueryClient {
 
 /** Renders the whole application (router, providers, toaster) at a path. */
 export function renderApp(path: string, queryClient: QueryClient = testQueryClient()) {
-  const router = createAppRouter(queryClient, createMemoryHistory({ initialEntries: [path] }));
+  const router = createAppRouter(createMemoryHistory({ initialEntries: [path] }));
   const user = userEvent.setup();
   const result = render(<App queryClient={queryClient} router={router} />);
   return { ...result, router, queryClient, user };

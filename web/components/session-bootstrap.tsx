@@ -1,16 +1,15 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { preferencesQueryOptions, profileQueryOptions } from "../lib/queries/user";
-import { clearSession, getSession, subscribeSession, syncStoredUser, useSession } from "../lib/session";
+import { clearSession, syncStoredUser, useSession } from "../lib/session";
 
 /**
- * A restored session re-fetches the profile, and any failure of that fetch ends it.
+ * Rendered by QueryScope, with the screens that fetch. A restored session re-fetches the profile, and any failure of that fetch ends it.
  * The interface language follows the saved preferences, including while a change is being saved.
  */
 export function SessionBootstrap() {
   const { token } = useSession();
-  const queryClient = useQueryClient();
   const { i18n } = useTranslation();
   const profile = useQuery({ ...profileQueryOptions(), enabled: token !== null });
   const preferences = useQuery({
@@ -30,15 +29,6 @@ export function SessionBootstrap() {
   useEffect(() => {
     if (language && language !== i18n.language) void i18n.changeLanguage(language);
   }, [language, i18n]);
-
-  // Nothing fetched for one user may be shown to the next: signing out empties the cache.
-  useEffect(
-    () =>
-      subscribeSession(() => {
-        if (getSession().token === null) queryClient.clear();
-      }),
-    [queryClient],
-  );
 
   return null;
 }

@@ -1,5 +1,6 @@
 import { isCancelledError, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { ApiRequestError } from "./api";
+import { getSession, subscribeSession } from "./session";
 
 export const MAX_QUERY_RETRIES = 2;
 const MAX_RETRY_DELAY_MS = 30_000;
@@ -60,4 +61,31 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+}
+
+const boundToSession = new WeakSet<QueryClient>();
+
+/**
+ * Nothing fetched for one user may be shown to the next: every change of token (a sign-out here or in
+ * another tab, a new sign-in) empties the cache, whichever screen is showing.
+ */
+export function bindToSession(queryClient: QueryClient): QueryClient {
+  if (boundToSession.has(queryClient)) return queryClient;
+  boundToSession.add(queryClient);
+  let token = getSession().token;
+  subscribeSession(() => {
+    const next = getSession().token;
+    if (next === token) return;
+    token = next;
+    queryClient.clear();
+  });
+  return queryClient;
+}
+
+let appClient: QueryClient | undefined;
+
+/** The app's one query cache, made when the first screen that fetches is shown. */
+export function appQueryClient(): QueryClient {
+  appClient ??= bindToSession(createQueryClient());
+  return appClient;
 }

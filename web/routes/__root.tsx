@@ -1,16 +1,4 @@
-import { createRootRouteWithContext, Outlet } from "@tanstack/react-router";
-import { SessionBootstrap } from "../components/session-bootstrap";
-import type { RouterContext } from "../router";
+import { createRootRoute, Outlet } from "@tanstack/react-router";
 
-export const Route = createRootRouteWithContext<RouterContext>()({
-  component: RootLayout,
-});
-
-function RootLayout() {
-  return (
-    <>
-      <SessionBootstrap />
-      <Outlet />
-    </>
-  );
-}
+// The session's upkeep (profile, language, cache) runs with the screens that fetch: components/query-scope.tsx.
+export const Route = createRootRoute({ component: Outlet });

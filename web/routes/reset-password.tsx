@@ -1,4 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
+import { QueryScope } from "../components/query-scope";
 import { ResetPasswordPage } from "../pages/public/reset-password";
 
 export const Route = createFileRoute("/reset-password")({
@@ -10,5 +11,9 @@ export const Route = createFileRoute("/reset-password")({
 
 function ResetPasswordRoute() {
   const { token } = Route.useSearch();
-  return <ResetPasswordPage token={token} />;
+  return (
+    <QueryScope>
+      <ResetPasswordPage token={token} />
+    </QueryScope>
+  );
 }

@@ -4,12 +4,22 @@ import { profileQueryOptions } from "../../lib/queries/user";
 import { useSession } from "../../lib/session";
 import { OnboardingPage } from "../../pages/app/onboarding";
 import { ProfileProvider } from "../profile-context";
+import { QueryScope } from "../query-scope";
 import { SettingsProvider } from "../settings/settings-context";
 import { FullPageSpinner } from "../ui/spinner";
 import { AppShell } from "./app-shell";
 
-/** The /app layout: redirect when signed out, spinner while the profile loads, onboarding when needed. */
+/** The /app layout: the app's screens fetch, so they render inside the query scope. */
 export function AppLayout() {
+  return (
+    <QueryScope>
+      <SignedInApp />
+    </QueryScope>
+  );
+}
+
+/** Redirect when signed out, spinner while the profile loads, onboarding when needed. */
+function SignedInApp() {
   const { token } = useSession();
   const profileQuery = useQuery({ ...profileQueryOptions(), enabled: token !== null });
 

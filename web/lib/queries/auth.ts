@@ -1,46 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { AuthResponse, Profile, SignupResponse } from "../../../schema/api/auth";
+import type { Profile, SignupResponse } from "../../../schema/api/auth";
 import { api } from "../api";
-import { setSession, syncStoredUser } from "../session";
+import { syncStoredUser } from "../session";
 import { userKeys } from "./user";
-
-export interface LoginInput {
-  email: string;
-  password: string;
-}
-
-export interface RegisterInput {
-  email: string;
-  password: string;
-  fullName: string;
-  companyName?: string;
-  inviteToken?: string;
-}
-
-/** Starts a fresh session: nothing cached for a previous user may leak into it. */
-function useStartSession() {
-  const queryClient = useQueryClient();
-  return (response: AuthResponse) => {
-    queryClient.clear();
-    setSession(response.token, response.user);
-  };
-}
-
-export function useLoginMutation() {
-  const startSession = useStartSession();
-  return useMutation({
-    mutationFn: (input: LoginInput) => api.post<AuthResponse>("/auth/login", input, { auth: false }),
-    onSuccess: startSession,
-  });
-}
-
-export function useRegisterMutation() {
-  const startSession = useStartSession();
-  return useMutation({
-    mutationFn: (input: RegisterInput) => api.post<AuthResponse>("/auth/register", input, { auth: false }),
-    onSuccess: startSession,
-  });
-}
 
 /** Onboarding: a signed-in user without organisation creates one (POST /api/auth/signup). */
 export function useCompleteOnboardingMutation() {

@@ -1,7 +1,6 @@
 import { RiArrowLeftLine, RiMailCheckLine } from "@remixicon/react";
-import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../../schema/api/password-limits";
 import { Logo } from "../../components/layout/logo";
@@ -12,23 +11,18 @@ import { Panel } from "../../components/ui/panel";
 import { PasswordInput } from "../../components/ui/password-input";
 import { PlainButton } from "../../components/ui/plain-button";
 import { PlainInput } from "../../components/ui/plain-input";
+import { Spinner } from "../../components/ui/spinner";
 import { TabSwitch } from "../../components/ui/tab-switch";
-import { useAcceptInviteMutation, useLoginMutation, useRegisterMutation } from "../../lib/queries/auth";
-import { profileQueryOptions } from "../../lib/queries/user";
-import { getSession, logout, useSession } from "../../lib/session";
-import { toast } from "../../lib/toast";
+import { getSession, useSession } from "../../lib/session";
+import { register, signIn } from "../../lib/sign-in";
+import { toastFailure } from "./toast-failure";
+
+// Only a visitor already signed in who opens an invite link sees it: its own chunk, with the query code.
+const AcceptInvite = lazy(() =>
+  import("./accept-invite").then((module) => ({ default: module.AcceptInvite })),
+);
 
 export type LoginTab = "signin" | "signup";
-
-/**
- * A failure's toast, in the reader's language from the API's error code. The code's messages load
- * with the first failure: this page's first download stays small.
- */
-function toastFailure(title: string, error: unknown, fallback: string): void {
-  void import("../../lib/error-messages").then(({ errorDescription }) =>
-    toast.error(title, { description: errorDescription(error, fallback) }),
-  );
-}
 
 /** Registration success redirects after 100 ms. */
 export const REGISTRATION_REDIRECT_DELAY_MS = 100;
@@ -54,7 +48,9 @@ export function LoginPage({ initialTab, inviteToken }: LoginPageProps) {
       </Link>
       <Panel className="max-w-md">
         {signedInOnArrival && token !== null && inviteToken ? (
-          <AcceptInvite inviteToken={inviteToken} />
+          <Suspense fallback={<Spinner />}>
+            <AcceptInvite inviteToken={inviteToken} />
+          </Suspense>
         ) : (
           <>
             <h1 className="text-tremor-title font-semibold text-tremor-content-strong">{t("auth.title")}</h1>
@@ -90,17 +86,18 @@ export function LoginPage({ initialTab, inviteToken }: LoginPageProps) {
 function SignInForm() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const login = useLoginMutation();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
+  const [pending, setPending] = useState(false);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    login.mutate(
-      { email: email.trim(), password },
-      {
-        onSuccess: () => void navigate({ to: "/app/dashboard" }),
-        onError: (error) => toastFailure(t("auth.loginFailed"), error, t("auth.invalidCredentials")),
+    setPending(true);
+    signIn({ email: email.trim(), password }).then(
+      () => void navigate({ to: "/app/dashboard" }),
+      (error: unknown) => {
+        setPending(false);
+        toastFailure(t("auth.loginFailed"), error, t("auth.invalidCredentials"));
       },
     );
   };
@@ -128,12 +125,7 @@ function SignInForm() {
           placeholder={t("auth.passwordPlaceholder")}
         />
       </Field>
-      <PlainButton
-        type="submit"
-        className="w-full"
-        loading={login.isPending}
-        loadingText={t("auth.signingIn")}
-      >
+      <PlainButton type="submit" className="w-full" loading={pending} loadingText={t("auth.signingIn")}>
         {t("auth.signIn")}
       </PlainButton>
     </form>
@@ -143,27 +135,28 @@ function SignInForm() {
 function SignUpForm({ inviteToken }: { inviteToken?: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const register = useRegisterMutation();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [fullName, setFullName] = useState("");
   const [companyName, setCompanyName] = useState("");
+  const [pending, setPending] = useState(false);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    register.mutate(
-      {
-        email: email.trim(),
-        password,
-        fullName: fullName.trim(),
-        // With an invite the organisation comes from the invite, so no company name is sent.
-        ...(inviteToken ? { inviteToken } : { companyName: companyName.trim() }),
+    setPending(true);
+    register({
+      email: email.trim(),
+      password,
+      fullName: fullName.trim(),
+      // With an invite the organisation comes from the invite, so no company name is sent.
+      ...(inviteToken ? { inviteToken } : { companyName: companyName.trim() }),
+    }).then(
+      () => {
+        setTimeout(() => void navigate({ to: "/app/dashboard" }), REGISTRATION_REDIRECT_DELAY_MS);
       },
-      {
-        onSuccess: () => {
-          setTimeout(() => void navigate({ to: "/app/dashboard" }), REGISTRATION_REDIRECT_DELAY_MS);
-        },
-        onError: (error) => toastFailure(t("auth.registrationFailed"), error, t("auth.registrationDefault")),
+      (error: unknown) => {
+        setPending(false);
+        toastFailure(t("auth.registrationFailed"), error, t("auth.registrationDefault"));
       },
     );
   };
@@ -226,55 +219,9 @@ function SignUpForm({ inviteToken }: { inviteToken?: string }) {
           />
         </Field>
       )}
-      <PlainButton
-        type="submit"
-        className="w-full"
-        loading={register.isPending}
-        loadingText={t("auth.creatingAccount")}
-      >
+      <PlainButton type="submit" className="w-full" loading={pending} loadingText={t("auth.creatingAccount")}>
         {t("auth.signUp")}
       </PlainButton>
     </form>
-  );
-}
-
-/** A signed-in user (typically one without organisation) opening an invite link joins its organisation. */
-function AcceptInvite({ inviteToken }: { inviteToken: string }) {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const accept = useAcceptInviteMutation();
-  // The signed-in account, as the session's profile fetch (SessionBootstrap) answers it.
-  const email = useQuery(profileQueryOptions()).data?.email ?? "";
-
-  const onAccept = () =>
-    accept.mutate(inviteToken, {
-      onSuccess: (profile) => {
-        toast.success(t("auth.acceptInvite.successTitle"), {
-          description: t("auth.acceptInvite.successBody", { company: profile.companyName ?? "" }),
-        });
-        void navigate({ to: "/app/dashboard" });
-      },
-      onError: (error) =>
-        toastFailure(t("auth.acceptInvite.failedTitle"), error, t("auth.acceptInvite.failedDefault")),
-    });
-
-  return (
-    <div className="space-y-4">
-      <h1 className="text-tremor-title font-semibold text-tremor-content-strong">
-        {t("auth.acceptInvite.title")}
-      </h1>
-      <p className="text-tremor-default text-tremor-content">{t("auth.acceptInvite.body", { email })}</p>
-      <PlainButton
-        className="w-full"
-        onClick={onAccept}
-        loading={accept.isPending}
-        loadingText={t("auth.acceptInvite.accepting")}
-      >
-        {t("auth.acceptInvite.submit")}
-      </PlainButton>
-      <PlainButton className="w-full" variant="secondary" onClick={logout}>
-        {t("auth.acceptInvite.otherAccount")}
-      </PlainButton>
-    </div>
   );
 }

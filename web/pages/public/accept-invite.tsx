@@ -1,0 +1,62 @@
+import { useQuery } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { useTranslation } from "react-i18next";
+import { QueryScope } from "../../components/query-scope";
+import { PlainButton } from "../../components/ui/plain-button";
+import { useAcceptInviteMutation } from "../../lib/queries/auth";
+import { profileQueryOptions } from "../../lib/queries/user";
+import { logout } from "../../lib/session";
+import { toast } from "../../lib/toast";
+import { toastFailure } from "./toast-failure";
+
+/**
+ * A signed-in user (typically one without organisation) opening an invite link joins its organisation.
+ * Its own chunk, with the query code: only signed-in visitors with an invite link download it.
+ */
+export function AcceptInvite({ inviteToken }: { inviteToken: string }) {
+  return (
+    <QueryScope>
+      <AcceptInviteCard inviteToken={inviteToken} />
+    </QueryScope>
+  );
+}
+
+function AcceptInviteCard({ inviteToken }: { inviteToken: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const accept = useAcceptInviteMutation();
+  // The signed-in account, as the session's profile fetch (SessionBootstrap) answers it.
+  const email = useQuery(profileQueryOptions()).data?.email ?? "";
+
+  const onAccept = () =>
+    accept.mutate(inviteToken, {
+      onSuccess: (profile) => {
+        toast.success(t("auth.acceptInvite.successTitle"), {
+          description: t("auth.acceptInvite.successBody", { company: profile.companyName ?? "" }),
+        });
+        void navigate({ to: "/app/dashboard" });
+      },
+      onError: (error) =>
+        toastFailure(t("auth.acceptInvite.failedTitle"), error, t("auth.acceptInvite.failedDefault")),
+    });
+
+  return (
+    <div className="space-y-4">
+      <h1 className="text-tremor-title font-semibold text-tremor-content-strong">
+        {t("auth.acceptInvite.title")}
+      </h1>
+      <p className="text-tremor-default text-tremor-content">{t("auth.acceptInvite.body", { email })}</p>
+      <PlainButton
+        className="w-full"
+        onClick={onAccept}
+        loading={accept.isPending}
+        loadingText={t("auth.acceptInvite.accepting")}
+      >
+        {t("auth.acceptInvite.submit")}
+      </PlainButton>
+      <PlainButton className="w-full" variant="secondary" onClick={logout}>
+        {t("auth.acceptInvite.otherAccount")}
+      </PlainButton>
+    </div>
+  );
+}
