@@ -8,7 +8,7 @@ import "./styles.css";
 
 async function start(container: HTMLElement) {
   try {
-    // English is bundled; another saved language is fetched first so the first render is translated.
+    // The saved language's strings (English by default) are fetched first so the first render is translated.
     await initI18n();
     const router = createAppRouter();
     createRoot(container).render(
