@@ -59,3 +59,25 @@ export const dashboardFallbackSchema = z.object({
   /** kWh, as SPEC's fallback reads it. */
   totalTodayGeneration: z.number(),
 });
+
+/*
+ * What an entry means, read the same way by the server's read models (totals, sort, search) and
+ * the screens that show entries.
+ */
+
+/** The name a system is shown and sorted by. */
+export const systemName = (metric: Pick<DashboardMetric, "stationName" | "siteName" | "systemId">) =>
+  metric.stationName || metric.siteName || metric.systemId;
+
+/** A system without a known capacity (SolaX's token API gives none) has no efficiency, not 0 %. */
+export const hasCapacity = (metric: Pick<DashboardMetric, "capacity">) => metric.capacity > 0;
+
+export function inverterCounts(metric: Pick<DashboardMetric, "inverters">): {
+  online: number;
+  total: number;
+} {
+  return {
+    online: metric.inverters.filter((inverter) => inverter.state === 1).length,
+    total: metric.inverters.length,
+  };
+}

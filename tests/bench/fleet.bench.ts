@@ -1,7 +1,9 @@
-import { runInDurableObject, SELF } from "cloudflare:test";
+import { createExecutionContext, runInDurableObject, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, inject, it } from "vitest";
+import type { DashboardSummary, SystemsPage } from "../../schema/api/dashboard";
 import type { FleetStore } from "../../worker/fleet/store";
+import worker from "../../worker/index";
 import { createDb } from "../../worker/lib/db";
 import type { NormalisedSystem } from "../../worker/providers/types";
 import { storeSystemsPage } from "../../worker/services/fleet-pages";
@@ -12,7 +14,8 @@ import { BASE, call, registerOwner, type TestUser } from "../worker/helpers";
  * Fleet scale: one organisation of SYSTEMS systems with two inverters each in D1 and in its fleet
  * store, live values, RAW_DAYS of 5-minute readings (system and inverters) for RAW_SYSTEMS of them,
  * and a year of hourly and daily rollups for every system; a week of irradiance at every site.
- * Reports p50/p95 of the dashboard metrics, a 7-day analytics call, the fleet series, storing a
+ * Reports p50/p95 of the dashboard metrics, the dashboard's summary and a page of its systems
+ * list (with the bytes each sends), a 7-day analytics call, the fleet series, storing a
  * sync page of 100 systems, the fan-out to 500 sockets, and /api/health in the same run; the
  * store's bytes and rows per system-day and system-year; D1's size around 1,000 stored pages.
  * Scale is set by BENCH_SYSTEMS / BENCH_RAW_SYSTEMS (vitest.config.ts).
@@ -108,6 +111,22 @@ async function afterAPage(path: string, model: string) {
     rebuilt.push(performance.now() - start);
   }
   return `  right after a stored page: answered p50 ${ms(percentile(answered, 50))}, p95 ${ms(percentile(answered, 95))}; its rebuild in the background done after p50 ${ms(percentile(rebuilt, 50))}, p95 ${ms(percentile(rebuilt, 95))}`;
+}
+
+/** What an answer weighs: its JSON, and on the wire to a browser (the worker's own response, before any client inflates it). */
+async function answerBytes(path: string) {
+  const plain = await call(path, { token: owner.token, headers: { "Accept-Encoding": "identity" } });
+  const jsonBytes = (await plain.arrayBuffer()).byteLength;
+  const res = await worker.fetch(
+    new Request(`${BASE}${path}`, {
+      headers: { Authorization: `Bearer ${owner.token}`, "Accept-Encoding": "gzip, deflate, br" },
+    }),
+    env,
+    createExecutionContext(),
+  );
+  const wireBytes = (await res.arrayBuffer()).byteLength;
+  const gzipped = res.headers.get("Content-Encoding") === "gzip";
+  return `${kb(jsonBytes)} of JSON, ${kb(wireBytes)} on the wire${gzipped ? " (gzip)" : ""}`;
 }
 
 const d1Bytes = async () => {
@@ -249,6 +268,41 @@ it("measures GET /api/dashboard/metrics", async () => {
     `dashboard metrics (${SYSTEMS} systems, ${(body.length / 2 ** 20).toFixed(1)} MB): p50 ${ms(p50)}, p95 ${ms(p95)} (target p95 < 50 ms) · ${await health()}`,
   );
   report.push(await afterAPage("/api/dashboard/metrics", "metrics"));
+});
+
+it("measures the dashboard's first screen: the summary and one page of the systems list", async () => {
+  const summaryRes = await call("/api/dashboard/summary", { token: owner.token });
+  const summary = (await summaryRes.json()) as DashboardSummary;
+  expect(summary.systemCount).toBe(SYSTEMS);
+  expect(summary.totals.systemCount).toBe(SYSTEMS);
+  const pagePath = "/api/dashboard/systems?page=1&pageSize=50&sort=pr&direction=asc";
+  const page = (await (await call(pagePath, { token: owner.token })).json()) as SystemsPage;
+  expect(page.items).toHaveLength(50);
+  expect(page.total).toBe(SYSTEMS);
+
+  const summaryTimes = await timed(30, () => fetched("/api/dashboard/summary"));
+  report.push(
+    `dashboard summary (${SYSTEMS} systems' totals, ${await answerBytes("/api/dashboard/summary")}): p50 ${ms(summaryTimes.p50)}, p95 ${ms(summaryTimes.p95)} · ${await health()}`,
+  );
+  const pageTimes = await timed(30, () => fetched(pagePath));
+  report.push(
+    `dashboard systems page (50 of ${SYSTEMS}, worst PR first, ${await answerBytes(pagePath)}): p50 ${ms(pageTimes.p50)}, p95 ${ms(pageTimes.p95)} · ${await health()}`,
+  );
+  // A new order is sorted once per read model, then sliced like the others.
+  const byNameFirst = await timed(1, () =>
+    fetched("/api/dashboard/systems?page=100&sort=system&direction=desc"),
+  );
+  const byName = await timed(30, () => fetched("/api/dashboard/systems?page=100&sort=system&direction=desc"));
+  report.push(
+    `  page 100 by name: first of its order ${ms(byNameFirst.p50)}, then p50 ${ms(byName.p50)}, p95 ${ms(byName.p95)}`,
+  );
+  const searchPath = `/api/dashboard/systems?q=${encodeURIComponent("system 19")}`;
+  const search = await timed(30, () => fetched(searchPath));
+  report.push(`  a search ("system 19"): p50 ${ms(search.p50)}, p95 ${ms(search.p95)}`);
+  report.push(
+    `  the first screen before: every system from /api/dashboard/metrics, ${await answerBytes("/api/dashboard/metrics")}`,
+  );
+  report.push(await afterAPage("/api/dashboard/summary", "metrics"));
 });
 
 it("measures a 7-day analytics call of one system", async () => {

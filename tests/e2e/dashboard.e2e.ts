@@ -57,6 +57,11 @@ describe("the live dashboard in the browser", () => {
     });
 
     const page = await newPage({ session, width: 1440 });
+    const apiPaths: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith("/api/")) apiPaths.push(url.pathname);
+    });
     const frames: string[] = [];
     page.on("websocket", (socket) => {
       socket.on("framereceived", (frame) => {
@@ -83,6 +88,10 @@ describe("the live dashboard in the browser", () => {
     const banner = page.getByRole("banner");
     await banner.getByText("Live", { exact: true }).waitFor();
     await screenshot(page, "2x-dashboard");
+    // The first screen reads the fleet's totals and one page of systems, never every system's entry.
+    expect(apiPaths).toContain("/api/dashboard/summary");
+    expect(apiPaths).toContain("/api/dashboard/systems");
+    expect(apiPaths).not.toContain("/api/dashboard/metrics");
 
     // The page is longer than the window: the sidebar's background reaches its bottom, and the
     // navigation stays in view when scrolled there.
@@ -119,6 +128,7 @@ describe("the live dashboard in the browser", () => {
       await table.getByRole("row", { name: new RegExp(metric.stationName) }).waitFor();
     }
     await screenshot(page, "2x-dashboard-after-sync");
+    expect(apiPaths).not.toContain("/api/dashboard/metrics");
     await page.context().close();
   });
 });

@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSandbox } from "../../sandbox/app";
+import { summaryProviders } from "../../schema/api/dashboard";
 import { providerRegistrations, providerUrlRegistrations } from "../../schema/provider-registry";
 import { providerFilters } from "../../web/components/analytics/metrics";
-import { summaryProviders } from "../../web/components/dashboard/fleet";
 import { publicEn } from "../../web/lib/i18n/public/en";
 
 const root = path.resolve(import.meta.dirname, "../..");

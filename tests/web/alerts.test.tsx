@@ -2,7 +2,14 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Alert } from "../../schema/api/alerts";
 import type { Role } from "../../schema/roles";
-import { makeAlert, makeFleetSite, makeMetric, summaryOf } from "./dashboard-fixtures";
+import {
+  makeAlert,
+  makeFleetSite,
+  makeMetric,
+  makeSummary,
+  summaryOf,
+  systemsPages,
+} from "./dashboard-fixtures";
 import { FakeWebSocket } from "./fake-websocket";
 import { findToast, makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
 
@@ -42,7 +49,8 @@ function renderAlerts(
       return { body: alerts.find((alert) => alert.id === "alert-1") };
     },
     "GET /api/sites": { body: [makeFleetSite(), makeFleetSite({ id: "site-2", name: "Depot" })] },
-    "GET /api/dashboard/metrics": { body: [makeMetric()] },
+    "GET /api/dashboard/summary": { body: makeSummary() },
+    "GET /api/dashboard/systems": systemsPages([makeMetric()]),
   });
   return { ...renderApp(path), ...api };
 }

@@ -12,6 +12,7 @@ import {
   treesEquivalent,
 } from "../../web/components/analytics/metrics";
 import { idFromPath } from "../../web/pages/app/site-analytics";
+import { makeSummary } from "./dashboard-fixtures";
 import { makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
 
 /** An analytics record in the server's shape (schema/api/analytics.ts). */
@@ -102,10 +103,22 @@ const list = [
   }),
 ];
 
+/** The API's summary of the list's fleet: Warehouse Roof and School Gym; the Meteronline import not counted. */
+const fleetTotals = makeSummary({
+  systemCount: 3,
+  excludedSystemCount: 1,
+  totals: { systemCount: 2, powerW: 4640, todayWh: 37_000, capacityKw: 15, meanEfficiencyPercent: 37.5 },
+});
+
 function openAt(path: string, handlers: Parameters<typeof mockApi>[0]) {
   const profile = makeProfile();
   storeSession(profile);
-  const api = mockApi({ ...signedInApi(profile), "GET /api/sites": { body: [] }, ...handlers });
+  const api = mockApi({
+    ...signedInApi(profile),
+    "GET /api/sites": { body: [] },
+    "GET /api/dashboard/summary": { body: fleetTotals },
+    ...handlers,
+  });
   return { ...api, ...renderApp(path) };
 }
 
@@ -179,12 +192,14 @@ describe("Performance Analytics list", () => {
     expect(request?.url).toContain("range=24h");
   });
 
-  it("leaves Meteronline out of the totals", async () => {
-    openAt("/app/analytics", { "GET /api/analytics": { body: list } });
+  it("shows the fleet's totals as the API computed them (Meteronline left out)", async () => {
+    const { calls } = openAt("/app/analytics", { "GET /api/analytics": { body: list } });
     await screen.findByRole("link", { name: "Farm Import" });
-    // 4,000 W + 640 W; the 100 kW Meteronline import is not counted.
-    expect(screen.getByText("4.6 kW")).toBeInTheDocument();
+    expect(await screen.findByText("4.6 kW")).toBeInTheDocument();
     expect(screen.getByText("37.0 kWh")).toBeInTheDocument();
+    expect(screen.getByText("37.5%")).toBeInTheDocument();
+    expect(screen.getByText("Totals leave out Meteronline systems.")).toBeInTheDocument();
+    expect(calls.filter((call) => call.path === "/api/dashboard/summary")).toHaveLength(1);
   });
 
   it("filters the cards by provider and back to all", async () => {

@@ -1,4 +1,11 @@
 import type { Alert, AlertSummary } from "../../schema/api/alerts";
+import {
+  type DashboardSummary,
+  type FleetTotals,
+  type ProviderTotals,
+  type SystemsPage,
+  summaryProviders,
+} from "../../schema/api/dashboard";
 import type { FleetSeries } from "../../schema/api/fleet-series";
 import type { DashboardMetric } from "../../schema/api/metrics";
 import type { Site } from "../../schema/api/sites";
@@ -175,5 +182,61 @@ export function makeLiveUpdate(overrides: Partial<LiveSystemUpdate> = {}): LiveS
     alarmCode: null,
     timestamp: new Date().toISOString(),
     ...overrides,
+  };
+}
+
+/** GET /api/dashboard/summary's answer: one solis system unless overridden. */
+export function makeSummary(
+  overrides: Partial<Omit<DashboardSummary, "totals" | "providers">> & {
+    totals?: Partial<FleetTotals>;
+    providers?: Partial<ProviderTotals>[];
+  } = {},
+): DashboardSummary {
+  const { totals, providers, ...rest } = overrides;
+  return {
+    generatedAt: new Date().toISOString(),
+    systemCount: 1,
+    excludedSystemCount: 0,
+    weatherPlace: { latitude: 51.5, longitude: -0.12, name: "Harbour Roof" },
+    ...rest,
+    totals: {
+      systemCount: 1,
+      todayWh: 12_000,
+      powerW: 1500,
+      capacityKw: 10,
+      meanEfficiencyPercent: 15,
+      performanceRatio: 0.9,
+      dataTime: new Date(Date.now() - 5 * 60_000).toISOString(),
+      ...totals,
+    },
+    providers: summaryProviders.map((provider) => ({
+      provider,
+      siteCount: provider === "solis" ? 1 : 0,
+      systemCount: provider === "solis" ? 1 : 0,
+      capacityKw: provider === "solis" ? 10 : 0,
+      powerW: provider === "solis" ? 1500 : 0,
+      ...providers?.find((row) => row.provider === provider),
+    })),
+  };
+}
+
+/**
+ * GET /api/dashboard/systems answered from `metrics` in the order given (as the API ordered
+ * them): the page and page size asked for, `q` matched against the system names.
+ */
+export function systemsPages(metrics: readonly DashboardMetric[]) {
+  return ({ url }: { url: string }) => {
+    const params = new URL(url, "http://localhost").searchParams;
+    const page = Number(params.get("page") ?? 1);
+    const pageSize = Number(params.get("pageSize") ?? 50);
+    const q = (params.get("q") ?? "").toLowerCase();
+    const matching = metrics.filter((metric) => metric.stationName.toLowerCase().includes(q));
+    const body: SystemsPage = {
+      items: matching.slice((page - 1) * pageSize, page * pageSize),
+      page,
+      pageSize,
+      total: matching.length,
+    };
+    return { body };
   };
 }

@@ -1,10 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
-import { fleetTotals, providerTotals, sortSystems } from "../../web/components/dashboard/fleet";
 import { generationChartData } from "../../web/components/dashboard/generation-series";
 import { localDate } from "../../web/components/dashboard/local-day";
-import { fallbackMetrics, fetchDashboardMetrics } from "../../web/lib/queries/metrics";
+import { fallbackSummary, fetchDashboardSummary } from "../../web/lib/queries/dashboard";
 import { createQueryClient, isCancellation } from "../../web/lib/query-client";
-import { makeMetric } from "./dashboard-fixtures";
 import { makeProfile, storeSession } from "./helpers";
 
 describe("plant-local days", () => {
@@ -68,79 +66,40 @@ describe("the generation chart's rows", () => {
   });
 });
 
-describe("fleet totals", () => {
-  it("leaves meteronline out and counts no power for stale systems", () => {
-    const totals = fleetTotals([
-      makeMetric({ currentPowerW: 1000, todayGenerationWh: 5000, efficiency: 10, expectedTodayWh: 10_000 }),
-      makeMetric({
-        systemId: "b",
-        provider: "sma",
-        currentPowerW: 700,
-        stale: true,
-        efficiency: 20,
-        todayGenerationWh: 3000,
-        expectedTodayWh: null,
-      }),
-      makeMetric({
-        systemId: "c",
-        provider: "meteronline",
-        currentPowerW: 9000,
-        todayGenerationWh: 90_000,
-        efficiency: 90,
-      }),
-    ]);
-    expect(totals).toMatchObject({ systemCount: 2, powerW: 1000, todayWh: 8000, meanEfficiency: 15 });
-    // A system without a capacity has no efficiency: it neither counts as 0 % nor shows one.
-    const withUnrated = fleetTotals([
-      makeMetric({ systemId: "rated", efficiency: 40 }),
-      makeMetric({ systemId: "unrated", capacity: 0, efficiency: 0 }),
-    ]);
-    expect(withUnrated.meanEfficiency).toBe(40);
-    expect(fleetTotals([makeMetric({ capacity: 0, efficiency: 0 })]).meanEfficiency).toBeNull();
-    expect(totals.performanceRatio).toBeCloseTo(0.5);
-    expect(providerTotals([makeMetric(), makeMetric({ systemId: "x", siteId: "site-1" })])[0]).toMatchObject({
-      provider: "solis",
-      siteCount: 1,
-      systemCount: 2,
-    });
-  });
-
-  it("sorts an unknown PR last in either direction", () => {
-    const metrics = [
-      makeMetric({ systemId: "a", stationName: "A", performanceRatio: null }),
-      makeMetric({ systemId: "b", stationName: "B", performanceRatio: 0.95 }),
-      makeMetric({ systemId: "c", stationName: "C", performanceRatio: 0.4 }),
-    ];
-    expect(sortSystems(metrics, "pr", "asc").map((m) => m.stationName)).toEqual(["C", "B", "A"]);
-    expect(sortSystems(metrics, "pr", "desc").map((m) => m.stationName)).toEqual(["B", "C", "A"]);
-  });
-});
-
-describe("the metrics fallback", () => {
-  it("builds one solis entry with the generation in Wh when sites matched, else nothing", () => {
-    const [entry] = fallbackMetrics({
+describe("the summary fallback", () => {
+  it("builds one solis system with the generation in Wh when sites matched, else no systems", () => {
+    const summary = fallbackSummary({
       matchedSites: 3,
       totalCurrentPower: 4500,
       totalTodayGeneration: 12.345,
     });
-    expect(entry).toMatchObject({ provider: "solis", currentPowerW: 4500, todayGenerationWh: 12_345 });
-    expect(fallbackMetrics({ matchedSites: 0, totalCurrentPower: 0, totalTodayGeneration: 0 })).toEqual([]);
-    expect(fallbackMetrics({ nonsense: true })).toEqual([]);
+    expect(summary).toMatchObject({
+      systemCount: 1,
+      totals: { systemCount: 1, powerW: 4500, todayWh: 12_345 },
+    });
+    expect(summary.providers.find((row) => row.provider === "solis")).toMatchObject({
+      systemCount: 1,
+      powerW: 4500,
+    });
+    expect(
+      fallbackSummary({ matchedSites: 0, totalCurrentPower: 0, totalTodayGeneration: 0 }).systemCount,
+    ).toBe(0);
+    expect(fallbackSummary({ nonsense: true }).systemCount).toBe(0);
   });
 });
 
-describe("a cancelled metrics read", () => {
+describe("a cancelled summary read", () => {
   it("is passed on as a cancellation: no fallback call and nothing logged", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const fetchMock = vi.fn(async (_input: RequestInfo | URL, init?: RequestInit) => {
       init?.signal?.throwIfAborted();
-      return new Response("[]", { headers: { "Content-Type": "application/json" } });
+      return new Response("{}", { headers: { "Content-Type": "application/json" } });
     });
     vi.stubGlobal("fetch", fetchMock);
     storeSession(makeProfile());
     const controller = new AbortController();
     controller.abort();
-    const error = await fetchDashboardMetrics(controller.signal).catch((caught: unknown) => caught);
+    const error = await fetchDashboardSummary(controller.signal).catch((caught: unknown) => caught);
     expect(isCancellation(error)).toBe(true);
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(errors).not.toHaveBeenCalled();

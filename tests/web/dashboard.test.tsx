@@ -1,25 +1,30 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { Alert } from "../../schema/api/alerts";
+import type { DashboardSummary } from "../../schema/api/dashboard";
 import type { DashboardMetric } from "../../schema/api/metrics";
 import { defaultPreferences, type Preferences } from "../../schema/api/preferences";
 import type { Site } from "../../schema/api/sites";
 import type { CurrentWeather } from "../../schema/api/weather";
-import { formatPercent } from "../../web/lib/format";
 import {
   makeAlert,
   makeFleetSeries,
   makeFleetSite,
   makeLiveUpdate,
   makeMetric,
+  makeSummary,
   makeWeather,
   summaryOf,
+  systemsPages,
 } from "./dashboard-fixtures";
 import { FakeWebSocket } from "./fake-websocket";
 import { type FakeResponse, makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
 
 interface DashboardData {
-  metrics?: DashboardMetric[] | FakeResponse;
+  /** GET /api/dashboard/summary (default: one solis system). */
+  summary?: DashboardSummary | FakeResponse | (() => FakeResponse);
+  /** The systems GET /api/dashboard/systems pages through, in the API's order (or its handler). */
+  systems?: DashboardMetric[] | ((request: { url: string }) => FakeResponse);
   sites?: Site[];
   alerts?: Alert[];
   weather?: CurrentWeather;
@@ -35,10 +40,14 @@ function renderDashboard(data: DashboardData = {}) {
   const alerts = data.alerts ?? [];
   const api = mockApi({
     ...signedInApi(profile, data.preferences),
-    "GET /api/dashboard/metrics":
-      Array.isArray(data.metrics) || data.metrics === undefined
-        ? { body: data.metrics ?? [makeMetric()] }
-        : data.metrics,
+    "GET /api/dashboard/summary":
+      typeof data.summary === "function"
+        ? data.summary
+        : data.summary === undefined || "totals" in data.summary
+          ? { body: data.summary ?? makeSummary() }
+          : data.summary,
+    "GET /api/dashboard/systems":
+      typeof data.systems === "function" ? data.systems : systemsPages(data.systems ?? [makeMetric()]),
     "GET /api/debug/dashboard-test": data.fallback ?? { status: 500, body: { error: "down" } },
     "GET /api/sites": { body: data.sites ?? [makeFleetSite()] },
     "GET /api/alerts": ({ url }) => {
@@ -53,6 +62,11 @@ function renderDashboard(data: DashboardData = {}) {
 }
 
 const systemTable = () => screen.findByRole("table", { name: /Systems, worst performance ratio first/ });
+
+const searchOf = (calls: { path: string; url: string }[], path: string) =>
+  calls
+    .filter((call) => call.path === path)
+    .map((call) => Object.fromEntries(new URL(call.url, "http://localhost").searchParams));
 
 const rowNames = (table: HTMLElement) =>
   within(table)
@@ -99,21 +113,39 @@ describe("dashboard", () => {
     expectedTodayWh: null,
   });
 
-  it("shows the summary cards and the system table from the metrics, worst PR first", async () => {
-    renderDashboard({
-      metrics: [solis, sma, meteronline],
+  /** The summary the API computes for solis + sma + meteronline (the client adds nothing up). */
+  const threeSystems = makeSummary({
+    systemCount: 3,
+    excludedSystemCount: 1,
+    totals: {
+      systemCount: 2,
+      todayWh: 20_000,
+      powerW: 1500,
+      capacityKw: 30,
+      meanEfficiencyPercent: 9.75,
+      performanceRatio: 0.8,
+    },
+    providers: [
+      { provider: "solis", siteCount: 1, systemCount: 1, capacityKw: 10, powerW: 1500 },
+      { provider: "sma", siteCount: 1, systemCount: 1, capacityKw: 20, powerW: 0 },
+    ],
+  });
+
+  it("shows the API's totals on the cards and the first page of systems in the API's order", async () => {
+    const { calls } = renderDashboard({
+      summary: threeSystems,
+      systems: [sma, solis, meteronline],
       sites: [makeFleetSite(), makeFleetSite({ id: "site-2", name: "Depot", status: "offline" })],
     });
     const table = await systemTable();
     expect(rowNames(table)).toEqual(["Depot Carport", "Harbour East", "Farm Meter"]);
 
-    // Meteronline stays out of the totals: 12 kWh + 8 kWh.
     const today = screen.getByText("Generation Today").closest("div.flex-col") as HTMLElement;
     expect(within(today).getByText("20.0 kWh")).toBeInTheDocument();
     const active = screen.getByText("Active Sites").closest("div.flex-col") as HTMLElement;
     expect(within(active).getByText("1 of 2")).toBeInTheDocument();
+    expect(within(active).getByText(/2 systems monitored/)).toBeInTheDocument();
     const efficiency = screen.getByText("Performance Efficiency").closest("div.flex-col") as HTMLElement;
-    // Mean of 15 % and 4.5 %; PR = 20 kWh / 25 kWh expected.
     expect(within(efficiency).getByText("9.8%")).toBeInTheDocument();
     expect(within(efficiency).getByText("PR 80%")).toBeInTheDocument();
 
@@ -131,9 +163,16 @@ describe("dashboard", () => {
     expect(within(liveRow).getByText("12.0 kWh")).toBeInTheDocument();
     expect(within(liveRow).getByText("1/1 online")).toBeInTheDocument();
     expect(within(liveRow).getByText("PR 90%")).toBeInTheDocument();
+
+    // The first screen reads the summary and one page, worst PR first: never every system.
+    expect(searchOf(calls, "/api/dashboard/systems")).toEqual([
+      { page: "1", pageSize: "50", sort: "pr", direction: "asc" },
+    ]);
+    expect(calls.filter((call) => call.path === "/api/dashboard/summary")).toHaveLength(1);
+    expect(calls.filter((call) => call.path === "/api/dashboard/metrics")).toHaveLength(0);
   });
 
-  it("shows no efficiency for a system without a capacity, and leaves it out of the mean", async () => {
+  it("shows no efficiency for a system without a capacity, and the API's mean on the card", async () => {
     const unrated = makeMetric({
       systemId: "solax-1",
       provider: "solax",
@@ -141,14 +180,29 @@ describe("dashboard", () => {
       capacity: 0,
       efficiency: 0,
     });
-    renderDashboard({ metrics: [sma, unrated], sites: [makeFleetSite()] });
+    renderDashboard({
+      summary: makeSummary({ systemCount: 2, totals: { systemCount: 2, meanEfficiencyPercent: 4.5 } }),
+      systems: [sma, unrated],
+      sites: [makeFleetSite()],
+    });
     const table = await systemTable();
     const row = within(table)
       .getByRole("rowheader", { name: /SolaX SVSANDBOX3/ })
       .closest("tr") as HTMLElement;
     expect(row.lastElementChild?.textContent).toMatch(/^—/);
     const efficiency = screen.getByText("Performance Efficiency").closest("div.flex-col") as HTMLElement;
-    expect(within(efficiency).getByText(formatPercent(sma.efficiency, "en-GB"))).toBeInTheDocument();
+    expect(within(efficiency).getByText("4.5%")).toBeInTheDocument();
+  });
+
+  it("says no efficiency when the API knows no capacity in the fleet", async () => {
+    renderDashboard({
+      summary: makeSummary({ totals: { meanEfficiencyPercent: null, performanceRatio: null } }),
+    });
+    const efficiency = (await screen.findByText("Performance Efficiency")).closest(
+      "div.flex-col",
+    ) as HTMLElement;
+    expect(within(efficiency).getByText("—")).toBeInTheDocument();
+    expect(within(efficiency).getByText("PR —")).toBeInTheDocument();
   });
 
   it("names a system's site under it, but once when the site was made from that plant and shares its name", async () => {
@@ -158,7 +212,11 @@ describe("dashboard", () => {
       siteName: "Canal Roof",
       stationName: "Canal Roof",
     });
-    renderDashboard({ metrics: [sma, own], sites: [makeFleetSite()] });
+    renderDashboard({
+      summary: makeSummary({ systemCount: 2 }),
+      systems: [sma, own],
+      sites: [makeFleetSite()],
+    });
     const table = await systemTable();
     expect(within(table).getByRole("rowheader", { name: /Depot Carport/ })).toHaveTextContent(
       "Depot CarportDepot",
@@ -166,18 +224,40 @@ describe("dashboard", () => {
     expect(within(table).getByRole("rowheader", { name: /Canal Roof/ }).textContent).toBe("Canal Roof");
   });
 
-  it("sorts the table by a column and reverses on a second click", async () => {
-    const { user } = renderDashboard({ metrics: [solis, sma, meteronline] });
+  it("asks the API for a column's order and the reverse on a second click, showing what it answers", async () => {
+    // The API's answer per order (the worker tests hold the API to its ordering).
+    const orders: Record<string, DashboardMetric[]> = {
+      "pr|asc": [sma, solis, meteronline],
+      "system|asc": [sma, meteronline, solis],
+      "system|desc": [solis, meteronline, sma],
+      "today|desc": [meteronline, solis, sma],
+    };
+    const { user } = renderDashboard({
+      summary: threeSystems,
+      systems: ({ url }) => {
+        const params = new URL(url, "http://localhost").searchParams;
+        return systemsPages(orders[`${params.get("sort")}|${params.get("direction")}`] ?? [])({ url });
+      },
+    });
     const table = await systemTable();
+    expect(rowNames(table)).toEqual(["Depot Carport", "Harbour East", "Farm Meter"]);
     await user.click(within(table).getByRole("button", { name: "System" }));
-    expect(rowNames(table)).toEqual(["Depot Carport", "Farm Meter", "Harbour East"]);
+    await waitFor(() => expect(rowNames(table)).toEqual(["Depot Carport", "Farm Meter", "Harbour East"]));
+    expect(within(table).getByRole("columnheader", { name: /System/ })).toHaveAttribute(
+      "aria-sort",
+      "ascending",
+    );
     await user.click(within(table).getByRole("button", { name: "System" }));
-    expect(rowNames(table)).toEqual(["Harbour East", "Farm Meter", "Depot Carport"]);
+    await waitFor(() => expect(rowNames(table)).toEqual(["Harbour East", "Farm Meter", "Depot Carport"]));
     await user.click(within(table).getByRole("button", { name: "Today" }));
-    expect(rowNames(table)).toEqual(["Farm Meter", "Harbour East", "Depot Carport"]);
+    await waitFor(() => expect(rowNames(table)).toEqual(["Farm Meter", "Harbour East", "Depot Carport"]));
+    expect(within(table).getByRole("columnheader", { name: /Today/ })).toHaveAttribute(
+      "aria-sort",
+      "descending",
+    );
   });
 
-  it("pages a large fleet 50 systems at a time and finds a system by name", async () => {
+  it("pages a large fleet 50 systems at a time and searches it through the API", async () => {
     const fleet = Array.from({ length: 120 }, (_, i) =>
       makeMetric({
         systemId: `sys-${i}`,
@@ -185,33 +265,47 @@ describe("dashboard", () => {
         performanceRatio: i / 200,
       }),
     );
-    const { user } = renderDashboard({ metrics: fleet });
+    const { user, calls } = renderDashboard({
+      summary: makeSummary({ systemCount: 120, totals: { systemCount: 120 } }),
+      systems: fleet,
+    });
     const table = await systemTable();
-    // Worst PR first: Plant 000 leads, 50 rows in the page.
     expect(rowNames(table)).toHaveLength(50);
     expect(rowNames(table)[0]).toBe("Plant 000");
     expect(screen.getByText("1–50 of 120")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Previous" })).toBeDisabled();
     await user.click(screen.getByRole("button", { name: "Next" }));
+    await screen.findByText("51–100 of 120");
     await user.click(screen.getByRole("button", { name: "Next" }));
+    await screen.findByText("101–120 of 120");
     expect(rowNames(table)).toEqual(fleet.slice(100).map((m) => m.stationName));
-    expect(screen.getByText("101–120 of 120")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Next" })).toBeDisabled();
+    expect(searchOf(calls, "/api/dashboard/systems").map((query) => query.page)).toEqual(["1", "2", "3"]);
+
     await user.type(screen.getByRole("searchbox", { name: "Find a system" }), "plant 07");
-    expect(rowNames(table)).toEqual(fleet.slice(70, 80).map((m) => m.stationName));
+    await waitFor(() => expect(rowNames(table)).toEqual(fleet.slice(70, 80).map((m) => m.stationName)));
+    // The search is sent once typing pauses, from the first page.
+    expect(searchOf(calls, "/api/dashboard/systems").filter((query) => query.q !== undefined)).toEqual([
+      { page: "1", pageSize: "50", sort: "pr", direction: "asc", q: "plant 07" },
+    ]);
     expect(screen.queryByRole("button", { name: "Next" })).not.toBeInTheDocument();
     await user.clear(screen.getByRole("searchbox", { name: "Find a system" }));
     await user.type(screen.getByRole("searchbox", { name: "Find a system" }), "nowhere");
-    expect(screen.getByText("No system matches “nowhere”.")).toBeInTheDocument();
+    expect(await screen.findByText("No system matches “nowhere”.")).toBeInTheDocument();
   });
 
-  it("sums the provider summary per provider, leaving meteronline out", async () => {
-    renderDashboard({ metrics: [solis, sma, meteronline] });
+  it("offers no search when the fleet fits one page", async () => {
+    renderDashboard({ summary: threeSystems, systems: [solis, sma, meteronline] });
+    await systemTable();
+    expect(screen.queryByRole("searchbox", { name: "Find a system" })).not.toBeInTheDocument();
+  });
+
+  it("shows the API's totals per provider, and says how many meteronline systems it left out", async () => {
+    renderDashboard({ summary: threeSystems, systems: [solis, sma, meteronline] });
     const list = await screen.findByRole("list", { name: "Provider Summary" });
     const solisRow = within(list).getByRole("listitem", { name: "Solis" });
     expect(within(solisRow).getByText("1.5 kW")).toBeInTheDocument();
     expect(within(solisRow).getByText("Sites: 1 · Systems: 1 · 10 kW")).toBeInTheDocument();
-    // Stale data is not current power.
     const smaRow = within(list).getByRole("listitem", { name: "SMA" });
     expect(within(smaRow).getByText("0 W")).toBeInTheDocument();
     expect(within(smaRow).getByText("Sites: 1 · Systems: 1 · 20 kW")).toBeInTheDocument();
@@ -269,15 +363,9 @@ describe("dashboard", () => {
   it("reads the weather at a system's coordinates when no site exists yet", async () => {
     const { calls } = renderDashboard({
       sites: [],
-      metrics: [
-        makeMetric({
-          stationName: "Quay Roof",
-          siteName: null,
-          location: { address: null, latitude: 48.85, longitude: 2.35 },
-        }),
-      ],
+      summary: makeSummary({ weatherPlace: { latitude: 48.85, longitude: 2.35, name: "Quay Roof" } }),
     });
-    expect(await screen.findByText("Quay Roof", { selector: "*" }, { timeout: 3000 })).toBeInTheDocument();
+    expect(await screen.findByText("At Quay Roof", {}, { timeout: 3000 })).toBeInTheDocument();
     await waitFor(() => expect(calls.some((call) => call.path === "/api/weather/current")).toBe(true));
     const params = new URL(calls.find((call) => call.path === "/api/weather/current")?.url ?? "", "http://x")
       .searchParams;
@@ -288,7 +376,7 @@ describe("dashboard", () => {
   it("uses the default coordinates only when nothing in the organisation has a place", async () => {
     const { calls } = renderDashboard({
       sites: [],
-      metrics: [makeMetric({ location: { address: null, latitude: null, longitude: null } })],
+      summary: makeSummary({ weatherPlace: null }),
       weather: makeWeather({ cloudCover: 85, uvIndex: 9 }),
     });
     expect(await screen.findByText("Cloudy")).toBeInTheDocument();
@@ -301,7 +389,7 @@ describe("dashboard", () => {
 
   it("shows today's change and the PR against its 7-day median from the fleet series", async () => {
     const { calls } = renderDashboard({
-      metrics: [solis],
+      summary: makeSummary({ totals: { todayWh: 12_000, performanceRatio: 12 / 13 } }),
       series: {
         body: makeFleetSeries({
           today: { energyWh: 12_000, yesterdaySameTimeWh: 10_000, changePct: 20, systemCount: 1 },
@@ -314,7 +402,7 @@ describe("dashboard", () => {
     expect(within(card).getByText(/vs 10.0 kWh by this time yesterday/)).toBeInTheDocument();
     const efficiency = screen.getByText("Performance Efficiency").closest("div.flex-col") as HTMLElement;
     expect(within(efficiency).getByText(/vs 7-day median PR: 80%/)).toBeInTheDocument();
-    // The PR shown (12 of 13 kWh expected: 92.3 %) against the median: +12.3 points.
+    // The API's PR (12 of 13 kWh expected: 92.3 %) against the median: +12.3 points.
     expect(within(efficiency).getByText("PR 92%")).toBeInTheDocument();
     expect(within(efficiency).getByText("+12.3 pts")).toBeInTheDocument();
     expect(screen.queryByText(/PR yesterday/)).not.toBeInTheDocument();
@@ -324,7 +412,7 @@ describe("dashboard", () => {
 
   it("shows a falling generation and a PR below the median as decreases", async () => {
     renderDashboard({
-      metrics: [solis],
+      summary: makeSummary({ totals: { performanceRatio: 12 / 13 } }),
       series: {
         body: makeFleetSeries({
           today: { energyWh: 6000, yesterdaySameTimeWh: 8000, changePct: -25, systemCount: 1 },
@@ -341,7 +429,7 @@ describe("dashboard", () => {
   });
 
   it("omits the change indicators when yesterday and the 7-day median are not known", async () => {
-    renderDashboard({ metrics: [solis] });
+    renderDashboard();
     expect(await screen.findByText(/No comparison: yesterday's data is not available/)).toBeInTheDocument();
     const efficiency = screen.getByText("Performance Efficiency").closest("div.flex-col") as HTMLElement;
     expect(within(efficiency).getByText(/Mean efficiency of the included systems/)).toBeInTheDocument();
@@ -370,7 +458,8 @@ describe("dashboard", () => {
       makeMetric({ systemId: `sys-${index}`, stationName: `Roof ${index}` }),
     );
     const { calls } = renderDashboard({
-      metrics: fleet,
+      summary: makeSummary({ systemCount: 30, totals: { systemCount: 30 } }),
+      systems: fleet,
       preferences: { ...defaultPreferences, timezone: "Europe/Amsterdam" },
       series: {
         body: makeFleetSeries({
@@ -407,12 +496,12 @@ describe("dashboard", () => {
   });
 
   it("says no readings yet when today has no hours", async () => {
-    renderDashboard({ metrics: [solis], series: { body: makeFleetSeries({ generation: [] }) } });
+    renderDashboard({ series: { body: makeFleetSeries({ generation: [] }) } });
     expect(await screen.findByText("No readings yet today")).toBeInTheDocument();
   });
 
   it("shows the chart's error and keeps the rest of the dashboard when the series fails", async () => {
-    renderDashboard({ metrics: [solis], series: { status: 500, body: { error: "Series down" } } });
+    renderDashboard({ series: { status: 500, body: { error: "Series down" } } });
     const chart = (await screen.findByText("Real-Time Generation by Provider")).closest(
       "div.flex-col",
     ) as HTMLElement;
@@ -424,19 +513,23 @@ describe("dashboard", () => {
   });
 
   it("shows the empty state when there are no systems", async () => {
-    renderDashboard({ metrics: [] });
+    const { calls } = renderDashboard({
+      summary: makeSummary({ systemCount: 0, totals: { systemCount: 0 }, weatherPlace: null }),
+      systems: [],
+    });
     expect(await screen.findByText("No sites yet")).toBeInTheDocument();
     expect(screen.getByText("Add your first solar site to start monitoring")).toBeInTheDocument();
+    expect(calls.filter((call) => call.path === "/api/dashboard/systems")).toHaveLength(0);
   });
 
-  it("treats a non-array answer as no systems", async () => {
-    renderDashboard({ metrics: { body: { unexpected: true } } });
+  it("treats an unreadable summary as no systems", async () => {
+    renderDashboard({ summary: { body: { unexpected: true } } });
     expect(await screen.findByText("No sites yet")).toBeInTheDocument();
   });
 
-  it("falls back to the debug totals when the metrics call fails", async () => {
+  it("falls back to the debug totals when the summary call fails", async () => {
     const { calls } = renderDashboard({
-      metrics: { status: 500, body: { error: "boom" } },
+      summary: { status: 500, body: { error: "boom" } },
       fallback: { body: { matchedSites: 2, totalCurrentPower: 3200, totalTodayGeneration: 25.5 } },
     });
     expect(await screen.findByText("Showing fleet totals only")).toBeInTheDocument();
@@ -447,47 +540,57 @@ describe("dashboard", () => {
     });
     expect(within(solisRow).getByText("3.2 kW")).toBeInTheDocument();
     expect(calls.filter((call) => call.path === "/api/debug/dashboard-test").length).toBeGreaterThan(0);
+    // No per-system detail with the fallback: no table, no page read.
+    expect(screen.queryByRole("table")).not.toBeInTheDocument();
+    expect(calls.filter((call) => call.path === "/api/dashboard/systems")).toHaveLength(0);
   });
 
-  it("retries once, then shows the empty list with a notice when the fallback fails too", async () => {
-    const { calls } = renderDashboard({ metrics: { status: 500, body: { error: "boom" } } });
+  it("retries once, then shows the empty state with a notice when the fallback fails too", async () => {
+    const { calls } = renderDashboard({ summary: { status: 500, body: { error: "boom" } } });
     expect(await screen.findByText("Fleet data unavailable", {}, { timeout: 15_000 })).toBeInTheDocument();
     expect(screen.getByText("No sites yet")).toBeInTheDocument();
-    expect(calls.filter((call) => call.path === "/api/dashboard/metrics")).toHaveLength(2);
+    expect(calls.filter((call) => call.path === "/api/dashboard/summary")).toHaveLength(2);
     expect(calls.filter((call) => call.path === "/api/debug/dashboard-test")).toHaveLength(2);
   });
 
   it("keeps the figures shown when a refresh fails, and says so", async () => {
     let failing = false;
     const { queryClient } = renderDashboard({
-      metrics: { body: [solis] },
+      summary: () => (failing ? { status: 503, body: { error: "busy" } } : { body: makeSummary() }),
+      fallback: { status: 503, body: { error: "busy" } },
     });
     const table = await systemTable();
-    const profile = makeProfile();
-    mockApi({
-      ...signedInApi(profile),
-      "GET /api/dashboard/metrics": () =>
-        failing ? { status: 503, body: { error: "busy" } } : { body: [solis] },
-      "GET /api/debug/dashboard-test": { status: 503, body: { error: "busy" } },
-    });
     failing = true;
     await act(async () => {
-      await queryClient.refetchQueries({ queryKey: ["dashboard", "metrics"] }).catch(() => undefined);
+      await queryClient.refetchQueries({ queryKey: ["dashboard", "summary"] }).catch(() => undefined);
     });
     expect(await screen.findByText("Fleet data unavailable", {}, { timeout: 15_000 })).toBeInTheDocument();
     expect(within(table).getByRole("rowheader", { name: /Harbour East/ })).toBeInTheDocument();
+    const today = screen.getByText("Generation Today").closest("div.flex-col") as HTMLElement;
+    expect(within(today).getByText("12.0 kWh")).toBeInTheDocument();
     expect(screen.queryByText("No sites yet")).not.toBeInTheDocument();
   });
 
-  it("merges a live update into the table without refetching the metrics", async () => {
-    const { calls } = renderDashboard({ metrics: [solis, sma] });
+  it("merges a live update into the table at once, and shows the totals the API computes after it", async () => {
+    let summaryReads = 0;
+    const { calls } = renderDashboard({
+      // The API's totals before the update, then after it.
+      summary: () => ({
+        body: makeSummary({
+          systemCount: 2,
+          totals: { systemCount: 2, todayWh: ++summaryReads === 1 ? 20_000 : 23_500 },
+        }),
+      }),
+      systems: [solis, sma],
+    });
     const table = await systemTable();
     const row = () =>
       within(table)
         .getByRole("rowheader", { name: /Harbour East/ })
         .closest("tr") as HTMLElement;
     expect(within(row()).getByText("1.5 kW")).toBeInTheDocument();
-    const metricsCalls = calls.filter((call) => call.path === "/api/dashboard/metrics").length;
+    const today = screen.getByText("Generation Today").closest("div.flex-col") as HTMLElement;
+    expect(within(today).getByText("20.0 kWh")).toBeInTheDocument();
 
     const socket = FakeWebSocket.instances[0];
     act(() => socket?.serverOpens());
@@ -497,8 +600,11 @@ describe("dashboard", () => {
         data: makeLiveUpdate({ systemId: "sys-solis", powerW: 4200, pac: 4200, energyTodayWh: 15_500 }),
       }),
     );
+    // The row at once (a page read again before the socket's values does not put them back) ...
     await waitFor(() => expect(within(row()).getByText("4.2 kW")).toBeInTheDocument());
     expect(within(row()).getByText("15.5 kWh")).toBeInTheDocument();
+    // ... and the totals as the API computes them, read again rather than added up here.
+    expect(await within(today).findByText("23.5 kWh")).toBeInTheDocument();
 
     // A stale system becomes fresh with its first live message.
     act(() =>
@@ -519,6 +625,8 @@ describe("dashboard", () => {
     await waitFor(() => expect(within(smaRow).getByText("2.5 kW")).toBeInTheDocument());
     expect(within(smaRow).queryByText("Stale")).not.toBeInTheDocument();
     expect(within(smaRow).getByText("Online")).toBeInTheDocument();
-    expect(calls.filter((call) => call.path === "/api/dashboard/metrics")).toHaveLength(metricsCalls);
+    await waitFor(() => expect(summaryReads).toBeGreaterThanOrEqual(3));
+    expect(within(row()).getByText("4.2 kW")).toBeInTheDocument();
+    expect(calls.filter((call) => call.path === "/api/dashboard/metrics")).toHaveLength(0);
   });
 });

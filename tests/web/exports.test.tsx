@@ -1,6 +1,6 @@
 import { screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { makeAlert, makeFleetSite, makeMetric, summaryOf } from "./dashboard-fixtures";
+import { makeAlert, makeFleetSite, summaryOf } from "./dashboard-fixtures";
 import { findToast, makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
 
 function stubDownloads() {
@@ -43,7 +43,6 @@ function renderAlerts(csvStatus = 200) {
         : { body: alerts },
     "GET /api/alerts/summary": () => ({ body: summaryOf(alerts) }),
     "GET /api/sites": { body: [makeFleetSite()] },
-    "GET /api/dashboard/metrics": { body: [makeMetric()] },
   });
   return { ...renderApp("/app/alerts"), ...api };
 }

@@ -2,6 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { act, render, screen } from "@testing-library/react";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AlertSummary } from "../../schema/api/alerts";
+import type { SystemsPage } from "../../schema/api/dashboard";
 import type { DashboardMetric } from "../../schema/api/metrics";
 import { SystemLiveRow } from "../../web/components/dashboard/system-live-row";
 import { ProfileProvider } from "../../web/components/profile-context";
@@ -10,7 +11,7 @@ import { connectLive } from "../../web/lib/live";
 import { applyLiveMessage, mergeLiveUpdate, useLiveCacheSync } from "../../web/lib/live-cache";
 import { alertKeys } from "../../web/lib/queries/alerts";
 import { dashboardKeys, keepNewerEntries } from "../../web/lib/queries/metrics";
-import { makeLiveUpdate, makeMetric } from "./dashboard-fixtures";
+import { makeLiveUpdate, makeMetric, makeSummary } from "./dashboard-fixtures";
 import { FakeWebSocket } from "./fake-websocket";
 import { makeProfile, mockApi, testQueryClient } from "./helpers";
 
@@ -87,6 +88,36 @@ describe("merging live updates", () => {
     expect(queryClient.getQueryData<DashboardMetric[]>(dashboardKeys.metrics())?.[0]?.currentPowerW).toBe(
       4200,
     );
+  });
+
+  it("updates the system on every cached page of the systems list and has the totals read again", () => {
+    const queryClient = testQueryClient();
+    const query = { page: 1, pageSize: 50, q: "", sort: "pr", direction: "asc" } as const;
+    const byName = { ...query, sort: "system" } as const;
+    const other = makeMetric({ systemId: "sys-2", currentPowerW: 800 });
+    queryClient.setQueryData<SystemsPage>(dashboardKeys.systems(query), {
+      items: [other, makeMetric()],
+      page: 1,
+      pageSize: 50,
+      total: 2,
+    });
+    queryClient.setQueryData<SystemsPage>(dashboardKeys.systems(byName), {
+      items: [makeMetric()],
+      page: 1,
+      pageSize: 50,
+      total: 2,
+    });
+    queryClient.setQueryData(dashboardKeys.summary(), { summary: makeSummary(), fallback: false });
+    applyLiveMessage(queryClient, { type: "solis_realtime_update", data: makeLiveUpdate({ powerW: 4200 }) });
+    const page = queryClient.getQueryData<SystemsPage>(dashboardKeys.systems(query));
+    expect(page?.items.map((metric) => metric.currentPowerW)).toEqual([800, 4200]);
+    expect(page?.items[0]).toBe(other);
+    expect(
+      queryClient.getQueryData<SystemsPage>(dashboardKeys.systems(byName))?.items[0]?.currentPowerW,
+    ).toBe(4200);
+    // The client adds nothing up: the totals and the pages' order come from the API again.
+    expect(queryClient.getQueryState(dashboardKeys.summary())?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(dashboardKeys.systems(query))?.isInvalidated).toBe(true);
   });
 
   it("asks the server again for a system the cache does not know", () => {

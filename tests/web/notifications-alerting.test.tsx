@@ -5,7 +5,7 @@ import type { Alert } from "../../schema/api/alerts";
 import type { Member } from "../../schema/api/members";
 import type { Notification } from "../../schema/api/notifications";
 import type { Role } from "../../schema/roles";
-import { makeAlert, summaryOf } from "./dashboard-fixtures";
+import { makeAlert, makeSummary, summaryOf } from "./dashboard-fixtures";
 import { findToast, makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
 
 const notification = (overrides: Partial<Notification>): Notification => ({
@@ -39,7 +39,7 @@ function renderFrame(role: Role, path: string, extra: Parameters<typeof mockApi>
   const api = mockApi({
     ...signedInApi(profile),
     "GET /api/sites": { body: [] },
-    "GET /api/dashboard/metrics": { body: [] },
+    "GET /api/dashboard/summary": { body: makeSummary({ systemCount: 0, totals: { systemCount: 0 } }) },
     "GET /api/alerts/summary": { body: summaryOf([]) },
     ...extra,
   });

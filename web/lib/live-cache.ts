@@ -1,6 +1,7 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
 import type { AlertSummary } from "../../schema/api/alerts";
+import type { SystemsPage } from "../../schema/api/dashboard";
 import type { DashboardMetric } from "../../schema/api/metrics";
 import type { LiveMessage, LiveSystemUpdate } from "../../schema/live";
 import { localDate } from "../components/dashboard/local-day";
@@ -10,9 +11,11 @@ import { dashboardKeys } from "./queries/metrics";
 import { notificationKeys } from "./queries/notifications";
 
 /**
- * Live messages go into the query cache instead of causing refetches: a system update replaces
- * that system's entry in ['dashboard','metrics'] (the fleet chart's hourly means come from the
- * server's rollups, read again every few minutes); alerts_changed sets the unresolved count at once.
+ * Live messages go into the query cache: a system update replaces that system's entry wherever
+ * it is shown (['dashboard','metrics'], the systems pages) at once, and the fleet's totals and the
+ * pages' order are read again from the API, which computes them (the fleet chart's hourly means
+ * come from the server's rollups, read again every few minutes); alerts_changed sets the
+ * unresolved count at once.
  */
 
 const statusOfState = (state: LiveSystemUpdate["state"]): DashboardMetric["status"] =>
@@ -88,6 +91,19 @@ function applySystemUpdate(queryClient: QueryClient, update: LiveSystemUpdate): 
       }
     }
   }
+  for (const [queryKey, page] of queryClient.getQueriesData<SystemsPage>({
+    queryKey: dashboardKeys.systemPages(),
+  })) {
+    const index = page?.items.findIndex((metric) => metric.systemId === update.systemId) ?? -1;
+    const current = page?.items[index];
+    if (!page || !current || !isNewer(update, current.dataTime)) continue;
+    const items = [...page.items];
+    items[index] = mergeLiveUpdate(current, update);
+    queryClient.setQueryData(queryKey, { ...page, items });
+  }
+  // A sync page's updates arrive together: a read already under way is not restarted for each.
+  void queryClient.invalidateQueries({ queryKey: dashboardKeys.summary() }, { cancelRefetch: false });
+  void queryClient.invalidateQueries({ queryKey: dashboardKeys.systemPages() }, { cancelRefetch: false });
 }
 
 function applyAlertsChanged(queryClient: QueryClient, openCount: number): void {
@@ -155,6 +171,8 @@ export function useLiveCacheSync(): void {
         // Updates sent while the socket was down were missed: read the live screens' data again.
         if (connectedBefore) {
           void queryClient.invalidateQueries({ queryKey: dashboardKeys.metrics(), exact: true });
+          void queryClient.invalidateQueries({ queryKey: dashboardKeys.summary() });
+          void queryClient.invalidateQueries({ queryKey: dashboardKeys.systemPages() });
           void queryClient.invalidateQueries({ queryKey: alertKeys.all });
         }
         connectedBefore = true;

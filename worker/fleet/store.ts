@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { AnalyticsRange, AnalyticsRecord } from "../../schema/api/analytics";
+import type { DashboardSummary, SystemsPage, SystemsPageQuery } from "../../schema/api/dashboard";
 import type { FleetSeries } from "../../schema/api/fleet-series";
 import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, type LiveMessage } from "../../schema/live";
 import { readFullDirectory, readVersions } from "../data/fleet-directory";
@@ -41,6 +42,7 @@ import {
   fallbackTotals,
 } from "./read-models/metrics";
 import { buildFleetSeries } from "./read-models/series";
+import { systemsPage } from "./read-models/systems-page";
 import type { FleetPage, LegacyRows, LiveValues, StoredPage } from "./types";
 
 export interface StoredHistoryDay {
@@ -263,8 +265,18 @@ export class FleetStore extends DurableObject<Env> {
     return { key, gzip: await (snapshot.gzip ?? gzipText(snapshot.json)) };
   }
 
+  /** The fleet's totals, from the same read model as the metrics answer. */
+  async dashboardSummary(orgId: string, now: number): Promise<DashboardSummary> {
+    return (await this.metricsSnapshot(orgId, now)).summary;
+  }
+
+  /** One page of the fleet's entries, from the same read model: only the page crosses to the isolate. */
+  async systemsPage(orgId: string, now: number, query: SystemsPageQuery): Promise<SystemsPage> {
+    return systemsPage((await this.metricsSnapshot(orgId, now)).systems, query);
+  }
+
   async fallbackTotals(orgId: string, now: number) {
-    return fallbackTotals((await this.metricsSnapshot(orgId, now)).metrics);
+    return fallbackTotals(await this.metricsSnapshot(orgId, now));
   }
 
   async energyVsExpectedBySite(orgId: string, now: number) {

@@ -23,3 +23,20 @@ export function acceptsGzip(acceptEncoding: string | undefined | null): boolean 
     return q === undefined || Number(q.slice(2)) > 0;
   });
 }
+
+/**
+ * A JSON answer as the client takes it: gzipped when it accepts gzip (sent as held, or compressed
+ * on the way), plain otherwise. Gzip is sent as it is (`encodeBody: "manual"`), not encoded again.
+ */
+export function jsonAnswer(
+  acceptEncoding: string | undefined | null,
+  body: { gzip: Uint8Array } | { json: string },
+): Response {
+  const headers = { "Content-Type": "application/json", Vary: "Accept-Encoding" };
+  if (acceptsGzip(acceptEncoding)) {
+    const gzip =
+      "gzip" in body ? body.gzip : new Blob([body.json]).stream().pipeThrough(new CompressionStream("gzip"));
+    return new Response(gzip, { headers: { ...headers, "Content-Encoding": "gzip" }, encodeBody: "manual" });
+  }
+  return new Response("gzip" in body ? gunzipStream(body.gzip) : body.json, { headers });
+}

@@ -1,15 +1,26 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import {
+  dashboardSummarySchema,
+  systemsPageQuerySchema,
+  systemsPageSchema,
+} from "../../schema/api/dashboard";
 import { formatQuerySchema } from "../../schema/api/exports";
 import { fleetSeriesQuerySchema, fleetSeriesSchema } from "../../schema/api/fleet-series";
 import { type DashboardMetric, dashboardMetricSchema } from "../../schema/api/metrics";
 import { type AppEnv, userContext } from "../hono-env";
 import { csvHeaders } from "../lib/csv";
-import { acceptsGzip, gunzipStream } from "../lib/gzip";
+import { jsonAnswer } from "../lib/gzip";
 import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
-import { dashboardFallback, dashboardMetricsGzip, dashboardMetricsJson } from "../services/dashboard";
+import {
+  dashboardFallback,
+  dashboardMetricsGzip,
+  dashboardMetricsJson,
+  dashboardSummary,
+  dashboardSystemsPage,
+} from "../services/dashboard";
 import { metricsCsv } from "../services/exports";
 import { fleetSeries } from "../services/fleet-series";
 
@@ -31,18 +42,20 @@ export const dashboardRoutes = new Hono<AppEnv>()
       // Held gzipped (a 20,000-system fleet is ~15 MB of JSON, under 1 MB gzipped): sent as held to
       // a client that takes gzip, inflated on the way to one that does not.
       const gzip = await dashboardMetricsGzip(userContext(c));
-      return acceptsGzip(c.req.header("Accept-Encoding"))
-        ? new Response(gzip, {
-            headers: {
-              "Content-Type": "application/json",
-              "Content-Encoding": "gzip",
-              Vary: "Accept-Encoding",
-            },
-            encodeBody: "manual",
-          })
-        : new Response(gunzipStream(gzip), {
-            headers: { "Content-Type": "application/json", Vary: "Accept-Encoding" },
-          });
+      return jsonAnswer(c.req.header("Accept-Encoding"), { gzip });
+    },
+  )
+  .get("/summary", responds("DashboardSummary", dashboardSummarySchema), async (c) =>
+    c.json(await dashboardSummary(userContext(c))),
+  )
+  .get(
+    "/systems",
+    responds("DashboardSystemsPage", systemsPageSchema),
+    validate("query", systemsPageQuerySchema),
+    async (c) => {
+      const page = await dashboardSystemsPage(userContext(c), c.req.valid("query"));
+      // A page of 50 entries is ~40 KB of repetitive JSON: gzipped for a client that takes it.
+      return jsonAnswer(c.req.header("Accept-Encoding"), { json: JSON.stringify(page) });
     },
   )
   .get(

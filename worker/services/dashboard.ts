@@ -1,3 +1,4 @@
+import type { DashboardSummary, SystemsPage, SystemsPageQuery } from "../../schema/api/dashboard";
 import { gunzipText } from "../lib/gzip";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
@@ -43,4 +44,16 @@ export async function dashboardMetricsJson(ctx: UserContext): Promise<string> {
 export async function dashboardFallback(ctx: UserContext) {
   const org = authorizeOrgAction(ctx, "org:read");
   return fleetStoreOf(org).fallbackTotals(org.user.orgId, org.now);
+}
+
+/** The fleet's totals and per-provider totals, as the organisation's fleet store computes them. */
+export async function dashboardSummary(ctx: UserContext): Promise<DashboardSummary> {
+  const org = authorizeOrgAction(ctx, "org:read");
+  return fleetStoreOf(org).dashboardSummary(org.user.orgId, org.now);
+}
+
+/** One page of the organisation's systems, searched and sorted by the fleet store. */
+export async function dashboardSystemsPage(ctx: UserContext, query: SystemsPageQuery): Promise<SystemsPage> {
+  const org = authorizeOrgAction(ctx, "org:read");
+  return fleetStoreOf(org).systemsPage(org.user.orgId, org.now, query);
 }

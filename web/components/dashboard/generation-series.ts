@@ -1,7 +1,7 @@
+import { summaryProviders } from "../../../schema/api/dashboard";
 import type { FleetSeries } from "../../../schema/api/fleet-series";
 import { formatHourMinute } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
-import { summaryProviders } from "./fleet";
 
 export type ChartProvider = (typeof summaryProviders)[number];
 

@@ -1,21 +1,23 @@
 import { Card, Title } from "@tremor/react";
 import { useTranslation } from "react-i18next";
-import type { DashboardMetric } from "../../../schema/api/metrics";
+import type { ProviderTotals } from "../../../schema/api/dashboard";
 import { formatCapacityKw, formatCount, formatPowerW } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
-import { providerTotals } from "./fleet";
 
-/** Site count, capacity and live power per provider (the four API providers; meteronline, a CSV import, left out). */
+/**
+ * Site count, capacity and live power per provider as the API computed them (the four API
+ * providers; meteronline, a CSV import, left out).
+ */
 export function ProviderSummary({
-  metrics,
+  providers: rows,
+  excludedSystemCount,
   locale,
 }: {
-  metrics: readonly DashboardMetric[];
+  providers: readonly ProviderTotals[];
+  excludedSystemCount: number;
   locale: string;
 }) {
   const { t } = useTranslation();
-  const rows = providerTotals(metrics);
-  const meteronlineCount = metrics.filter((metric) => metric.provider === "meteronline").length;
   return (
     <Card>
       <Title>{t("fleet.providers.title")}</Title>
@@ -42,9 +44,9 @@ export function ProviderSummary({
           </li>
         ))}
       </ul>
-      {meteronlineCount > 0 ? (
+      {excludedSystemCount > 0 ? (
         <p className="mt-2 text-tremor-label text-tremor-content">
-          {t("fleet.providers.meteronlineExcluded", { n: meteronlineCount })}
+          {t("fleet.providers.meteronlineExcluded", { n: excludedSystemCount })}
         </p>
       ) : null}
     </Card>

@@ -1,5 +1,6 @@
 import { BadgeDelta } from "@tremor/react";
 import { useTranslation } from "react-i18next";
+import type { FleetTotals } from "../../../schema/api/dashboard";
 import type { FleetSeries } from "../../../schema/api/fleet-series";
 import type { CurrentWeather } from "../../../schema/api/weather";
 import {
@@ -13,7 +14,6 @@ import {
   formatTime,
 } from "../../lib/format";
 import { weatherImpact } from "../weather/labels";
-import type { FleetTotals } from "./fleet";
 import { SummaryCard } from "./summary-card";
 
 interface SummaryCardsProps {
@@ -34,9 +34,7 @@ export function SummaryCards({ totals, sites, series, weather, locale, timeZone 
   const { t } = useTranslation();
   const time = (value: number | string) => formatTime(value, { locale, timeZone });
   const asOf =
-    totals.dataTimeMs === null
-      ? t("fleet.cards.noDataYet")
-      : t("fleet.asOf", { time: time(totals.dataTimeMs) });
+    totals.dataTime === null ? t("fleet.cards.noDataYet") : t("fleet.asOf", { time: time(totals.dataTime) });
   const change = series?.today.changePct ?? null;
   const medianPr = series?.performance.medianPr7d ?? null;
   // Against the PR the card shows (live with the metrics), so the badge is their visible difference.
@@ -92,7 +90,7 @@ export function SummaryCards({ totals, sites, series, weather, locale, timeZone 
       />
       <SummaryCard
         label={t("fleet.cards.efficiency")}
-        value={formatPercent(totals.meanEfficiency, locale)}
+        value={formatPercent(totals.meanEfficiencyPercent, locale)}
         aside={
           <span className="text-tremor-default text-tremor-content-emphasis">
             {t("fleet.cards.pr", { value: formatRatio(totals.performanceRatio, locale) })}

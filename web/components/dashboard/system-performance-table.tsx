@@ -1,8 +1,10 @@
 import { RiArrowDownSLine, RiArrowUpSLine, RiExpandUpDownLine } from "@remixicon/react";
+import { useQuery } from "@tanstack/react-query";
 import { Card, Title } from "@tremor/react";
-import { useMemo, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { DashboardMetric } from "../../../schema/api/metrics";
+import type { SortDirection, SystemSortKey } from "../../../schema/api/dashboard";
+import { hasCapacity, inverterCounts, systemName } from "../../../schema/api/metrics";
 import {
   formatCount,
   formatDateTime,
@@ -13,15 +15,11 @@ import {
   formatTime,
 } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
+import { systemsPageQueryOptions } from "../../lib/queries/dashboard";
+import { useDebouncedValue } from "../sites/use-debounced-value";
+import { ErrorState } from "../ui/error-state";
 import { ExportButton } from "../ui/export-button";
-import {
-  hasCapacity,
-  inverterCounts,
-  type SortDirection,
-  type SystemSortKey,
-  sortSystems,
-  systemName,
-} from "./fleet";
+import { Spinner } from "../ui/spinner";
 import { SystemStatusBadge } from "./system-status-badge";
 
 interface Column {
@@ -40,8 +38,10 @@ const columns: Column[] = [
   { key: "pr", label: "efficiency", align: "right" },
 ];
 
-/** Rows rendered at once: a fleet of thousands is paged rather than put in the page whole. */
+/** Rows per page: a fleet of thousands is read and shown a page at a time. */
 const ROWS_PER_PAGE = 50;
+/** Typing pauses this long before the search is sent. */
+const SEARCH_DELAY_MS = 250;
 
 /** Worst first by performance ratio unless the reader picks another order. */
 const DEFAULT_SORT = { key: "pr", direction: "asc" } as const satisfies {
@@ -49,12 +49,14 @@ const DEFAULT_SORT = { key: "pr", direction: "asc" } as const satisfies {
   direction: SortDirection;
 };
 
+/** The fleet's systems a page at a time, searched and sorted by the API. */
 export function SystemPerformanceTable({
-  metrics,
+  systemCount,
   locale,
   timeZone,
 }: {
-  metrics: readonly DashboardMetric[];
+  /** Systems in the fleet (the summary's count): the search is offered from more than one page. */
+  systemCount: number;
   locale: string;
   timeZone: string | undefined;
 }) {
@@ -62,15 +64,24 @@ export function SystemPerformanceTable({
   const [sort, setSort] = useState<{ key: SystemSortKey; direction: SortDirection }>(DEFAULT_SORT);
   const [query, setQuery] = useState("");
   const [page, setPage] = useState(0);
-  const matching = useMemo(() => {
-    const sorted = sortSystems(metrics, sort.key, sort.direction);
-    const needle = query.trim().toLocaleLowerCase(locale);
-    return needle ? sorted.filter((metric) => matches(metric, needle, locale)) : sorted;
-  }, [metrics, sort, query, locale]);
-  // A fleet of thousands is shown a page at a time; the page stays in range as the fleet changes.
-  const pageCount = Math.max(1, Math.ceil(matching.length / ROWS_PER_PAGE));
-  const shownPage = Math.min(page, pageCount - 1);
-  const rows = matching.slice(shownPage * ROWS_PER_PAGE, (shownPage + 1) * ROWS_PER_PAGE);
+  const search = useDebouncedValue(query.trim(), SEARCH_DELAY_MS);
+  const pageQuery = useQuery(
+    systemsPageQueryOptions({
+      page: page + 1,
+      pageSize: ROWS_PER_PAGE,
+      q: search,
+      sort: sort.key,
+      direction: sort.direction,
+    }),
+  );
+  const total = pageQuery.data?.total ?? 0;
+  const rows = pageQuery.data?.items ?? [];
+  // The page stays in range as the fleet or the search changes.
+  const pageCount = Math.max(1, Math.ceil(total / ROWS_PER_PAGE));
+  const shownPage = pageQuery.data ? pageQuery.data.page - 1 : page;
+  useEffect(() => {
+    if (pageQuery.data && !pageQuery.isPlaceholderData && page > pageCount - 1) setPage(pageCount - 1);
+  }, [pageQuery.data, pageQuery.isPlaceholderData, page, pageCount]);
   const time = (value: string) => formatTime(value, { locale, timeZone });
 
   const onSort = (key: SystemSortKey) => {
@@ -87,7 +98,7 @@ export function SystemPerformanceTable({
       <div className="flex items-center justify-between gap-2">
         <Title>{t("fleet.table.title")}</Title>
         <div className="flex items-center gap-2">
-          {metrics.length > ROWS_PER_PAGE ? (
+          {systemCount > ROWS_PER_PAGE ? (
             <input
               type="search"
               value={query}
@@ -202,17 +213,25 @@ export function SystemPerformanceTable({
             })}
           </tbody>
         </table>
-        {matching.length === 0 && query ? (
-          <p className="px-3 py-4 text-tremor-content">{t("fleet.table.noMatch", { query: query.trim() })}</p>
+        {pageQuery.isPending ? <Spinner className="py-6" /> : null}
+        {pageQuery.isError && !pageQuery.data ? (
+          <ErrorState
+            title={t("fleet.loadFailed")}
+            error={pageQuery.error}
+            onRetry={() => void pageQuery.refetch()}
+          />
+        ) : null}
+        {pageQuery.data && total === 0 && search ? (
+          <p className="px-3 py-4 text-tremor-content">{t("fleet.table.noMatch", { query: search })}</p>
         ) : null}
       </div>
-      {matching.length > ROWS_PER_PAGE ? (
+      {total > ROWS_PER_PAGE ? (
         <nav className="mt-3 flex items-center justify-end gap-3 text-tremor-default text-tremor-content">
           <span>
             {t("fleet.table.shown", {
               from: formatCount(shownPage * ROWS_PER_PAGE + 1, locale),
               to: formatCount(shownPage * ROWS_PER_PAGE + rows.length, locale),
-              total: formatCount(matching.length, locale),
+              total: formatCount(total, locale),
             })}
           </span>
           <button
@@ -234,13 +253,6 @@ export function SystemPerformanceTable({
         </nav>
       ) : null}
     </Card>
-  );
-}
-
-/** A system is found by its name, its site's name or the vendor's id for it. */
-function matches(metric: DashboardMetric, needle: string, locale: string): boolean {
-  return [systemName(metric), metric.siteName ?? "", metric.providerId].some((text) =>
-    text.toLocaleLowerCase(locale).includes(needle),
   );
 }
 

@@ -41,7 +41,7 @@ export function AnalyticsPage() {
     const shown = filterByProvider(list.data, filter);
     body = (
       <div className="space-y-6">
-        <FleetSummary records={list.data} />
+        <FleetSummary />
         <ProviderFilterBar records={list.data} value={filter} onChange={setFilter} />
         {shown.length === 0 ? (
           <p className="rounded-tremor-default border border-dashed border-tremor-border px-4 py-8 text-center text-tremor-default text-tremor-content">

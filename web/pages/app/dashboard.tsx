@@ -3,10 +3,9 @@ import { useQuery } from "@tanstack/react-query";
 import { Callout } from "@tremor/react";
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
-import type { DashboardMetric } from "../../../schema/api/metrics";
+import type { DashboardSummary } from "../../../schema/api/dashboard";
 import type { Site } from "../../../schema/api/sites";
 import { AlertsPanel } from "../../components/dashboard/alerts-panel";
-import { fleetTotals } from "../../components/dashboard/fleet";
 import { ProviderSummary } from "../../components/dashboard/provider-summary";
 import { SummaryCards } from "../../components/dashboard/summary-cards";
 import { SystemPerformanceTable } from "../../components/dashboard/system-performance-table";
@@ -19,8 +18,8 @@ import { PageHeader } from "../../components/ui/page-header";
 import { Spinner } from "../../components/ui/spinner";
 import { useUserTimeZone } from "../../components/use-user-time-zone";
 import { formatTime, localeFor } from "../../lib/format";
+import { dashboardSummaryQueryOptions, useFleetUnavailableSince } from "../../lib/queries/dashboard";
 import { useFleetSeries } from "../../lib/queries/fleet-series";
-import { isFallbackMetric, metricsQueryOptions, useMetricsUnavailableSince } from "../../lib/queries/metrics";
 import { sitesQueryOptions } from "../../lib/queries/sites";
 import { currentWeatherQueryOptions } from "../../lib/queries/weather";
 
@@ -47,20 +46,14 @@ interface WeatherLocation {
 function weatherLocation(
   sites: readonly Site[] | undefined,
   sitesFailed: boolean,
-  metrics: readonly DashboardMetric[],
+  summary: DashboardSummary | undefined,
 ): WeatherLocation | null {
   const first = sites?.[0];
   if (first) return { latitude: first.latitude, longitude: first.longitude, siteName: first.name };
-  if (!sites && !sitesFailed) return null;
-  const located = metrics.find(
-    (metric) => metric.location.latitude !== null && metric.location.longitude !== null,
-  );
-  return located && located.location.latitude !== null && located.location.longitude !== null
-    ? {
-        latitude: located.location.latitude,
-        longitude: located.location.longitude,
-        siteName: located.siteName ?? located.stationName,
-      }
+  if ((!sites && !sitesFailed) || !summary) return null;
+  const place = summary.weatherPlace;
+  return place
+    ? { latitude: place.latitude, longitude: place.longitude, siteName: place.name }
     : { ...DEFAULT_WEATHER_LOCATION, siteName: null };
 }
 
@@ -68,11 +61,11 @@ export function DashboardPage() {
   const { t, i18n } = useTranslation();
   const locale = localeFor(i18n.language);
   const timeZone = useUserTimeZone();
-  const metricsQuery = useQuery(metricsQueryOptions());
-  const unavailableSince = useMetricsUnavailableSince();
+  // The fleet's totals and one page of its systems: never every system's entry, whatever its size.
+  const summaryQuery = useQuery(dashboardSummaryQueryOptions());
+  const unavailableSince = useFleetUnavailableSince();
   const sitesQuery = useQuery(sitesQueryOptions());
-  const metrics = metricsQuery.data ?? [];
-  const location = weatherLocation(sitesQuery.data, sitesQuery.isError, metrics);
+  const location = weatherLocation(sitesQuery.data, sitesQuery.isError, summaryQuery.data?.summary);
   const weatherQuery = useQuery({
     ...currentWeatherQueryOptions(location?.latitude ?? 0, location?.longitude ?? 0),
     enabled: location !== null,
@@ -80,11 +73,10 @@ export function DashboardPage() {
 
   // One call for the whole fleet's chart and comparisons, whatever its size.
   const seriesQuery = useFleetSeries();
-  const systems = metrics.filter((metric) => !isFallbackMetric(metric));
 
   const header = <PageHeader title={t("pages.dashboard")} description={t("dashboard.subtitle")} />;
 
-  if (metricsQuery.isPending) {
+  if (summaryQuery.isPending) {
     return (
       <>
         {header}
@@ -92,24 +84,25 @@ export function DashboardPage() {
       </>
     );
   }
-  if (metricsQuery.data === undefined) {
+  if (summaryQuery.data === undefined) {
     return (
       <>
         {header}
         <ErrorState
           title={t("fleet.loadFailed")}
-          error={metricsQuery.error}
-          onRetry={() => void metricsQuery.refetch()}
+          error={summaryQuery.error}
+          onRetry={() => void summaryQuery.refetch()}
         />
       </>
     );
   }
+  const { summary, fallback } = summaryQuery.data;
   const unavailableNotice = unavailableSince ? (
     <Callout title={t("fleet.unavailableTitle")} color="amber" icon={RiErrorWarningLine} className="mb-6">
       {t("fleet.unavailableBody", { time: formatTime(unavailableSince, { locale, timeZone }) })}
     </Callout>
   ) : null;
-  if (metrics.length === 0) {
+  if (summary.systemCount === 0) {
     return (
       <>
         {header}
@@ -125,7 +118,6 @@ export function DashboardPage() {
     );
   }
 
-  const totals = fleetTotals(metrics);
   const sites = sitesQuery.data
     ? {
         active: sitesQuery.data.filter((site) => site.isActive && site.status !== "offline").length,
@@ -133,7 +125,6 @@ export function DashboardPage() {
       }
     : undefined;
   const series = seriesQuery.data ?? (seriesQuery.isError ? null : undefined);
-  const fallback = metrics.some(isFallbackMetric);
 
   return (
     <>
@@ -146,7 +137,7 @@ export function DashboardPage() {
           </Callout>
         ) : null}
         <SummaryCards
-          totals={totals}
+          totals={summary.totals}
           sites={sites}
           series={series}
           weather={weatherQuery.data}
@@ -159,7 +150,11 @@ export function DashboardPage() {
               <GenerationChart query={seriesQuery} locale={locale} timeZone={timeZone} />
             </Suspense>
           </div>
-          <ProviderSummary metrics={metrics} locale={locale} />
+          <ProviderSummary
+            providers={summary.providers}
+            excludedSystemCount={summary.excludedSystemCount}
+            locale={locale}
+          />
         </div>
         <div className="grid gap-6 lg:grid-cols-2">
           <AlertsPanel locale={locale} timeZone={timeZone} />
@@ -170,9 +165,9 @@ export function DashboardPage() {
             timeZone={timeZone}
           />
         </div>
-        {systems.length > 0 ? (
-          <SystemPerformanceTable metrics={systems} locale={locale} timeZone={timeZone} />
-        ) : null}
+        {fallback ? null : (
+          <SystemPerformanceTable systemCount={summary.systemCount} locale={locale} timeZone={timeZone} />
+        )}
       </div>
     </>
   );

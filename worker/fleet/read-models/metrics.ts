@@ -1,4 +1,4 @@
-import type { DashboardMetric } from "../../../schema/api/metrics";
+import type { DashboardSummary } from "../../../schema/api/dashboard";
 import type { Db } from "../../lib/db";
 import {
   type FleetMetric,
@@ -8,6 +8,8 @@ import {
 } from "../../services/metrics";
 import { readMetricRows } from "../data/reads";
 import type { FleetDb } from "../db";
+import { countsInTotals, fleetSummary } from "./fleet-summary";
+import { type SystemsIndex, systemsIndex } from "./systems-page";
 
 export interface FleetMetricsSnapshot {
   metrics: FleetMetric[];
@@ -15,6 +17,10 @@ export interface FleetMetricsSnapshot {
   json: string;
   /** The same, gzipped once when first asked for. */
   gzip?: Promise<Uint8Array>;
+  /** The fleet's totals, computed once from the same entries. */
+  summary: DashboardSummary;
+  /** The entries' orders for the paged systems list. */
+  systems: SystemsIndex;
 }
 
 /** Every system's dashboard entry: the store's rows in two reads, today's irradiance from D1 in one. */
@@ -22,16 +28,25 @@ export async function buildFleetMetrics(store: FleetDb, d1: Db, now: number): Pr
   const rows = readMetricRows(store);
   const irradiation = await readIrradiation(d1, todayIrradianceWindows(rows.systems, now));
   const metrics = metricsFromRows(rows, irradiation, now);
-  return { metrics, json: JSON.stringify(metrics.map((m) => m.metric)) };
+  const entries = metrics.map((m) => m.metric);
+  return {
+    metrics,
+    json: JSON.stringify(entries),
+    summary: fleetSummary(entries, now),
+    systems: systemsIndex(entries),
+  };
 }
 
-/** SPEC's fallback totals (the client's path when the metrics call fails); Meteronline is excluded. */
-export function fallbackTotals(metrics: readonly FleetMetric[]) {
-  const counted: DashboardMetric[] = metrics.map((m) => m.metric).filter((m) => m.provider !== "meteronline");
+/**
+ * SPEC's fallback totals (the client's path when the dashboard's summary fails): the summary's
+ * power and energy; matched sites count a system without a site as its own.
+ */
+export function fallbackTotals(snapshot: FleetMetricsSnapshot) {
+  const counted = snapshot.metrics.map((m) => m.metric).filter(countsInTotals);
   return {
     matchedSites: new Set(counted.map((m) => m.siteId ?? m.systemId)).size,
-    totalCurrentPower: counted.reduce((sum, m) => sum + (m.stale ? 0 : m.currentPowerW), 0),
-    totalTodayGeneration: Math.round(counted.reduce((sum, m) => sum + m.todayGenerationWh, 0)) / 1000,
+    totalCurrentPower: snapshot.summary.totals.powerW,
+    totalTodayGeneration: Math.round(snapshot.summary.totals.todayWh) / 1000,
   };
 }
 

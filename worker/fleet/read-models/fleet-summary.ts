@@ -1,0 +1,83 @@
+import { type DashboardSummary, type FleetTotals, summaryProviders } from "../../../schema/api/dashboard";
+import { type DashboardMetric, hasCapacity } from "../../../schema/api/metrics";
+
+/*
+ * The fleet's totals, defined here once: the dashboard's cards and provider breakdown, the
+ * analytics summary and SPEC's fallback totals all show what this computes.
+ */
+
+/** Meteronline (imports of another portal's exports) stays out of every total. */
+export const countsInTotals = (metric: Pick<DashboardMetric, "provider">) =>
+  metric.provider !== "meteronline";
+
+/** Power counts only while the data is fresh: a stale system's last value is not its output now. */
+export const livePowerW = (metric: Pick<DashboardMetric, "stale" | "currentPowerW">) =>
+  metric.stale ? 0 : metric.currentPowerW;
+
+function fleetTotals(included: readonly DashboardMetric[]): FleetTotals {
+  let todayWh = 0;
+  let powerW = 0;
+  let capacityKw = 0;
+  let ratedEfficiencySum = 0;
+  let rated = 0;
+  let actualWh = 0;
+  let expectedWh = 0;
+  let dataTimeMs: number | null = null;
+  for (const metric of included) {
+    todayWh += metric.todayGenerationWh;
+    powerW += livePowerW(metric);
+    capacityKw += metric.capacity;
+    if (hasCapacity(metric)) {
+      ratedEfficiencySum += metric.efficiency;
+      rated++;
+    }
+    // PR over the systems with an expectation only, so one without irradiance does not lower it.
+    if (metric.expectedTodayWh !== null && metric.expectedTodayWh > 0) {
+      actualWh += metric.todayGenerationWh;
+      expectedWh += metric.expectedTodayWh;
+    }
+    const time = metric.dataTime === null ? Number.NaN : Date.parse(metric.dataTime);
+    if (Number.isFinite(time) && (dataTimeMs === null || time > dataTimeMs)) dataTimeMs = time;
+  }
+  return {
+    systemCount: included.length,
+    todayWh,
+    powerW,
+    capacityKw,
+    meanEfficiencyPercent: rated === 0 ? null : ratedEfficiencySum / rated,
+    performanceRatio: expectedWh > 0 ? actualWh / expectedWh : null,
+    dataTime: dataTimeMs === null ? null : new Date(dataTimeMs).toISOString(),
+  };
+}
+
+/** The summary of a fleet's entries (read model order), built once per read model. */
+export function fleetSummary(metrics: readonly DashboardMetric[], builtAt: number): DashboardSummary {
+  const included = metrics.filter(countsInTotals);
+  const located = metrics.find(
+    (metric) => metric.location.latitude !== null && metric.location.longitude !== null,
+  );
+  return {
+    generatedAt: new Date(builtAt).toISOString(),
+    systemCount: metrics.length,
+    excludedSystemCount: metrics.length - included.length,
+    totals: fleetTotals(included),
+    providers: summaryProviders.map((provider) => {
+      const systems = included.filter((metric) => metric.provider === provider);
+      return {
+        provider,
+        siteCount: new Set(systems.flatMap((metric) => (metric.siteId ? [metric.siteId] : []))).size,
+        systemCount: systems.length,
+        capacityKw: systems.reduce((sum, metric) => sum + metric.capacity, 0),
+        powerW: systems.reduce((sum, metric) => sum + livePowerW(metric), 0),
+      };
+    }),
+    weatherPlace:
+      located && located.location.latitude !== null && located.location.longitude !== null
+        ? {
+            latitude: located.location.latitude,
+            longitude: located.location.longitude,
+            name: located.siteName ?? located.stationName,
+          }
+        : null,
+  };
+}

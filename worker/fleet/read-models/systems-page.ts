@@ -1,0 +1,114 @@
+import type { SystemSortKey, SystemsPage, SystemsPageQuery } from "../../../schema/api/dashboard";
+import { type DashboardMetric, inverterCounts, systemName } from "../../../schema/api/metrics";
+
+/*
+ * The dashboard's systems list, a page at a time, from the read model's entries. Orders are
+ * computed once per read model and sort key, so a page of a 20,000-system fleet is a slice.
+ */
+
+const statusRank: Record<DashboardMetric["status"], number> = { fault: 0, stale: 1, offline: 2, online: 3 };
+
+/** Names compare in a language-aware, case-insensitive way ("émile" between "e" and "f"). */
+const names = new Intl.Collator("en", { sensitivity: "base", numeric: true });
+
+/** What a key sorts by; null (a stale system's power, an unknown PR) sorts last in either direction. */
+function sortValue(metric: DashboardMetric, key: Exclude<SystemSortKey, "system">): number | string | null {
+  switch (key) {
+    case "provider":
+      return metric.provider;
+    case "power":
+      return metric.stale ? null : metric.currentPowerW;
+    case "today":
+      return metric.todayGenerationWh;
+    case "status":
+      return statusRank[metric.status];
+    case "inverters":
+      return inverterCounts(metric).online;
+    case "pr":
+      return metric.performanceRatio;
+  }
+}
+
+export interface SystemsIndex {
+  metrics: readonly DashboardMetric[];
+  /** Each entry's position by name (ties by system id): the order of `system` and every tie-break. */
+  nameRank: Int32Array;
+  /** Entry positions in each key's ascending order, built when first asked for. */
+  orders: Map<string, Int32Array>;
+  /** Lower-cased name, site name and vendor id per entry, built when first searched. */
+  searchText: string[] | null;
+}
+
+export function systemsIndex(metrics: readonly DashboardMetric[]): SystemsIndex {
+  const byName = metrics.map((_, i) => i);
+  const keys = metrics.map((metric) => systemName(metric));
+  byName.sort(
+    (a, b) =>
+      names.compare(keys[a] as string, keys[b] as string) ||
+      ((metrics[a] as DashboardMetric).systemId < (metrics[b] as DashboardMetric).systemId ? -1 : 1),
+  );
+  const nameRank = new Int32Array(metrics.length);
+  byName.forEach((entry, position) => {
+    nameRank[entry] = position;
+  });
+  const index: SystemsIndex = { metrics, nameRank, orders: new Map(), searchText: null };
+  // The dashboard's first order is sorted with the model (in the background for a large fleet).
+  orderOf(index, "pr", "asc");
+  return index;
+}
+
+/**
+ * Entry positions sorted by key and direction: a total order (ties by name, then id), so pages
+ * never overlap or skip an entry while the read model is unchanged.
+ */
+function orderOf(index: SystemsIndex, key: SystemSortKey, direction: "asc" | "desc"): Int32Array {
+  const name = `${key}|${direction}`;
+  const cached = index.orders.get(name);
+  if (cached) return cached;
+  const { metrics, nameRank } = index;
+  const positions = Int32Array.from(metrics, (_, i) => i);
+  const sign = direction === "asc" ? 1 : -1;
+  if (key === "system") {
+    positions.sort((a, b) => ((nameRank[a] as number) - (nameRank[b] as number)) * sign);
+  } else {
+    const values = metrics.map((metric) => sortValue(metric, key));
+    positions.sort((a, b) => {
+      const left = values[a] ?? null;
+      const right = values[b] ?? null;
+      const byName = (nameRank[a] as number) - (nameRank[b] as number);
+      if (left === null || right === null) {
+        if (left === right) return byName;
+        return left === null ? 1 : -1;
+      }
+      const order = left < right ? -1 : left > right ? 1 : 0;
+      return order === 0 ? byName : order * sign;
+    });
+  }
+  index.orders.set(name, positions);
+  return positions;
+}
+
+function searchTextOf(index: SystemsIndex): string[] {
+  index.searchText ??= index.metrics.map((metric) =>
+    [systemName(metric), metric.siteName ?? "", metric.providerId].join("\u0000").toLocaleLowerCase(),
+  );
+  return index.searchText;
+}
+
+export function systemsPage(index: SystemsIndex, query: SystemsPageQuery): SystemsPage {
+  const order = orderOf(index, query.sort, query.direction);
+  const needle = query.q.toLocaleLowerCase();
+  const matching = needle
+    ? order.filter((entry) => (searchTextOf(index)[entry] as string).includes(needle))
+    : order;
+  const start = (query.page - 1) * query.pageSize;
+  return {
+    items: Array.from(
+      matching.subarray(start, start + query.pageSize),
+      (entry) => index.metrics[entry],
+    ).filter((metric): metric is DashboardMetric => metric !== undefined),
+    page: query.page,
+    pageSize: query.pageSize,
+    total: matching.length,
+  };
+}
