@@ -53,6 +53,22 @@ function fleetTotals(included: readonly DashboardMetric[]): FleetTotals {
 /** The summary of a fleet's entries (read model order), built once per read model. */
 export function fleetSummary(metrics: readonly DashboardMetric[], builtAt: number): DashboardSummary {
   const included = metrics.filter(countsInTotals);
+  // One pass over the fleet for every provider's totals.
+  const byProvider = new Map<
+    string,
+    { sites: Set<string>; systemCount: number; capacityKw: number; powerW: number }
+  >();
+  for (const metric of included) {
+    let totals = byProvider.get(metric.provider);
+    if (!totals) {
+      totals = { sites: new Set(), systemCount: 0, capacityKw: 0, powerW: 0 };
+      byProvider.set(metric.provider, totals);
+    }
+    if (metric.siteId) totals.sites.add(metric.siteId);
+    totals.systemCount++;
+    totals.capacityKw += metric.capacity;
+    totals.powerW += livePowerW(metric);
+  }
   const located = metrics.find(
     (metric) => metric.location.latitude !== null && metric.location.longitude !== null,
   );
@@ -62,13 +78,13 @@ export function fleetSummary(metrics: readonly DashboardMetric[], builtAt: numbe
     excludedSystemCount: metrics.length - included.length,
     totals: fleetTotals(included),
     providers: summaryProviders.map((provider) => {
-      const systems = included.filter((metric) => metric.provider === provider);
+      const totals = byProvider.get(provider);
       return {
         provider,
-        siteCount: new Set(systems.flatMap((metric) => (metric.siteId ? [metric.siteId] : []))).size,
-        systemCount: systems.length,
-        capacityKw: systems.reduce((sum, metric) => sum + metric.capacity, 0),
-        powerW: systems.reduce((sum, metric) => sum + livePowerW(metric), 0),
+        siteCount: totals?.sites.size ?? 0,
+        systemCount: totals?.systemCount ?? 0,
+        capacityKw: totals?.capacityKw ?? 0,
+        powerW: totals?.powerW ?? 0,
       };
     }),
     weatherPlace:
