@@ -29,7 +29,14 @@ import { providerUrls } from "../providers/urls";
 import { storeSystemsPage } from "../services/fleet-pages";
 import { fleetStoreFor } from "../services/fleet-store";
 import { needsHistory, runHistoryUnit, startHistoryRun } from "./history-run";
-import { backoffMs, describeFailure, nextSyncDelayMs, runReadsLists, SYNC_LEASE_MS } from "./schedule";
+import {
+  backoffMs,
+  cadenceMs,
+  describeFailure,
+  nextSyncDelayMs,
+  runReadsLists,
+  SYNC_LEASE_MS,
+} from "./schedule";
 
 /**
  * A sync is a run of small units. Each unit reads one piece of the vendor account (a list page,
@@ -250,7 +257,8 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
     // Another delivery of this unit committed first: its data is the same, and it goes on.
     if (!committed) return "stale";
     if (finished) {
-      const cadenceMs = await nextSyncDelayMs(db, connection, storedAt);
+      // Cycles run from start to start: a run that needs longer than the interval lengthens its cycle.
+      const cycleMs = cadenceMs(await nextSyncDelayMs(db, connection, storedAt), storedAt - run.startedAt);
       await closeLease(db, connection.id, runId, {
         status: "active",
         lastSyncAt: storedAt,
@@ -258,12 +266,12 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
         lastError: null,
         newestDataAt,
         consecutiveFailures: 0,
-        nextSyncAt: nextCycleAt(run.startedAt, cadenceMs),
+        nextSyncAt: nextCycleAt(run.startedAt, cycleMs),
         ...(run.readsLists ? { listsReadAt: run.startedAt } : {}),
         ...(sessionBlob ?? {}),
       });
       // `connection` is as it was before this run: its last outcome tells whether days are missing.
-      if (needsHistory(connection, storedAt, cadenceMs)) await startHistoryRun(deps, connection);
+      if (needsHistory(connection, storedAt, cycleMs)) await startHistoryRun(deps, connection);
     } else {
       await updateConnection(db, connection.id, { newestDataAt, ...(sessionBlob ?? {}) });
     }

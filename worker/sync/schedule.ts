@@ -36,6 +36,20 @@ export function runReadsLists(
   return connection.listsReadAt === null || now - connection.listsReadAt >= LISTS_REFRESH_MS;
 }
 
+/** Room a cycle keeps beside its run for retries, history units and a user's sync (10 %). */
+const CYCLE_HEADROOM = 1.1;
+
+/**
+ * The cycle of a connection whose run took `runMs`: the base interval (day or night) while the run
+ * fits it, otherwise the run's time with some headroom, rounded up to whole 5-minute cron ticks.
+ * A vendor limit that cannot carry an account in 5 minutes (SMA's 60 calls a minute for 500
+ * plants) so gets the shortest cycle it can carry, measured from run start to run start.
+ */
+export function cadenceMs(baseMs: number, runMs: number): number {
+  const needed = Math.ceil((runMs * CYCLE_HEADROOM) / SYNC_INTERVAL_MS) * SYNC_INTERVAL_MS;
+  return Math.max(baseMs, needed);
+}
+
 /** Exponential backoff per connection: 5, 10, 20, 40 minutes, then hourly. */
 export function backoffMs(consecutiveFailures: number, retryAfterMs?: number): number {
   const exponential = SYNC_INTERVAL_MS * 2 ** Math.max(0, consecutiveFailures - 1);

@@ -21,7 +21,7 @@ const plants = simulatedPlants("fronius", account.accessKeyId, account.plants);
 const T0 = Date.UTC(2026, 5, 15, 10, 0);
 
 /** A Fronius connection on a driven clock, with every vendor call's path recorded. */
-async function froniusHarness(owner: TestUser) {
+async function froniusHarness(owner: TestUser, msPerCall = 0) {
   const clock = { now: T0 };
   const sandbox = createSandbox({ now: () => clock.now });
   const calls: string[] = [];
@@ -47,6 +47,8 @@ async function froniusHarness(owner: TestUser) {
     now: () => clock.now,
     fetch: async (request) => {
       calls.push(new URL(request.url).pathname);
+      // A slow vendor: each answer takes this long on the driven clock.
+      clock.now += msPerCall;
       return sandbox.fetch(request);
     },
     // Spacing and retries pass at once on the driven clock.
@@ -60,7 +62,7 @@ async function froniusHarness(owner: TestUser) {
     expect(result.status).toBe("success");
     return [...calls];
   };
-  return { clock, sync, connectionId };
+  return { clock, sync, connectionId, calls };
 }
 
 const listCalls = (calls: string[]) =>
@@ -146,5 +148,32 @@ describe("plant and device lists, read daily", () => {
     expect(listCalls(next)).toEqual([]);
     expect(next.some((path) => path.includes(goneId))).toBe(false);
     expect(flowCalls(next)).toHaveLength(plants.length);
+  });
+});
+
+describe("cadence", () => {
+  const nextSyncAt = (connectionId: string) =>
+    env.DB.prepare("SELECT next_sync_at AS at FROM provider_connections WHERE id = ?")
+      .bind(connectionId)
+      .first<{ at: number }>()
+      .then((row) => row?.at);
+
+  it("starts the next cycle 5 minutes after the start of a run that fits them", async () => {
+    const owner = await registerOwner();
+    const { clock, sync, connectionId } = await froniusHarness(owner, 1000);
+    const startedAt = clock.now;
+    await sync("cron");
+    expect(clock.now).toBeGreaterThan(startedAt);
+    expect(await nextSyncAt(connectionId)).toBe(startedAt + SYNC_INTERVAL_MS);
+  });
+
+  it("lengthens the cycle of a run the vendor's limit keeps past 5 minutes to whole 5-minute ticks", async () => {
+    const owner = await registerOwner();
+    // The first run's 13 calls at 30 s each: 6.5 minutes, 7.15 with headroom, a 10-minute cycle.
+    const { clock, sync, connectionId } = await froniusHarness(owner, 30_000);
+    const startedAt = clock.now;
+    const calls = await sync("cron");
+    expect(calls).toHaveLength(1 + 4 * plants.length);
+    expect(await nextSyncAt(connectionId)).toBe(startedAt + 2 * SYNC_INTERVAL_MS);
   });
 });
