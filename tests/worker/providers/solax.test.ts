@@ -660,6 +660,30 @@ describe("solax Developer OpenAPI against the sandbox", () => {
     expect(batches.every((url) => (url.searchParams.get("snList") ?? "").split(",").length <= 10)).toBe(true);
   }, 60_000);
 
+  it("keeps each unit of a 500-plant account small: the lists once, then 40 plants a unit", async () => {
+    const clock = movableClock();
+    const seen: Request[] = [];
+    const sandbox = createSandbox({ now: clock.now });
+    const paced: Fetch = (request) => {
+      clock.at += 600;
+      return appFetch(sandbox, undefined, seen)(request);
+    };
+    const ctx = context(paced, { now: clock.now });
+    const units: { systems: number; calls: number }[] = [];
+    let cursor: string | null = null;
+    do {
+      const before = seen.length;
+      const page = await solaxAdapter.syncPage(ctx, benchOpenApiCredentials, cursor, null);
+      units.push({ systems: page.systems.length, calls: seen.length - before });
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    // 500 residential plants in 13 units, then the (empty) commercial list.
+    expect(units.map((unit) => unit.systems)).toEqual([...Array(12).fill(40), 20, 0]);
+    const listCalls = seen.filter((request) => /page_(plant|device)_info/.test(request.url)).length;
+    expect(units.slice(1).every((unit) => unit.calls <= 40 + 40)).toBe(true);
+    expect(units[0]?.calls).toBeGreaterThan(listCalls - 2);
+  }, 60_000);
+
   it("maps 5xx, 10406, invalid JSON, a missing result and a hang to their kinds", async () => {
     const kind = async (fault: string, timeoutMs?: number) =>
       (await failure(readAllPages(solaxAdapter, sandboxContext(fault, timeoutMs), openApiCredentials))).kind;

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { ProviderError, StaleListsError } from "../errors";
 import type {
   KnownInverter,
@@ -96,11 +97,28 @@ const coordinate = (value: number | null, limit: number) =>
   value !== null && value !== 0 && Math.abs(value) <= limit ? value : null;
 
 /**
+ * Plants a unit reads: about 1.3 calls a plant (its alarms, realtime 10 inverters a call) at 90
+ * calls a minute make a unit of about half a minute.
+ */
+const PLANTS_PER_UNIT = 40;
+
+const knownJson = z.custom<KnownSystem>((value) => typeof value === "object" && value !== null);
+const cursorSchema = z.object({
+  businessTypeIndex: z.number().int().min(0),
+  /** A steady cycle's position in the business type's stored plants. */
+  offset: z.number().int().min(0),
+  /** When the lists are read: the business type's listed plants still to read. */
+  listed: z.array(z.object({ plant: knownJson, offline: z.array(z.string()) })).optional(),
+});
+type SolaxCursor = z.infer<typeof cursorSchema>;
+
+/**
  * Plants and inverters are listed account-wide (paged) per business type, live values come 10
  * inverters per call, and ongoing alarms per plant. Plant power and energy are the sums of their
- * inverters', which saves one plant/realtime_data call per plant. One unit per business type: a
- * plant's inverters can sit on any page of the account-wide device list, so a business type's
- * lists are read together. A steady cycle skips the lists and reads the stored plants' inverters.
+ * inverters', which saves one plant/realtime_data call per plant. The first unit of a business
+ * type reads its lists (a plant's inverters can sit on any page of the account-wide device list)
+ * and the cursor carries the listed plants still to read; each unit reads PLANTS_PER_UNIT plants'
+ * live values and alarms. A steady cycle skips the lists and reads the stored plants.
  */
 export async function syncOpenApiPage(
   ctx: ProviderCallContext,
@@ -108,19 +126,51 @@ export async function syncOpenApiPage(
   cursor: string | null,
   known: KnownSystem[] | null,
 ): Promise<SyncPage> {
-  const index = cursor === null ? 0 : Number(JSON.parse(cursor).businessTypeIndex ?? 0);
-  const businessType = BUSINESS_TYPES[index];
+  const at: SolaxCursor =
+    cursor === null ? { businessTypeIndex: 0, offset: 0 } : cursorSchema.parse(JSON.parse(cursor));
+  const businessType = BUSINESS_TYPES[at.businessTypeIndex];
   if (businessType === undefined) throw new ProviderError("malformed", "unknown SolaX sync position");
   const client = new SolaxOpenApiClient(ctx, credentials);
-  const plants =
+  const ofType = (types: BusinessType) =>
+    (known ?? []).filter((plant) => (plant.providerGroup ?? "1") === types);
+  let plants: PlantToRead[];
+  let offset = at.offset;
+  if (known !== null) {
+    plants = ofType(businessType).map((plant) => ({ plant, offline: new Set<string>() }));
+  } else {
+    plants = at.listed
+      ? at.listed.map(({ plant, offline }) => ({ plant, offline: new Set(offline) }))
+      : await listedPlants(client, businessType);
+    offset = 0;
+  }
+  const part = await businessSnapshot(
+    client,
+    businessType,
+    plants.slice(offset, offset + PLANTS_PER_UNIT),
+    known !== null,
+  );
+  const rest = offset + PLANTS_PER_UNIT;
+  const last = at.businessTypeIndex + 1 >= BUSINESS_TYPES.length;
+  let next: SolaxCursor | null;
+  if (rest < plants.length) {
+    next =
+      known !== null
+        ? { businessTypeIndex: at.businessTypeIndex, offset: rest }
+        : {
+            businessTypeIndex: at.businessTypeIndex,
+            offset: 0,
+            listed: plants.slice(rest).map(({ plant, offline }) => ({ plant, offline: [...offline] })),
+          };
+  } else next = last ? null : { businessTypeIndex: at.businessTypeIndex + 1, offset: 0 };
+  // A steady cycle knows its units in advance; a read of the lists learns them as it goes.
+  const totalPages =
     known === null
-      ? await listedPlants(client, businessType)
-      : known
-          .filter((plant) => (plant.providerGroup ?? "1") === businessType)
-          .map((plant) => ({ plant, offline: new Set<string>() }));
-  const part = await businessSnapshot(client, businessType, plants, known !== null);
-  const next = index + 1 < BUSINESS_TYPES.length ? JSON.stringify({ businessTypeIndex: index + 1 }) : null;
-  return { ...part, nextCursor: next, pagesRead: 1, totalPages: BUSINESS_TYPES.length };
+      ? null
+      : BUSINESS_TYPES.reduce(
+          (n, type) => n + Math.max(1, Math.ceil(ofType(type).length / PLANTS_PER_UNIT)),
+          0,
+        );
+  return { ...part, nextCursor: next && JSON.stringify(next), pagesRead: 1, totalPages };
 }
 
 /** A plant to read, and the serials of its inverters the device list just reported offline. */
