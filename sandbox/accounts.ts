@@ -55,5 +55,14 @@ export const sandboxAccounts = {
       plants: 500,
       commercialPlants: 0,
     },
+    // The fleet-scale account of the sync benchmark: 480 residential and 20 commercial plants.
+    {
+      tokenId: "20240701fleetsolaxtoken",
+      wifiSns: [] as string[],
+      clientId: "solax-fleet-client",
+      clientSecret: "sandbox-solax-fleet-secret",
+      plants: 480,
+      commercialPlants: 20,
+    },
   ],
 } as const;

@@ -186,6 +186,11 @@ export const providerConnections = sqliteTable(
     leaseUntil: timestampMs("lease_until"),
     /** The run that holds the lease (its id is the owner token); each of its units renews it. */
     leaseRunId: text("lease_run_id"),
+    /**
+     * When the run that last read the vendor's plant and device lists in full started; null until
+     * one has finished. Steady cycles read live values of the plants listed since then.
+     */
+    listsReadAt: timestampMs("lists_read_at"),
     createdAt: timestampMs("created_at").notNull(),
     updatedAt: timestampMs("updated_at").notNull(),
   },
@@ -228,6 +233,8 @@ export const syncRuns = sqliteTable(
     longestInvocationMs: integer("longest_invocation_ms").notNull().default(0),
     /** Last time a unit committed: maintenance resumes a run that stopped and fails one stuck too long. */
     progressAt: timestampMs("progress_at"),
+    /** Whether the run reads the vendor's plant and device lists, or only live values of the stored plants. */
+    readsLists: integer("reads_lists", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [
     // Serves the newest-first run history of one connection.
@@ -255,6 +262,10 @@ export const monitoringSystems = sqliteTable(
     longitude: real("longitude"),
     timezone: text("timezone"),
     capacityW: real("capacity_w"),
+    /** The vendor's grouping a live call needs beside the plant id (SolaX's business type); null elsewhere. */
+    providerGroup: text("provider_group"),
+    /** When a read of the connection's plant list last listed this plant (steady cycles skip the others). */
+    listedAt: timestampMs("listed_at"),
     /** The vendor's state; live values and readings are in the organisation's fleet store. */
     state: text("state").$type<SystemState>().notNull(),
     createdAt: timestampMs("created_at").notNull(),

@@ -1,6 +1,6 @@
 import type { ProviderId } from "../../schema/api/providers";
 import type { Db } from "../lib/db";
-import type { NormalisedAlarm, NormalisedSystem } from "../providers/types";
+import type { KnownInverter, KnownSystem, NormalisedAlarm, NormalisedSystem } from "../providers/types";
 import { VENDOR_ALARMS_ENABLED } from "./alert-rules";
 import { notifyMembersOfVendorAlarms } from "./notifications";
 
@@ -44,6 +44,7 @@ export function upsertSystemStatements(db: Db, scope: SyncScope, systems: Normal
         longitude: s.longitude,
         timezone: s.timezone,
         capacityW: s.capacityW,
+        providerGroup: s.providerGroup ?? null,
         state: s.state,
       })),
     );
@@ -51,10 +52,10 @@ export function upsertSystemStatements(db: Db, scope: SyncScope, systems: Normal
       db,
       `
       INSERT INTO monitoring_systems (id, org_id, connection_id, provider, provider_system_id, name, address,
-        latitude, longitude, timezone, capacity_w, state, created_at, updated_at)
+        latitude, longitude, timezone, capacity_w, provider_group, state, created_at, updated_at)
       SELECT ${field("id")}, ?, ?, ?, ${field("providerSystemId")},
         ${field("name")}, ${field("address")}, ${field("latitude")}, ${field("longitude")}, ${field("timezone")},
-        ${field("capacityW")}, ${field("state")}, ?, ?
+        ${field("capacityW")}, ${field("providerGroup")}, ${field("state")}, ?, ?
       FROM json_each(?) AS j WHERE true
       ON CONFLICT (org_id, provider, provider_system_id) DO UPDATE SET
         connection_id = excluded.connection_id,
@@ -64,13 +65,15 @@ export function upsertSystemStatements(db: Db, scope: SyncScope, systems: Normal
         longitude = coalesce(excluded.longitude, longitude),
         timezone = coalesce(excluded.timezone, timezone),
         capacity_w = coalesce(excluded.capacity_w, capacity_w),
+        provider_group = coalesce(excluded.provider_group, provider_group),
         state = excluded.state,
         updated_at = excluded.updated_at
       WHERE connection_id IS NOT excluded.connection_id OR name IS NOT excluded.name
         OR address IS NOT coalesce(excluded.address, address) OR latitude IS NOT coalesce(excluded.latitude, latitude)
         OR longitude IS NOT coalesce(excluded.longitude, longitude)
         OR timezone IS NOT coalesce(excluded.timezone, timezone)
-        OR capacity_w IS NOT coalesce(excluded.capacity_w, capacity_w) OR state IS NOT excluded.state`,
+        OR capacity_w IS NOT coalesce(excluded.capacity_w, capacity_w)
+        OR provider_group IS NOT coalesce(excluded.provider_group, provider_group) OR state IS NOT excluded.state`,
       scope.orgId,
       scope.connectionId,
       scope.provider,
@@ -196,22 +199,80 @@ function alarmStatements(db: Db, scope: SyncScope, alarms: NormalisedAlarm[] | n
   return [...upserts, ...notifications, history];
 }
 
+/** Marks the page's systems as listed by a read of the vendor's plant list at `listedAt`. */
+function listedStatement(db: Db, scope: SyncScope, systems: NormalisedSystem[], listedAt: number) {
+  return statement(
+    db,
+    `UPDATE monitoring_systems SET listed_at = ?
+    WHERE org_id = ? AND provider = ? AND provider_system_id IN (SELECT value FROM json_each(?))`,
+    listedAt,
+    scope.orgId,
+    scope.provider,
+    JSON.stringify(systems.map((s) => s.providerSystemId)),
+  );
+}
+
 /**
  * Every D1 write of one sync page, in dependency order (systems before their inverters and
  * alarms). With alarms, the last statement is their history: its change count says whether the
- * page opened or ended any.
+ * page opened or ended any. `listedAt` is set when the page comes from a read of the vendor's
+ * plant list.
  */
 export function pageMetadataStatements(
   db: Db,
   scope: SyncScope,
   systems: NormalisedSystem[],
   alarms: NormalisedAlarm[] | null,
+  listedAt?: number,
 ) {
   return [
     ...upsertSystemStatements(db, scope, systems),
+    ...(listedAt === undefined || systems.length === 0
+      ? []
+      : [listedStatement(db, scope, systems, listedAt)]),
     ...inverterStatements(db, scope, systems),
     ...alarmStatements(db, scope, alarms),
   ];
+}
+
+/**
+ * The connection's plants as the vendor's lists gave them at or after `listedSince` (the last
+ * full read), with their inverters, in the order they were first listed: a steady cycle reads their live values.
+ * Plants the vendor stopped listing are left out.
+ */
+export async function connectionCatalogue(
+  db: Db,
+  orgId: string,
+  connectionId: string,
+  listedSince: number,
+): Promise<KnownSystem[]> {
+  const [systems, inverters] = await db.$client.batch([
+    db.$client
+      .prepare(
+        `SELECT id, provider_system_id AS providerSystemId, name, address, latitude, longitude, timezone,
+          capacity_w AS capacityW, provider_group AS providerGroup
+        FROM monitoring_systems WHERE org_id = ? AND connection_id = ? AND listed_at >= ?
+        ORDER BY rowid`,
+      )
+      .bind(orgId, connectionId, listedSince),
+    db.$client
+      .prepare(
+        `SELECT i.system_id AS systemId, i.provider_inverter_id AS providerInverterId, i.serial, i.model,
+          i.rated_power_w AS ratedPowerW
+        FROM inverters i JOIN monitoring_systems s ON s.id = i.system_id
+        WHERE s.org_id = ? AND s.connection_id = ? AND s.listed_at >= ?
+        ORDER BY i.rowid`,
+      )
+      .bind(orgId, connectionId, listedSince),
+  ]);
+  const bySystem = new Map<string, KnownInverter[]>();
+  for (const row of (inverters?.results ?? []) as (KnownInverter & { systemId: string })[]) {
+    const { systemId, ...inverter } = row;
+    bySystem.set(systemId, [...(bySystem.get(systemId) ?? []), inverter]);
+  }
+  return ((systems?.results ?? []) as (Omit<KnownSystem, "inverters"> & { id: string })[]).map(
+    ({ id, ...system }) => ({ ...system, inverters: bySystem.get(id) ?? [] }),
+  );
 }
 
 /** Where a connection's plants are (those with coordinates): the scheduler slows down when all are dark. */

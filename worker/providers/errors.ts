@@ -18,6 +18,8 @@ export class ProviderError extends Error {
     readonly kind: ProviderErrorKind,
     message: string,
     readonly retryAfterMs?: number,
+    /** The vendor's HTTP status, when the error is one. */
+    readonly status?: number,
   ) {
     // Messages quote vendors; whatever looks like a credential is taken out before anyone stores it.
     const clean = redactSecrets(message);
@@ -27,5 +29,16 @@ export class ProviderError extends Error {
 
   get retryable(): boolean {
     return this.kind !== "auth" && this.kind !== "invalid_request" && this.kind !== "unreadable_credentials";
+  }
+}
+
+/**
+ * A steady cycle's vendor answer shows the stored plant and device lists are out of date (a plant
+ * or device the vendor no longer knows): the run reads the lists again instead of failing.
+ */
+export class StaleListsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StaleListsError";
   }
 }

@@ -196,7 +196,12 @@ export class ProviderHttp {
       );
     }
     if (response.status >= 400) {
-      throw new ProviderError("invalid_request", `${host} refused the request (HTTP ${response.status})`);
+      throw new ProviderError(
+        "invalid_request",
+        `${host} refused the request (HTTP ${response.status})`,
+        undefined,
+        response.status,
+      );
     }
     let body: unknown;
     try {

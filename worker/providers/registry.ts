@@ -14,7 +14,8 @@ import type { ProviderAdapter, ProviderDefinition, ProviderUrls } from "./types"
 function withoutCredentials(error: unknown, credentials: unknown): never {
   if (error instanceof ProviderError) {
     const message = redactSecrets(error.message, credentialValues(credentials));
-    if (message !== error.message) throw new ProviderError(error.kind, message, error.retryAfterMs);
+    if (message !== error.message)
+      throw new ProviderError(error.kind, message, error.retryAfterMs, error.status);
   }
   throw error;
 }
@@ -25,8 +26,10 @@ function guarded<C>(adapter: ProviderAdapter<C>): ProviderAdapter<C> {
     ...adapter,
     testConnection: (ctx, credentials) =>
       adapter.testConnection(ctx, credentials).catch((error) => withoutCredentials(error, credentials)),
-    syncPage: (ctx, credentials, cursor) =>
-      adapter.syncPage(ctx, credentials, cursor).catch((error) => withoutCredentials(error, credentials)),
+    syncPage: (ctx, credentials, cursor, known) =>
+      adapter
+        .syncPage(ctx, credentials, cursor, known)
+        .catch((error) => withoutCredentials(error, credentials)),
     fetchHistory: (ctx, credentials, request) =>
       adapter
         .fetchHistory(ctx, credentials, request)

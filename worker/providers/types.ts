@@ -31,12 +31,39 @@ export interface NormalisedSystem {
   longitude: number | null;
   timezone: string | null;
   capacityW: number | null;
+  /** The vendor's grouping its live calls need beside the id (SolaX's business type); absent elsewhere. */
+  providerGroup?: string | null;
   state: SystemState;
   powerW: number | null;
   energyTodayWh: number | null;
   energyTotalWh: number | null;
   dataTime: number | null;
   inverters: NormalisedInverter[];
+}
+
+/** An inverter as the last read of the device lists stored it. */
+export type KnownInverter = Pick<
+  NormalisedInverter,
+  "providerInverterId" | "serial" | "model" | "ratedPowerW"
+>;
+
+/**
+ * A plant as the last read of the plant and device lists stored it (D1 metadata): what a steady
+ * cycle reads live values for, without asking the vendor's lists again.
+ */
+export interface KnownSystem
+  extends Pick<
+    NormalisedSystem,
+    | "providerSystemId"
+    | "name"
+    | "address"
+    | "latitude"
+    | "longitude"
+    | "timezone"
+    | "capacityW"
+    | "providerGroup"
+  > {
+  inverters: KnownInverter[];
 }
 
 export interface NormalisedAlarm {
@@ -140,8 +167,19 @@ export interface ProviderAdapter<Credentials = unknown> extends ProviderDefiniti
    * One unit of a sync, from `cursor` (null for the first): systems with inverters and live
    * values, and alarms. Each unit stays small (one vendor page or a batch of plants) so it fits one
    * invocation and is stored before the next is asked for.
+   *
+   * `known` is null when the run reads the vendor's plant and device lists (daily, a new
+   * connection, a user's sync); otherwise it holds the plants those lists gave, and the unit reads
+   * only their live values. A vendor whose lists are its live values (SolisCloud) may read them
+   * anyway. A vendor answer showing `known` out of date (a plant it no longer knows) is thrown
+   * as a StaleListsError.
    */
-  syncPage(ctx: ProviderCallContext, credentials: Credentials, cursor: string | null): Promise<SyncPage>;
+  syncPage(
+    ctx: ProviderCallContext,
+    credentials: Credentials,
+    cursor: string | null,
+    known: KnownSystem[] | null,
+  ): Promise<SyncPage>;
   /**
    * One plant-local day of one plant's past from the vendor's history endpoints (a backfill
    * unit), or null when these credentials reach no history source.

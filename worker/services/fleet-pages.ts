@@ -30,6 +30,8 @@ export interface PageInput {
   history?: HistoryPoint[];
   /** Whether the systems' new values go out to the organisation's sockets. */
   publish: boolean;
+  /** Set when the systems come from a read of the vendor's plant list (then at that read's start). */
+  listedAt?: number;
 }
 
 /**
@@ -45,7 +47,7 @@ export async function storeSystemsPage(
 ): Promise<StoredPage & { directory: DirectoryEntry[] }> {
   const { db } = deps;
   const ids = input.systems.map((s) => s.providerSystemId);
-  const metadata = pageMetadataStatements(db, scope, input.systems, input.alarms);
+  const metadata = pageMetadataStatements(db, scope, input.systems, input.alarms, input.listedAt);
   const results = await runBatch(db, [
     orgVersionStatement(db, scope.orgId),
     ...metadata,

@@ -13,6 +13,7 @@ import {
   updateConnection,
   updateSyncRun,
 } from "../data/connections";
+import { connectionCatalogue } from "../data/monitoring";
 import type { Env, SyncMessage, SyncUnitKind } from "../env";
 import { openCredentials, openSession, sealSession } from "../lib/connection-secrets";
 import { UnreadableBlobError } from "../lib/credentials-crypto";
@@ -20,7 +21,7 @@ import { type Keyring, loadKeyring } from "../lib/credentials-keyring";
 import { type Db, runBatch } from "../lib/db";
 import { timezoneAt } from "../lib/geo/timezone-at";
 import type { CallBudget } from "../providers/budget";
-import { ProviderError, type ProviderErrorKind } from "../providers/errors";
+import { ProviderError, type ProviderErrorKind, StaleListsError } from "../providers/errors";
 import { ProviderHttp } from "../providers/http";
 import { findApiAdapter, providerBudget } from "../providers/registry";
 import type { NormalisedSystem, ProviderSession } from "../providers/types";
@@ -28,7 +29,14 @@ import { providerUrls } from "../providers/urls";
 import { storeSystemsPage } from "../services/fleet-pages";
 import { fleetStoreFor } from "../services/fleet-store";
 import { needsHistory, runHistoryUnit, startHistoryRun } from "./history-run";
-import { backoffMs, describeFailure, nextSyncDelayMs, SYNC_LEASE_MS } from "./schedule";
+import {
+  backoffMs,
+  cadenceMs,
+  describeFailure,
+  nextSyncDelayMs,
+  runReadsLists,
+  SYNC_LEASE_MS,
+} from "./schedule";
 
 /**
  * A sync is a run of small units. Each unit reads one piece of the vendor account (a list page,
@@ -38,6 +46,10 @@ import { backoffMs, describeFailure, nextSyncDelayMs, SYNC_LEASE_MS } from "./sc
  * so a run never needs more than one invocation's limits and a killed one resumes from its last
  * committed unit. The connection's lease belongs to the run (its id is the owner token) and is
  * renewed by every unit.
+ *
+ * A run either reads the vendor's plant and device lists (once a day, a new connection, a user's
+ * sync) or, on steady cycles, only the live values of the plants the last such read stored; a
+ * steady run whose vendor no longer knows a stored plant turns into a run that reads the lists.
  */
 
 export interface SyncDeps {
@@ -83,6 +95,7 @@ export async function startRun(
     status: "running",
     startedAt,
     progressAt: startedAt,
+    readsLists: runReadsLists(connection, trigger, startedAt),
   });
   return { status: "started", runId };
 }
@@ -197,10 +210,14 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
       now: deps.sleep ? deps.now : undefined,
     });
     const session = memorySession(await openSession(keyring, connection));
+    const known = run.readsLists
+      ? null
+      : await connectionCatalogue(db, connection.orgId, connection.id, connection.listsReadAt ?? 0);
     const page = await adapter.syncPage(
       { http, urls: providerUrls(deps.env), now: deps.now, session: session.session },
       credentials,
       run.cursor,
+      known,
     );
     const systems = withZones(page.systems);
     const storedAt = deps.now();
@@ -212,7 +229,12 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
     };
     // Metadata and alarms to D1, points to the fleet store, which publishes them as it stores them.
     if (systems.length > 0 || (page.alarms?.length ?? 0) > 0) {
-      await storeSystemsPage(deps, scope, { systems, alarms: page.alarms, publish: true });
+      await storeSystemsPage(deps, scope, {
+        systems,
+        alarms: page.alarms,
+        publish: true,
+        listedAt: run.readsLists ? run.startedAt : undefined,
+      });
     }
     const newestDataAt = systems.reduce<number | null>(
       (newest, s) => (s.dataTime !== null && (newest === null || s.dataTime > newest) ? s.dataTime : newest),
@@ -235,7 +257,8 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
     // Another delivery of this unit committed first: its data is the same, and it goes on.
     if (!committed) return "stale";
     if (finished) {
-      const cadenceMs = await nextSyncDelayMs(db, connection, storedAt);
+      // Cycles run from start to start: a run that needs longer than the interval lengthens its cycle.
+      const cycleMs = cadenceMs(await nextSyncDelayMs(db, connection, storedAt), storedAt - run.startedAt);
       await closeLease(db, connection.id, runId, {
         status: "active",
         lastSyncAt: storedAt,
@@ -243,17 +266,21 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
         lastError: null,
         newestDataAt,
         consecutiveFailures: 0,
-        nextSyncAt: nextCycleAt(run.startedAt, cadenceMs),
+        nextSyncAt: nextCycleAt(run.startedAt, cycleMs),
+        ...(run.readsLists ? { listsReadAt: run.startedAt } : {}),
         ...(sessionBlob ?? {}),
       });
       // `connection` is as it was before this run: its last outcome tells whether days are missing.
-      if (needsHistory(connection, storedAt, cadenceMs)) await startHistoryRun(deps, connection);
+      if (needsHistory(connection, storedAt, cycleMs)) await startHistoryRun(deps, connection);
     } else {
       await updateConnection(db, connection.id, { newestDataAt, ...(sessionBlob ?? {}) });
     }
     await publishProgress(deps.env, committed);
     return finished ? "finished" : "continue";
   } catch (error) {
+    if (error instanceof StaleListsError && !run.readsLists) {
+      return readListsInstead(deps, run, unit, http?.calls ?? 0);
+    }
     await failRun(
       deps,
       connection,
@@ -264,6 +291,33 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
     );
     return "finished";
   }
+}
+
+/**
+ * A steady run whose vendor no longer knows a stored plant or device reads the lists from the
+ * start instead: the plants its earlier units stored stay, the counts start again with the lists.
+ */
+async function readListsInstead(
+  deps: SyncDeps,
+  run: SyncRunRow,
+  unit: number,
+  calls: number,
+): Promise<UnitOutcome> {
+  const committed = await commitRunUnit(deps.db, run.id, unit, {
+    cursor: null,
+    readsLists: true,
+    pagesDone: 0,
+    pagesTotal: null,
+    systemsStored: 0,
+    sitesCount: 0,
+    invertersCount: 0,
+    readingsCount: 0,
+    providerCalls: run.providerCalls + calls,
+    progressAt: deps.now(),
+  });
+  if (!committed) return "stale";
+  await publishProgress(deps.env, committed);
+  return "continue";
 }
 
 /** Credentials that no longer decrypt need the user: they must be saved again. */

@@ -1,3 +1,4 @@
+import type { SyncTrigger } from "../../schema/domain";
 import type { ProviderConnectionRow } from "../../schema/tables";
 import { connectionPlantPlaces } from "../data/monitoring";
 import type { Db } from "../lib/db";
@@ -17,6 +18,37 @@ export const NIGHT_SYNC_INTERVAL_MS = 30 * 60 * 1000;
 export const SYNC_LEASE_MS = 15 * 60 * 1000;
 /** A run with no unit committed for this long is sent its next unit again by maintenance. */
 export const RESUME_STALLED_AFTER_MS = 7 * 60 * 1000;
+
+/** A connection's plant and device lists are read again at least this often (new plants appear then). */
+export const LISTS_REFRESH_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Whether a run reads the vendor's plant and device lists: a user's sync and a connection's first
+ * run do, and a scheduled one once the last full read is a day old; the others read live values
+ * of the stored plants only.
+ */
+export function runReadsLists(
+  connection: Pick<ProviderConnectionRow, "listsReadAt">,
+  trigger: SyncTrigger,
+  now: number,
+): boolean {
+  if (trigger !== "cron") return true;
+  return connection.listsReadAt === null || now - connection.listsReadAt >= LISTS_REFRESH_MS;
+}
+
+/** Room a cycle keeps beside its run for retries, history units and a user's sync (10 %). */
+const CYCLE_HEADROOM = 1.1;
+
+/**
+ * The cycle of a connection whose run took `runMs`: the base interval (day or night) while the run
+ * fits it, otherwise the run's time with some headroom, rounded up to whole 5-minute cron ticks.
+ * A vendor limit that cannot carry an account in 5 minutes (SMA's 60 calls a minute for 500
+ * plants) so gets the shortest cycle it can carry, measured from run start to run start.
+ */
+export function cadenceMs(baseMs: number, runMs: number): number {
+  const needed = Math.ceil((runMs * CYCLE_HEADROOM) / SYNC_INTERVAL_MS) * SYNC_INTERVAL_MS;
+  return Math.max(baseMs, needed);
+}
 
 /** Exponential backoff per connection: 5, 10, 20, 40 minutes, then hourly. */
 export function backoffMs(consecutiveFailures: number, retryAfterMs?: number): number {

@@ -1,18 +1,48 @@
-import type { ProviderAdapter, ProviderCallContext, ProviderSnapshot } from "../../../worker/providers/types";
+import type {
+  KnownSystem,
+  NormalisedSystem,
+  ProviderAdapter,
+  ProviderCallContext,
+  ProviderSnapshot,
+} from "../../../worker/providers/types";
 
-/** A whole account as the sync reads it: every unit of `adapter.syncPage`, one after the other. */
+/**
+ * A whole account as the sync reads it: every unit of `adapter.syncPage`, one after the other;
+ * reading the vendor's lists unless `known` hands in the plants a steady cycle reads.
+ */
 export async function readAllPages<C>(
   adapter: ProviderAdapter<C>,
   ctx: ProviderCallContext,
   credentials: C,
+  known: KnownSystem[] | null = null,
 ): Promise<ProviderSnapshot> {
   const snapshot: ProviderSnapshot = { systems: [], alarms: null };
   let cursor: string | null = null;
   do {
-    const page = await adapter.syncPage(ctx, credentials, cursor);
+    const page = await adapter.syncPage(ctx, credentials, cursor, known);
     snapshot.systems.push(...page.systems);
     if (page.alarms) snapshot.alarms = [...(snapshot.alarms ?? []), ...page.alarms];
     cursor = page.nextCursor;
   } while (cursor !== null);
   return snapshot;
+}
+
+/** A system as a read of the lists stored it: what a steady cycle is handed. */
+export function asKnown(system: NormalisedSystem): KnownSystem {
+  return {
+    providerSystemId: system.providerSystemId,
+    name: system.name,
+    address: system.address,
+    latitude: system.latitude,
+    longitude: system.longitude,
+    timezone: system.timezone,
+    capacityW: system.capacityW,
+    providerGroup: system.providerGroup ?? null,
+    inverters: system.inverters.map(({ providerInverterId, serial, model, ratedPowerW }) => ({
+      providerInverterId,
+      serial,
+      model,
+      ratedPowerW,
+    })),
+  };
 }

@@ -1,3 +1,4 @@
+import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { sandboxAccounts } from "../../../sandbox/accounts";
 import { createSandbox } from "../../../sandbox/app";
@@ -5,14 +6,17 @@ import {
   dataTimeAt,
   inverterEnergyTodayWh,
   inverterPowerW,
+  plantPowerW,
+  type SimPlant,
   simulatedPlants,
 } from "../../../sandbox/simulation";
-import { ProviderError } from "../../../worker/providers/errors";
+import { ProviderError, StaleListsError } from "../../../worker/providers/errors";
 import { ProviderHttp } from "../../../worker/providers/http";
 import { smaAdapter } from "../../../worker/providers/sma";
+import { SmaClient } from "../../../worker/providers/sma/client";
 import type { SmaCredentials } from "../../../worker/providers/sma/credentials";
 import { plantLocalTimesToUtcMs } from "../../../worker/providers/sma/normalise";
-import type { ProviderCallContext, ProviderSession } from "../../../worker/providers/types";
+import type { KnownSystem, ProviderCallContext, ProviderSession } from "../../../worker/providers/types";
 import { sandboxUrls } from "../../../worker/providers/urls";
 import consentExample from "../../fixtures/provider-examples/sma/bc-authorize-status.json";
 import dayExample from "../../fixtures/provider-examples/sma/device-EnergyAndPowerPv-Day.json";
@@ -21,7 +25,18 @@ import tokenExample from "../../fixtures/provider-examples/sma/oauth2-token.json
 import plantExample from "../../fixtures/provider-examples/sma/plant.json";
 import devicesExample from "../../fixtures/provider-examples/sma/plant-devices-lean.json";
 import plantsExample from "../../fixtures/provider-examples/sma/plants.json";
-import { readAllPages } from "./all-pages";
+import { asKnown, readAllPages } from "./all-pages";
+
+const BUCKET_MS = 5 * 60_000;
+
+/** The plant's energy today from its inverters' completed 5-minute buckets, as the simulation produces it (Wh). */
+function sumOfInverterBucketsWh(plant: SimPlant, at: number): number {
+  let energyWh = 0;
+  const midnight = DateTime.fromMillis(at, { zone: plant.timezone }).startOf("day").toMillis();
+  for (let t = midnight; t + BUCKET_MS <= at; t += BUCKET_MS)
+    energyWh += (plantPowerW(plant, t) * BUCKET_MS) / 3_600_000;
+  return energyWh;
+}
 
 /** Retry backoffs pass at once: the tests never wait in real time. */
 const noWait = async (_ms: number) => {};
@@ -61,7 +76,11 @@ interface HarnessOptions {
   faultWhen?: (url: URL) => boolean;
   timeoutMs?: number;
   session?: ProviderSession;
+  /** The plants offer no plant-level data set: SMA refuses those calls (400). */
+  noPlantSets?: boolean;
 }
+
+const PLANT_SET = /^\/sma\/v1\/plants\/[^/]+\/measurements\//;
 
 /** The adapter's call context wired to one sandbox, with a clock the test can move. */
 function sandboxHarness(options: HarnessOptions = {}) {
@@ -72,6 +91,9 @@ function sandboxHarness(options: HarnessOptions = {}) {
   const fetch = async (request: Request) => {
     const url = new URL(request.url);
     calls.push(`${request.method} ${url.pathname}`);
+    if (options.noPlantSets && PLANT_SET.test(url.pathname)) {
+      return Response.json({ title: "Bad Request", status: 400 }, { status: 400 });
+    }
     const headers = new Headers(request.headers);
     if (options.fault && (options.faultWhen?.(url) ?? true)) headers.set("X-Sandbox-Fault", options.fault);
     const forwarded = new Request(request, { headers, signal: request.signal });
@@ -167,13 +189,14 @@ describe("SMA adapter against the sandbox", () => {
     expect(tokenCalls(calls)).toBe(0);
   });
 
-  it("returns every plant with inverters and values matching the simulation at the same instant", async () => {
+  it("returns every plant with values from its plant-level day set, the sums of its inverters", async () => {
     const { ctx } = sandboxHarness();
     const snapshot = await readAllPages(smaAdapter, ctx, credentials);
     const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
     expect(snapshot.alarms).toBeNull();
     expect(snapshot.systems.map((s) => s.providerSystemId)).toEqual(plants.map((p) => p.id));
-    const dataTime = dataTimeAt(FIXED_NOW);
+    // The newest completed 5-minute bucket: the day set holds completed buckets only.
+    const bucket = FIXED_NOW - BUCKET_MS;
     for (const [index, plant] of plants.entries()) {
       const system = snapshot.systems[index];
       if (!system) throw new Error(`plant ${plant.id} is missing`);
@@ -187,11 +210,40 @@ describe("SMA adapter against the sandbox", () => {
       });
       expect(system.address).toContain(plant.city);
       expect(system.address).toContain(plant.street.split(" ")[0]);
-      // The plant's data logger is not an inverter.
-      expect(system.inverters.map((i) => i.providerInverterId)).toEqual(plant.inverters.map((i) => i.id));
+      const powerW = plant.inverters.reduce((sum, _, i) => sum + inverterPowerW(plant, i, bucket), 0);
+      expect(system.powerW).toBe(powerW);
+      expect(system.energyTodayWh).toBe(Math.round(sumOfInverterBucketsWh(plant, FIXED_NOW)));
+      expect(system.dataTime).toBe(bucket);
+      expect(system.state).toBe(powerW > 0 ? "online" : "offline");
+      // The plant's data logger is not an inverter; the inverters follow the plant.
+      expect(system.inverters).toEqual(
+        plant.inverters.map((simInverter) => ({
+          providerInverterId: simInverter.id,
+          serial: simInverter.serial,
+          model: simInverter.model,
+          ratedPowerW: simInverter.ratedPowerW,
+          state: system.state,
+          powerW: null,
+          energyTodayWh: null,
+          energyTotalWh: null,
+          temperatureC: null,
+          dataTime: bucket,
+        })),
+      );
+    }
+  });
+
+  it("reads a plant without a plant-level set inverter by inverter, to the same day's energy", async () => {
+    const plantLevel = await readAllPages(smaAdapter, sandboxHarness().ctx, credentials);
+    const { ctx, calls } = sandboxHarness({ noPlantSets: true });
+    const deviceLevel = await readAllPages(smaAdapter, ctx, credentials);
+    const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
+    const dataTime = dataTimeAt(FIXED_NOW);
+    for (const [index, plant] of plants.entries()) {
+      const system = deviceLevel.systems[index];
       for (const [i, simInverter] of plant.inverters.entries()) {
         const powerW = inverterPowerW(plant, i, dataTime);
-        expect(system.inverters[i]).toEqual({
+        expect(system?.inverters[i]).toEqual({
           providerInverterId: simInverter.id,
           serial: simInverter.serial,
           model: simInverter.model,
@@ -204,18 +256,62 @@ describe("SMA adapter against the sandbox", () => {
           dataTime,
         });
       }
-      const powers = plant.inverters.map((_, i) => inverterPowerW(plant, i, dataTime));
-      expect(system.powerW).toBe(powers.reduce((a, b) => a + b, 0));
-      expect(system.energyTodayWh).toBe(
-        plant.inverters.reduce((sum, _, i) => sum + inverterEnergyTodayWh(plant, i, FIXED_NOW), 0),
+      // Each inverter's energy is rounded on its own: the sum may differ by half a Wh per inverter.
+      const plantEnergyWh = plantLevel.systems[index]?.energyTodayWh ?? Number.NaN;
+      expect(Math.abs((system?.energyTodayWh ?? 0) - plantEnergyWh)).toBeLessThanOrEqual(
+        plant.inverters.length / 2,
       );
-      expect(system.state).toBe(powers.some((p) => p > 0) ? "online" : "offline");
-      expect(system.dataTime).toBe(dataTime);
     }
+    // Every plant was asked for its set once, then each inverter for its sets, Recent and Day.
+    const inverterCount = plants.reduce((n, plant) => n + plant.inverters.length, 0);
+    expect(calls.filter((call) => PLANT_SET.test(call.slice(4)))).toHaveLength(plants.length);
+    expect(calls.filter((call) => call.includes("/sma/v1/devices/"))).toHaveLength(3 * inverterCount);
   });
 
-  it("asks for each device's measurement sets once, not on every sync", async () => {
+  it("reads the lists with three calls a plant and a steady cycle with one", async () => {
     const { ctx, calls, clock } = sandboxHarness();
+    const listed = await readAllPages(smaAdapter, ctx, credentials);
+    const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
+    const dataCalls = () => calls.filter((call) => call.startsWith("GET /sma/v1/"));
+    expect(dataCalls()).toEqual([
+      "GET /sma/v1/plants",
+      ...plants.flatMap((plant) => [
+        `GET /sma/v1/plants/${plant.id}`,
+        `GET /sma/v1/plants/${plant.id}/devices/lean`,
+        `GET /sma/v1/plants/${plant.id}/measurements/sets/EnergyAndPowerPv/Day`,
+      ]),
+    ]);
+    calls.length = 0;
+    clock.now += BUCKET_MS;
+    const steady = await readAllPages(smaAdapter, ctx, credentials, listed.systems.map(asKnown));
+    expect(dataCalls()).toEqual(
+      plants.map((plant) => `GET /sma/v1/plants/${plant.id}/measurements/sets/EnergyAndPowerPv/Day`),
+    );
+    expect(steady.systems.map((s) => s.dataTime)).toEqual(plants.map(() => FIXED_NOW));
+    expect(steady.systems.map((s) => s.name)).toEqual(plants.map((plant) => plant.name));
+  });
+
+  it("keeps reading a plant without a plant-level set inverter by inverter on steady cycles", async () => {
+    const { ctx, calls } = sandboxHarness({ noPlantSets: true });
+    const listed = await readAllPages(smaAdapter, ctx, credentials);
+    calls.length = 0;
+    await readAllPages(smaAdapter, ctx, credentials, listed.systems.map(asKnown));
+    expect(calls.some((call) => PLANT_SET.test(call.slice(4)))).toBe(false);
+    expect(calls.some((call) => call.includes("/Recent"))).toBe(true);
+  });
+
+  it("answers a stored plant SMA no longer knows with a StaleListsError", async () => {
+    const { ctx } = sandboxHarness();
+    const listed = await readAllPages(smaAdapter, ctx, credentials);
+    const known = listed.systems.map(asKnown);
+    const gone = { ...known[0], providerSystemId: "7199999" } as KnownSystem;
+    await expect(readAllPages(smaAdapter, ctx, credentials, [...known, gone])).rejects.toBeInstanceOf(
+      StaleListsError,
+    );
+  });
+
+  it("asks for each device's measurement sets once a day, not on every sync", async () => {
+    const { ctx, calls, clock } = sandboxHarness({ noPlantSets: true });
     await readAllPages(smaAdapter, ctx, credentials);
     const setsCalls = () => calls.filter((call) => call.endsWith("/measurements/sets")).length;
     const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
@@ -279,16 +375,14 @@ describe("SMA adapter against the sandbox", () => {
   it.each([
     ["first", Date.UTC(2024, 9, 27, 0, 30)],
     ["second", Date.UTC(2024, 9, 27, 1, 30)],
-  ])("places the %s 02:30 of the end of summer time at its own instant", async (_, now) => {
+  ])("places the %s 02:25 bucket of the end of summer time at its own instant", async (_, now) => {
     // 27 Oct 2024 repeats 02:00-03:00 in Amsterdam, Berlin and Rome, where the sandbox plants are.
     const { ctx } = sandboxHarness({ now });
     const snapshot = await readAllPages(smaAdapter, ctx, credentials);
     const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
-    expect(snapshot.systems.map((s) => s.dataTime)).toEqual(plants.map(() => now));
+    expect(snapshot.systems.map((s) => s.dataTime)).toEqual(plants.map(() => now - BUCKET_MS));
     for (const [index, plant] of plants.entries()) {
-      expect(snapshot.systems[index]?.energyTodayWh).toBe(
-        plant.inverters.reduce((sum, _, i) => sum + inverterEnergyTodayWh(plant, i, now), 0),
-      );
+      expect(snapshot.systems[index]?.energyTodayWh).toBe(Math.round(sumOfInverterBucketsWh(plant, now)));
     }
   });
 
@@ -301,6 +395,11 @@ describe("SMA adapter against the sandbox", () => {
     const ids = simulatedPlants("sma", benchAccount.clientId, benchAccount.plants).map((p) => p.id);
     expect(snapshot.systems.map((s) => s.providerSystemId)).toEqual(ids);
     expect(new Set(ids).size).toBe(500);
+    // A steady cycle: one call a plant, whatever its inverters.
+    const { ctx: steadyCtx, calls } = sandboxHarness({ now: Date.UTC(2024, 6, 1, 23, 5) });
+    const steady = await readAllPages(smaAdapter, steadyCtx, bench, snapshot.systems.map(asKnown));
+    expect(steady.systems).toHaveLength(500);
+    expect(calls.filter((call) => call.startsWith("GET /sma/v1/"))).toHaveLength(500);
   }, 60_000);
 });
 
@@ -319,6 +418,24 @@ describe("SMA sandbox host behaviour", () => {
   }
   const get = (sandbox: ReturnType<typeof createSandbox>, path: string, accessToken: string) =>
     sandbox.fetch(new Request(`${ORIGIN}${path}`, { headers: { Authorization: `Bearer ${accessToken}` } }));
+
+  it("answers a plant's day set bucket by bucket as the sum of its inverters' day sets", async () => {
+    const { ctx } = sandboxHarness();
+    const client = new SmaClient(ctx, credentials);
+    await client.ensureConsent({ recheck: false });
+    for (const plant of simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants)) {
+      const plantDay = await client.plantDayPvEnergy(plant.id, "2024-07-01");
+      const inverterDays = await Promise.all(
+        plant.inverters.map((inverter) => client.dayPvEnergy(inverter.id, "2024-07-01")),
+      );
+      expect(plantDay.set.length).toBeGreaterThan(100);
+      for (const [i, bucket] of plantDay.set.entries()) {
+        const deviceSum = inverterDays.reduce((sum, day) => sum + (day.set[i]?.pvGeneration ?? 0), 0);
+        expect(inverterDays.every((day) => day.set[i]?.time === bucket.time)).toBe(true);
+        expect(bucket.pvGeneration).toBeCloseTo(deviceSum, 6);
+      }
+    }
+  });
 
   it("answers wrong client credentials like Keycloak", async () => {
     const { sandbox } = sandboxHarness();
@@ -522,6 +639,28 @@ describe("SMA adapter against the research examples", () => {
     expect(rest.some((r) => r.method === "POST")).toBe(false);
   });
 
+  it("reads a plant's day set: the newest bucket's mean power, the day's energy, inverters following", async () => {
+    const plantDay = { ...dayExample, device: undefined };
+    const vendor = exampleVendor({
+      "GET /v1/plants/7190000/measurements/sets/EnergyAndPowerPv/Day": plantDay,
+    });
+    const snapshot = await readAllPages(
+      smaAdapter,
+      exampleContext(vendor.fetch, EXAMPLE_NOW),
+      exampleCredentials,
+    );
+    const dataTime = Date.UTC(2024, 6, 1, 10, 30);
+    expect(snapshot.systems[0]).toMatchObject({
+      state: "online",
+      // 431 Wh in 5 minutes.
+      powerW: 431 * 12,
+      energyTodayWh: 435,
+      dataTime,
+      inverters: [{ providerInverterId: "16", state: "online", powerW: null, energyTodayWh: null, dataTime }],
+    });
+    expect(vendor.requests.some((r) => r.url.includes("/devices/16/measurements"))).toBe(false);
+  });
+
   it("caps an absurd 5-minute energy value at what the generator can produce", async () => {
     const spiky = {
       ...dayExample,
@@ -551,7 +690,9 @@ describe("SMA adapter against the research examples", () => {
       energyTodayWh: null,
       state: "offline",
     });
-    expect(vendor.requests.some((r) => r.url.includes("EnergyAndPowerPv"))).toBe(false);
+    expect(
+      vendor.requests.some((r) => r.url.includes("/devices/16/measurements/sets/EnergyAndPowerPv")),
+    ).toBe(false);
   });
 
   it("waits for a pending consent without e-mailing the owner again", async () => {

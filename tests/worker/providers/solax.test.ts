@@ -11,11 +11,11 @@ import {
   inverterTemperatureC,
 } from "../../../sandbox/simulation";
 import { solaxCommercialPlants, solaxPlants } from "../../../sandbox/solax";
-import { ProviderError } from "../../../worker/providers/errors";
+import { ProviderError, StaleListsError } from "../../../worker/providers/errors";
 import { ProviderHttp } from "../../../worker/providers/http";
 import { solaxAdapter } from "../../../worker/providers/solax";
 import type { SolaxCredentials, SolaxTokenCredentials } from "../../../worker/providers/solax/credentials";
-import type { ProviderCallContext, ProviderSession } from "../../../worker/providers/types";
+import type { NormalisedSystem, ProviderCallContext, ProviderSession } from "../../../worker/providers/types";
 import { sandboxUrls } from "../../../worker/providers/urls";
 import oauthTokenExample from "../../fixtures/provider-examples/solax/openapi-oauth-token.json";
 import alarmInfoExample from "../../fixtures/provider-examples/solax/openapi-page_alarm_info.json";
@@ -26,7 +26,7 @@ import v1RealtimeExample from "../../fixtures/provider-examples/solax/v1-getReal
 import v2DataUnauthorizedExample from "../../fixtures/provider-examples/solax/v2-error-data-unauthorized.json";
 import v2TokenInvalidExample from "../../fixtures/provider-examples/solax/v2-error-token-invalid.json";
 import v2RealtimeExample from "../../fixtures/provider-examples/solax/v2-realtimeInfo.json";
-import { readAllPages } from "./all-pages";
+import { asKnown, readAllPages } from "./all-pages";
 
 /** Retry backoffs pass at once: the tests never wait in real time. */
 const noWait = async (_ms: number) => {};
@@ -467,6 +467,7 @@ describe("solax Developer OpenAPI against the sandbox", () => {
         longitude: plant.longitude,
         timezone: null,
         capacityW: plant.capacityW,
+        providerGroup: "1",
         state: states.includes("alarm") ? "alarm" : states.includes("online") ? "online" : "offline",
         powerW: total("powerW"),
         energyTodayWh: total("energyTodayWh"),
@@ -514,6 +515,46 @@ describe("solax Developer OpenAPI against the sandbox", () => {
       "device/realtime_data",
       "alarm/page_alarm_info",
     ]);
+  });
+
+  it("reads only the stored plants' live values and alarms on a steady cycle, each by its business type", async () => {
+    const listed = await readAllPages(solaxAdapter, sandboxContext(), openApiCredentials);
+    const seen: Request[] = [];
+    const steady = await readAllPages(
+      solaxAdapter,
+      sandboxContext(undefined, undefined, seen),
+      openApiCredentials,
+      listed.systems.map(asKnown),
+    );
+    // The same instant gives the same plants, values and alarms, without the lists.
+    expect(steady).toEqual(listed);
+    const data = seen
+      .map((request) => new URL(request.url))
+      .filter((url) => url.pathname.includes("/openapi/v2/"))
+      .map(
+        (url) =>
+          `${url.pathname.replace("/solax-openapi/openapi/v2/", "")} ${url.searchParams.get("businessType")}`,
+      );
+    expect(data.filter((call) => call.startsWith("plant/") || call.startsWith("device/page"))).toEqual([]);
+    // Commercial plant: 12 inverters in 2 realtime calls and one alarm page, all naming type 4.
+    expect(data.filter((call) => call.endsWith(" 4"))).toEqual([
+      "device/realtime_data 4",
+      "device/realtime_data 4",
+      "alarm/page_alarm_info 4",
+    ]);
+    expect(data.filter((call) => call === "alarm/page_alarm_info 1")).toHaveLength(plants.length);
+  });
+
+  it("answers a stored plant SolaX no longer lists with a StaleListsError", async () => {
+    const listed = await readAllPages(solaxAdapter, sandboxContext(), openApiCredentials);
+    const known = listed.systems.map(asKnown);
+    const gone = {
+      ...asKnown(listed.systems[0] as NormalisedSystem),
+      providerSystemId: "1999999999999999999",
+    };
+    await expect(
+      readAllPages(solaxAdapter, sandboxContext(), openApiCredentials, [...known, gone]),
+    ).rejects.toBeInstanceOf(StaleListsError);
   });
 
   it("reports ongoing alarms with their start in UTC, from the plant's local time", async () => {
@@ -619,6 +660,30 @@ describe("solax Developer OpenAPI against the sandbox", () => {
     expect(batches.every((url) => (url.searchParams.get("snList") ?? "").split(",").length <= 10)).toBe(true);
   }, 60_000);
 
+  it("keeps each unit of a 500-plant account small: the lists once, then 40 plants a unit", async () => {
+    const clock = movableClock();
+    const seen: Request[] = [];
+    const sandbox = createSandbox({ now: clock.now });
+    const paced: Fetch = (request) => {
+      clock.at += 600;
+      return appFetch(sandbox, undefined, seen)(request);
+    };
+    const ctx = context(paced, { now: clock.now });
+    const units: { systems: number; calls: number }[] = [];
+    let cursor: string | null = null;
+    do {
+      const before = seen.length;
+      const page = await solaxAdapter.syncPage(ctx, benchOpenApiCredentials, cursor, null);
+      units.push({ systems: page.systems.length, calls: seen.length - before });
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    // 500 residential plants in 13 units, then the (empty) commercial list.
+    expect(units.map((unit) => unit.systems)).toEqual([...Array(12).fill(40), 20, 0]);
+    const listCalls = seen.filter((request) => /page_(plant|device)_info/.test(request.url)).length;
+    expect(units.slice(1).every((unit) => unit.calls <= 40 + 40)).toBe(true);
+    expect(units[0]?.calls).toBeGreaterThan(listCalls - 2);
+  }, 60_000);
+
   it("maps 5xx, 10406, invalid JSON, a missing result and a hang to their kinds", async () => {
     const kind = async (fault: string, timeoutMs?: number) =>
       (await failure(readAllPages(solaxAdapter, sandboxContext(fault, timeoutMs), openApiCredentials))).kind;
@@ -699,6 +764,7 @@ describe("solax Developer OpenAPI against the research's example answers", () =>
         longitude: null,
         timezone: null,
         capacityW: null,
+        providerGroup: "1",
         // The example has an ongoing Grid Fault.
         state: "alarm",
         powerW: 2150,

@@ -1,6 +1,6 @@
 import { DateTime, IANAZone } from "luxon";
 import { ProviderError } from "../errors";
-import type { AlertSeverity, NormalisedAlarm, NormalisedInverter, SystemState } from "../types";
+import type { AlertSeverity, KnownInverter, NormalisedAlarm } from "../types";
 import type { FroniusChannel, FroniusDevice, FroniusMessage, FroniusPvSystem } from "./schemas";
 
 const POWER_FACTORS: Record<string, number> = { w: 1, kw: 1000, mw: 1_000_000 };
@@ -88,22 +88,12 @@ export function toAlarm(systemId: string, message: FroniusMessage, now: number):
  * per response, so they are not fetched: an inverter's power and energy stay null, and its state
  * follows the system's connection.
  */
-export function toInverter(
-  device: FroniusDevice,
-  state: SystemState,
-  dataTime: number | null,
-): NormalisedInverter {
+export function toInverter(device: FroniusDevice): KnownInverter {
   return {
     providerInverterId: device.deviceId,
     serial: device.serialnumber,
     model: device.deviceTypeDetails ?? device.deviceName,
     ratedPowerW: device.nominalAcPower,
-    state,
-    powerW: null,
-    energyTodayWh: null,
-    energyTotalWh: null,
-    temperatureC: null,
-    dataTime,
   };
 }
 

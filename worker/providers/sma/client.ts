@@ -127,6 +127,17 @@ export class SmaClient {
     return offers;
   }
 
+  /** Whether the last read of the lists found that the plant offers no plant-level PV set. */
+  lacksPlantSet(plantId: string): boolean {
+    return this.session.plantsWithoutPvSet?.includes(plantId) ?? false;
+  }
+
+  /** Records, while the lists are read, whether the plant offers a plant-level PV set. */
+  notePlantSet(plantId: string, offered: boolean): void {
+    const without = (this.session.plantsWithoutPvSet ?? []).filter((id) => id !== plantId);
+    this.session = { ...this.session, plantsWithoutPvSet: offered ? without : [...without, plantId] };
+  }
+
   /** The newest PV power values (W). */
   async recentPv(deviceId: string) {
     const path = `/v1/devices/${segment(deviceId)}/measurements/sets/${PV_SET}/Recent`;

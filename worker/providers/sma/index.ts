@@ -1,54 +1,110 @@
 import { z } from "zod";
 import { providerRegistration } from "../../../schema/provider-registry";
-import type { NormalisedSystem, ProviderAdapter } from "../types";
+import { ProviderError, StaleListsError } from "../errors";
+import { knownBatch } from "../known";
+import type { KnownSystem, NormalisedSystem, ProviderAdapter } from "../types";
 import { SmaClient } from "./client";
 import { type SmaCredentials, smaCredentialsSchema, smaFields } from "./credentials";
 import { fetchSmaHistory } from "./history";
 import {
   assertKnownZone,
+  describePlant,
   energyFromBucketsWh,
+  latestBucketReading,
   latestReading,
   normaliseInverter,
-  normaliseSystem,
   plantLocalDate,
+  systemFromInverters,
+  systemFromPlantSet,
+  toKnownInverter,
 } from "./normalise";
 import type { SmaDevice, SmaListedPlant } from "./schemas";
 
 /**
- * Plants read per unit: about 7 calls a plant at SMA's 60 calls a minute make a unit of about 70 s,
- * far inside one invocation, and a killed one loses at most that.
+ * Plants per unit when the lists are read: three calls a plant (detail, devices, the plant's day
+ * set) at SMA's 60 calls a minute make a unit of about a minute, inside one invocation.
  */
-const PLANTS_PER_UNIT = 10;
+const LISTED_PER_UNIT = 20;
+/** Stored plants per unit of a steady cycle: one call each, under a minute. */
+const KNOWN_PER_UNIT = 50;
 const cursorSchema = z.object({ plants: z.array(z.object({ plantId: z.string(), timezone: z.string() })) });
 
 /** Solar and hybrid inverters produce PV; battery inverters, meters and data loggers do not. */
 const isPvInverter = (device: SmaDevice) =>
   device.isActive !== false && /inverter/i.test(device.type ?? "") && !/battery/i.test(device.type ?? "");
 
+/**
+ * A plant's live values from its plant-level `EnergyAndPowerPv` day set (5-minute energy
+ * buckets): one call a plant, whatever its inverter count. A plant that does not offer the set
+ * (SMA refuses the call while the lists are read) is read device by device, Recent power and the
+ * day's buckets per inverter. A stored plant or device SMA refuses (400, 404) has changed or left
+ * the account: the lists are read again.
+ */
 async function readPlant(
   client: SmaClient,
-  listed: Pick<SmaListedPlant, "plantId" | "timezone">,
+  plant: KnownSystem,
   nowMs: number,
+  stored: boolean,
 ): Promise<NormalisedSystem> {
-  const plant = await client.plant(listed.plantId);
-  const zone = plant.timezone || listed.timezone;
-  assertKnownZone(zone, plant.plantId);
+  const zone = plant.timezone ?? "";
+  assertKnownZone(zone, plant.providerSystemId);
   const today = plantLocalDate(nowMs, zone);
-  const devices = (await client.devices(plant.plantId)).filter(isPvInverter);
+  try {
+    if (!(stored && client.lacksPlantSet(plant.providerSystemId))) {
+      try {
+        const day = await client.plantDayPvEnergy(plant.providerSystemId, today);
+        if (!stored) client.notePlantSet(plant.providerSystemId, true);
+        const reading = latestBucketReading(day, zone, nowMs);
+        return systemFromPlantSet(
+          plant,
+          { reading, energyTodayWh: energyFromBucketsWh(day, plant.capacityW) },
+          nowMs,
+        );
+      } catch (error) {
+        if (stored || !isRefusal(error)) throw error;
+        client.notePlantSet(plant.providerSystemId, false);
+      }
+    }
+    return await readDevices(client, plant, today, nowMs);
+  } catch (error) {
+    if (stored && isRefusal(error)) {
+      throw new StaleListsError(`SMA refused live values of stored plant ${plant.providerSystemId}`);
+    }
+    throw error;
+  }
+}
+
+const isRefusal = (error: unknown) =>
+  error instanceof ProviderError && (error.status === 400 || error.status === 404);
+
+/** A plant read inverter by inverter: Recent power and the day's energy of each. */
+async function readDevices(client: SmaClient, plant: KnownSystem, today: string, nowMs: number) {
+  const zone = plant.timezone ?? "";
   const inverters = [];
-  for (const device of devices) {
-    if (!(await client.offersPv(device.deviceId))) {
-      inverters.push(normaliseInverter(device, { reading: null, energyTodayWh: null }, nowMs));
+  for (const inverter of plant.inverters) {
+    if (!(await client.offersPv(inverter.providerInverterId))) {
+      inverters.push(normaliseInverter(inverter, { reading: null, energyTodayWh: null }, nowMs));
       continue;
     }
-    const recent = await client.recentPv(device.deviceId);
-    const day = await client.dayPvEnergy(device.deviceId, today);
-    const energyTodayWh = energyFromBucketsWh(day, device.generatorPower ?? device.generatorPowerDc ?? null);
+    const recent = await client.recentPv(inverter.providerInverterId);
+    const day = await client.dayPvEnergy(inverter.providerInverterId, today);
+    const energyTodayWh = energyFromBucketsWh(day, inverter.ratedPowerW);
     inverters.push(
-      normaliseInverter(device, { reading: latestReading(recent, zone, nowMs), energyTodayWh }, nowMs),
+      normaliseInverter(inverter, { reading: latestReading(recent, zone, nowMs), energyTodayWh }, nowMs),
     );
   }
-  return normaliseSystem({ ...plant, timezone: zone }, inverters);
+  return systemFromInverters(plant, inverters);
+}
+
+/** A listed plant's details and PV inverters, as the product stores them. */
+async function describeListedPlant(
+  client: SmaClient,
+  listed: Pick<SmaListedPlant, "plantId" | "timezone">,
+): Promise<KnownSystem> {
+  const plant = await client.plant(listed.plantId);
+  const described = describePlant({ ...plant, timezone: plant.timezone || listed.timezone });
+  const devices = (await client.devices(plant.plantId)).filter(isPvInverter);
+  return { ...described, inverters: devices.map(toKnownInverter) };
 }
 
 export const smaAdapter: ProviderAdapter<SmaCredentials> = {
@@ -75,24 +131,32 @@ export const smaAdapter: ProviderAdapter<SmaCredentials> = {
   },
 
   /**
-   * Per sync: the plant list, then per plant its details and devices, then per inverter the
-   * Recent power and today's 5-minute energy. SMA has no batch endpoints for these. The plant
-   * list is not paged by SMA: one answer holds every plant the owner shared, so the first unit
-   * reads it and the cursor carries the plants still to read, PLANTS_PER_UNIT per unit.
+   * Reading the lists: the plant list (SMA does not page it: one answer holds every plant the
+   * owner shared, so the first unit reads it and the cursor carries the plants still to read),
+   * then per plant its details, devices and live values. A steady cycle reads only the stored
+   * plants' live values, one call a plant.
    *
    * Alarms are null: SMA advertises "log/event" data, but no readable source documents the
    * endpoint or its fields, so nothing is guessed.
    */
-  async syncPage(ctx, credentials, cursor) {
+  async syncPage(ctx, credentials, cursor, known) {
     const client = new SmaClient(ctx, credentials);
     await client.ensureConsent({ recheck: false });
     const nowMs = ctx.now();
+    const systems: NormalisedSystem[] = [];
+    if (known !== null) {
+      const { batch, nextCursor, totalPages } = knownBatch(known, cursor, KNOWN_PER_UNIT);
+      for (const plant of batch) systems.push(await readPlant(client, plant, nowMs, true));
+      client.save();
+      return { systems, alarms: null, nextCursor, pagesRead: 1, totalPages };
+    }
     const plants: Pick<SmaListedPlant, "plantId" | "timezone">[] =
       cursor === null ? await client.plants() : cursorSchema.parse(JSON.parse(cursor)).plants;
-    const batch = plants.slice(0, PLANTS_PER_UNIT);
-    const rest = plants.slice(PLANTS_PER_UNIT);
-    const systems: NormalisedSystem[] = [];
-    for (const listed of batch) systems.push(await readPlant(client, listed, nowMs));
+    const batch = plants.slice(0, LISTED_PER_UNIT);
+    const rest = plants.slice(LISTED_PER_UNIT);
+    for (const listed of batch) {
+      systems.push(await readPlant(client, await describeListedPlant(client, listed), nowMs, false));
+    }
     client.save();
     return {
       systems,
@@ -102,7 +166,7 @@ export const smaAdapter: ProviderAdapter<SmaCredentials> = {
           ? null
           : JSON.stringify({ plants: rest.map(({ plantId, timezone }) => ({ plantId, timezone })) }),
       pagesRead: 1,
-      totalPages: cursor === null ? Math.max(1, Math.ceil(plants.length / PLANTS_PER_UNIT)) : null,
+      totalPages: cursor === null ? Math.max(1, Math.ceil(plants.length / LISTED_PER_UNIT)) : null,
     };
   },
 

@@ -1,6 +1,7 @@
 import { DateTime, IANAZone } from "luxon";
 import { ProviderError } from "../errors";
-import type { NormalisedInverter, NormalisedSystem, SystemState } from "../types";
+import { inverterFollowingPlant } from "../known";
+import type { KnownInverter, KnownSystem, NormalisedInverter, NormalisedSystem, SystemState } from "../types";
 import type { SmaAddress, SmaDevice, SmaPlant, SmaPvSeries } from "./schemas";
 
 /** How far ahead of our clock a vendor time may be (clock skew) when resolving a repeated hour. */
@@ -79,6 +80,18 @@ export function latestReading(series: SmaPvSeries, zone: string, nowMs: number):
 }
 
 /**
+ * The newest bucket of a Day series asked with ReturnEnergyValues, as a reading: the bucket's
+ * mean power (its Wh over its length) at its start, which is where SMA's times put it.
+ */
+export function latestBucketReading(series: SmaPvSeries, zone: string, nowMs: number): PvReading | null {
+  const bucketHours = (BUCKET_MINUTES[series.resolution ?? ""] ?? 5) / 60;
+  const energy = latestReading(series, zone, nowMs);
+  return (
+    energy && { powerW: Math.round(Math.max(0, energy.powerW) / bucketHours), dataTime: energy.dataTime }
+  );
+}
+
+/**
  * Energy of a Day series asked with ReturnEnergyValues (Wh per bucket). A new device's first
  * bucket can be absurd (1,024,843 Wh has been seen), so each bucket is capped at what the
  * connected PV generator can produce in one bucket.
@@ -126,17 +139,24 @@ export interface InverterReadings {
   energyTodayWh: number | null;
 }
 
-export function normaliseInverter(
-  device: SmaDevice,
-  readings: InverterReadings,
-  nowMs: number,
-): NormalisedInverter {
+/** A device of the lean list as the product stores it. */
+export function toKnownInverter(device: SmaDevice): KnownInverter {
   return {
     providerInverterId: device.deviceId,
     serial: device.serial || null,
     model: device.product || null,
     // The PV generator power SMA records for the device: the lean list names no other rating.
     ratedPowerW: device.generatorPower ?? null,
+  };
+}
+
+export function normaliseInverter(
+  inverter: KnownInverter,
+  readings: InverterReadings,
+  nowMs: number,
+): NormalisedInverter {
+  return {
+    ...inverter,
     state: inverterState(readings.reading, nowMs),
     powerW: readings.reading?.powerW ?? null,
     energyTodayWh: readings.energyTodayWh,
@@ -153,9 +173,9 @@ function sumOrNull(values: (number | null)[]): number | null {
   return present.length > 0 ? present.reduce((sum, value) => sum + value, 0) : null;
 }
 
-export function normaliseSystem(plant: SmaPlant, inverters: NormalisedInverter[]): NormalisedSystem {
+/** What the plant detail says of a plant, in the product's terms. */
+export function describePlant(plant: SmaPlant): Omit<KnownSystem, "inverters"> {
   const address = plant.location?.address;
-  const dataTimes = inverters.map((inverter) => inverter.dataTime).filter((t): t is number => t !== null);
   return {
     providerSystemId: plant.plantId,
     name: plant.name,
@@ -164,6 +184,40 @@ export function normaliseSystem(plant: SmaPlant, inverters: NormalisedInverter[]
     longitude: address?.longitude ?? null,
     timezone: plant.timezone,
     capacityW: plant.installation?.peakPower ?? null,
+  };
+}
+
+/**
+ * A plant read through its plant-level data set: its own power and energy; its inverters, whose
+ * values are not read, follow the plant's state.
+ */
+export function systemFromPlantSet(
+  plant: KnownSystem,
+  readings: InverterReadings,
+  nowMs: number,
+): NormalisedSystem {
+  const { inverters, ...described } = plant;
+  const state = inverterState(readings.reading, nowMs);
+  const dataTime = readings.reading?.dataTime ?? null;
+  return {
+    ...described,
+    state,
+    powerW: readings.reading?.powerW ?? null,
+    energyTodayWh: readings.energyTodayWh,
+    energyTotalWh: null,
+    dataTime,
+    inverters: inverters.map((inverter) => inverterFollowingPlant(inverter, state, dataTime)),
+  };
+}
+
+/** A plant read device by device (one that offers no plant-level data set): the sums of its inverters. */
+export function systemFromInverters(
+  plant: Omit<KnownSystem, "inverters">,
+  inverters: NormalisedInverter[],
+): NormalisedSystem {
+  const dataTimes = inverters.map((inverter) => inverter.dataTime).filter((t): t is number => t !== null);
+  return {
+    ...plant,
     state: inverters.some((inverter) => inverter.state === "online") ? "online" : "offline",
     powerW: sumOrNull(inverters.map((inverter) => inverter.powerW)),
     energyTodayWh: sumOrNull(inverters.map((inverter) => inverter.energyTodayWh)),

@@ -3,8 +3,9 @@ import type { ProviderSession } from "../types";
 
 /**
  * What SMA syncs keep between runs, stored encrypted with the connection: the 5-minute access
- * token, whether the owner already approved, and which devices offer PV measurements (asked once
- * a day rather than on every sync, to spare the per-credential call budget).
+ * token, whether the owner already approved, which plants offer no plant-level PV set (found when
+ * the lists are read) and which of their devices offer PV measurements (asked once a day rather
+ * than on every sync, to spare the per-credential call budget).
  */
 const smaSessionSchema = z.object({
   clientId: z.string(),
@@ -14,6 +15,7 @@ const smaSessionSchema = z.object({
   consentAcceptedFor: z.string().optional(),
   pvSetByDevice: z.record(z.string(), z.boolean()).optional(),
   setsCheckedAt: z.number().optional(),
+  plantsWithoutPvSet: z.array(z.string()).optional(),
 });
 export type SmaSession = z.infer<typeof smaSessionSchema>;
 

@@ -31,9 +31,10 @@ export const solaxAdapter: ProviderAdapter<SolaxCredentials> = {
       : testOpenApiConnection(ctx, credentials);
   },
 
-  async syncPage(ctx, credentials, cursor) {
-    if (credentials.apiType !== "token") return syncOpenApiPage(ctx, credentials, cursor);
-    // The token API reads one dongle per call and an account has a few: one unit holds them all.
+  async syncPage(ctx, credentials, cursor, known) {
+    if (credentials.apiType !== "token") return syncOpenApiPage(ctx, credentials, cursor, known);
+    // The token API reads one dongle per call and an account has a few: one unit holds them all;
+    // it has no lists to skip.
     return { ...(await fetchTokenSnapshot(ctx, credentials)), nextCursor: null, pagesRead: 1, totalPages: 1 };
   },
 
