@@ -269,7 +269,12 @@ describe("scheduled syncs", () => {
   it("queues each due connection once, and the queue consumer syncs it", async () => {
     const owner = await registerOwner();
     const connectionId = await connectSolis(owner);
+    // Due a second ago, whatever cadence its first run chose (30 minutes while the sun is down at
+    // every plant).
     const now = Date.now() + SYNC_INTERVAL_MS + 1000;
+    await env.DB.prepare("UPDATE provider_connections SET next_sync_at = ? WHERE id = ?")
+      .bind(now - 1000, connectionId)
+      .run();
     const first = await dispatchDueSyncs({ env, now });
     expect(first.queued).toBeGreaterThanOrEqual(1);
     expect((await connectionRow(connectionId))?.next_sync_at).toBe(now + SYNC_INTERVAL_MS);
