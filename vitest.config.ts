@@ -10,8 +10,15 @@ import { routerPlugin } from "./vite.config.ts";
 
 const root = import.meta.dirname;
 
-/** Every outbound fetch of the worker under test reaches the provider sandbox (offline, deterministic). */
-const testSandbox = createSandbox();
+/**
+ * Every outbound fetch of the worker under test reaches the provider sandbox (offline, deterministic).
+ * Test files run side by side in separate runtimes, each with its own VendorBudget objects, against
+ * the same sandbox account, so SolisCloud's per-second limit would take two files' calls for one
+ * client's and refuse some (in production one budget object per credential spaces them). Its clock
+ * therefore puts a second between calls here; the tests of that limit make their own sandbox.
+ */
+let solisLimitClockMs = 0;
+const testSandbox = createSandbox({ clock: () => (solisLimitClockMs += 1000) });
 /**
  * The benchmarks' sandbox refuses BENCH_RATE_LIMIT_PERCENT % (5 unless set) of every vendor's calls
  * with the vendor's own rate-limit error, as a busy vendor would.
