@@ -10,6 +10,7 @@ export interface AlertRowWithNames {
   created_at: number;
   resolved: number;
   resolved_at: number | null;
+  /** The vendor's alarm's vendor, or for Sunfleet's own alerts the vendor of the system concerned. */
   provider: string | null;
   code: string | null;
   device_serial: string | null;
@@ -25,7 +26,8 @@ export interface AlertRowWithNames {
 }
 
 const SELECT_WITH_NAMES = `
-  SELECT a.id, a.title, a.message, a.severity, a.created_at, a.resolved, a.resolved_at, a.provider, a.code,
+  SELECT a.id, a.title, a.message, a.severity, a.created_at, a.resolved, a.resolved_at,
+    coalesce(a.provider, ms.provider) AS provider, a.code,
     a.device_serial, a.system_id, ms.name AS system_name, s.id AS site_id, s.name AS site_name,
     a.rule, a.lost_energy_wh, a.acknowledged_at, a.acknowledged_by, a.assigned_to
   FROM alerts a

@@ -158,6 +158,25 @@ describe("alert lifecycle by hand", () => {
     expect(alert).toMatchObject({ assignedTo: null, acknowledgedAt: null, history: [] });
   });
 
+  it("names the vendor of the system a Sunfleet alert concerns (two plants may share a name)", async () => {
+    const owner = await registerOwner();
+    const systemId = crypto.randomUUID();
+    await env.DB.prepare(
+      `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, capacity_w, state, timezone,
+         created_at, updated_at) VALUES (?, ?, 'fronius', 'P-1', 'Phoenix Array 1', 5000, 'online', 'UTC', ?, ?)`,
+    )
+      .bind(systemId, owner.orgId, Date.now(), Date.now())
+      .run();
+    const id = await insertAlert(owner.orgId);
+    await env.DB.prepare("UPDATE alerts SET system_id = ? WHERE id = ?").bind(systemId, id).run();
+    const [alert] = await expectStatus<Alert[]>(await call("/api/alerts", { token: owner.token }), 200);
+    expect(alert).toMatchObject({
+      rule: "no_production",
+      provider: "fronius",
+      systemName: "Phoenix Array 1",
+    });
+  });
+
   it("sorts by lost energy on request", async () => {
     const owner = await registerOwner();
     const small = await insertAlert(owner.orgId, { lostEnergyWh: 1000, createdAt: Date.now() - 1000 });
