@@ -31,8 +31,9 @@ export function acceptsGzip(acceptEncoding: string | undefined | null): boolean 
 export function jsonAnswer(
   acceptEncoding: string | undefined | null,
   body: { gzip: Uint8Array } | { json: string },
+  extraHeaders: Record<string, string> = {},
 ): Response {
-  const headers = { "Content-Type": "application/json", Vary: "Accept-Encoding" };
+  const headers = { "Content-Type": "application/json", Vary: "Accept-Encoding", ...extraHeaders };
   if (acceptsGzip(acceptEncoding)) {
     const gzip =
       "gzip" in body ? body.gzip : new Blob([body.json]).stream().pipeThrough(new CompressionStream("gzip"));

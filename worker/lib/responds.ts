@@ -9,6 +9,8 @@ export interface DescribedResponse {
   status: 200 | 201;
   /** The route also answers `text/csv` with `?format=csv`. */
   csv: boolean;
+  /** The answer carries an ETag, and If-None-Match with the current tag answers 304 without a body. */
+  etag: boolean;
 }
 export const RESPONSE_DESCRIPTION = Symbol("response description");
 
@@ -19,7 +21,7 @@ export const RESPONSE_DESCRIPTION = Symbol("response description");
 export const responds = (
   name: string,
   schema: ZodType,
-  options: { status?: 200 | 201; csv?: boolean } = {},
+  options: { status?: 200 | 201; csv?: boolean; etag?: boolean } = {},
 ): MiddlewareHandler =>
   Object.assign(async (_c: unknown, next: () => Promise<void>) => next(), {
     [RESPONSE_DESCRIPTION]: {
@@ -27,6 +29,7 @@ export const responds = (
       schema,
       status: options.status ?? 200,
       csv: options.csv ?? false,
+      etag: options.etag ?? false,
     } satisfies DescribedResponse,
   });
 

@@ -73,13 +73,19 @@ function successResponse(response: DescribedResponse | undefined, schemas: Recor
     content["text/csv"] = { schema: { type: "string" } };
   }
   const description = response.status === 201 ? "Created" : "Success";
+  const success = {
+    description: response.csv
+      ? `${description}; with format=csv a CSV file (UTF-8 with BOM, units in the header row, ISO 8601 times with offset)`
+      : description,
+    content,
+  };
+  if (!response.etag) return { [String(response.status)]: success };
   return {
     [String(response.status)]: {
-      description: response.csv
-        ? `${description}; with format=csv a CSV file (UTF-8 with BOM, units in the header row, ISO 8601 times with offset)`
-        : description,
-      content,
+      ...success,
+      headers: { ETag: { description: "The answer's tag, for If-None-Match", schema: { type: "string" } } },
     },
+    "304": { description: "Not modified: the If-None-Match header names the current tag (no body)" },
   };
 }
 

@@ -10,6 +10,7 @@ import { fleetSeriesQuerySchema, fleetSeriesSchema } from "../../schema/api/flee
 import { type DashboardMetric, dashboardMetricSchema } from "../../schema/api/metrics";
 import { type AppEnv, userContext } from "../hono-env";
 import { csvHeaders } from "../lib/csv";
+import { requestedTags, tagHeaders } from "../lib/entity-tags";
 import { jsonAnswer } from "../lib/gzip";
 import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
@@ -28,7 +29,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
   .use(requireAuth)
   .get(
     "/metrics",
-    responds("DashboardMetrics", z.array(dashboardMetricSchema), { csv: true }),
+    responds("DashboardMetrics", z.array(dashboardMetricSchema), { csv: true, etag: true }),
     validate("query", formatQuerySchema),
     async (c) => {
       if (c.req.valid("query").format === "csv") {
@@ -40,9 +41,11 @@ export const dashboardRoutes = new Hono<AppEnv>()
         );
       }
       // Held gzipped (a 20,000-system fleet is ~15 MB of JSON, under 1 MB gzipped): sent as held to
-      // a client that takes gzip, inflated on the way to one that does not.
-      const gzip = await dashboardMetricsGzip(userContext(c));
-      return jsonAnswer(c.req.header("Accept-Encoding"), { gzip });
+      // a client that takes gzip, inflated on the way to one that does not; not sent at all to a
+      // client that holds the current tag.
+      const answer = await dashboardMetricsGzip(userContext(c), requestedTags(c.req.header("If-None-Match")));
+      if (!answer.gzip) return c.body(null, 304, tagHeaders(answer.tag));
+      return jsonAnswer(c.req.header("Accept-Encoding"), { gzip: answer.gzip }, tagHeaders(answer.tag));
     },
   )
   .get("/summary", responds("DashboardSummary", dashboardSummarySchema), async (c) =>

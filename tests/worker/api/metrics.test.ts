@@ -40,6 +40,48 @@ describe("GET /api/dashboard/metrics", () => {
     expect(await fetched.json()).toEqual(JSON.parse(plainText));
   });
 
+  it("answers 304 without a body to a client holding the current tag, and the new answer after a change", async () => {
+    const owner = await registerOwner();
+    const other = await registerOwner("Other");
+    const systems = await connectProvider(owner, "solis");
+    const first = await call("/api/dashboard/metrics", { token: owner.token });
+    expect(first.status).toBe(200);
+    const tag = first.headers.get("ETag");
+    expect(tag).toMatch(/^".+"$/);
+    expect(first.headers.get("Cache-Control")).toBe("private, no-cache");
+    const firstEntries = (await first.json()) as DashboardMetric[];
+
+    const revalidated = await call("/api/dashboard/metrics", {
+      token: owner.token,
+      headers: { "If-None-Match": `W/"stale", ${tag}` },
+    });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get("ETag")).toBe(tag);
+    expect(await revalidated.text()).toBe("");
+
+    // Another organisation naming this tag gets its own (empty) fleet, never a 304 on ours.
+    const foreign = await call("/api/dashboard/metrics", {
+      token: other.token,
+      headers: { "If-None-Match": tag ?? "" },
+    });
+    expect(foreign.status).toBe(200);
+    expect(await foreign.json()).toEqual([]);
+
+    // A change to what the answer holds: the system joins a site, so the old tag no longer matches.
+    const site = await createSite(owner);
+    const systemId = systems[0]?.id ?? "";
+    await attach(owner, site.id, systemId);
+    const changed = await call("/api/dashboard/metrics", {
+      token: owner.token,
+      headers: { "If-None-Match": tag ?? "" },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("ETag")).not.toBe(tag);
+    const entries = (await changed.json()) as DashboardMetric[];
+    expect(entries.find((m) => m.systemId === systemId)?.siteId).toBe(site.id);
+    expect(firstEntries.find((m) => m.systemId === systemId)?.siteId).toBeNull();
+  });
+
   it("answers one normalised entry per system from what the sync stored", async () => {
     const owner = await registerOwner();
     await connectProvider(owner, "solis");
