@@ -14,7 +14,7 @@ import {
 } from "./simulation";
 
 /**
- * Emulator of the Fronius Solar.web Query API (research §2): access-key headers, the 401 body
+ * Emulator of the Fronius Solar.web Query API: access-key headers, the 401 body
  * with responseError 1102, offset/limit pages with links, W and Wh channels, UTC times.
  */
 
@@ -292,7 +292,7 @@ export function froniusSandbox(options: { now: () => number; faults?: SandboxFau
     });
   });
 
-  // 5-minute buckets (research §2.2, FRO-CAP): EnergyProductionTotal in Wh per bucket, logDateTime
+  // 5-minute buckets: EnergyProductionTotal in Wh per bucket, logDateTime
   // at the bucket's close in UTC, logDuration in seconds; at most a day (25 hours) per call. A
   // bucket's energy is the simulation's power at its start over 5 minutes, the same integral the
   // live energy-today counter sums.
@@ -336,7 +336,7 @@ export function froniusSandbox(options: { now: () => number; faults?: SandboxFau
     });
   });
 
-  // Shape unverified (research §2.2): stateType, stateCode, stateSeverity, logDateTime, text.
+  // Shape unverified: stateType, stateCode, stateSeverity, logDateTime, text.
   // The emulator lists the messages of faults still going on.
   app.get("/pvsystems/:id/messages", (c) => {
     const plant = plantFor(c);

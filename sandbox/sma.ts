@@ -490,7 +490,7 @@ export function smaDataSandbox({ now, faults }: SmaSandboxOptions) {
     return c.json({ ...deviceHeader(device), setType, resolution: "FiveMinutes", set });
   });
 
-  // A plant's data set (research §3.3: plant-level sets as in Basic Reporting): the sum of its
+  // A plant's data set (plant-level sets as in Basic Reporting): the sum of its
   // inverters' buckets, one call per plant and day. The sandbox serves the Day period.
   app.get("/v1/plants/:plantId/measurements/sets/:setType/:period", (c) => {
     const plant = findPlant(c, c.req.param("plantId"));

@@ -16,7 +16,7 @@ import {
 } from "./simulation";
 
 /**
- * Emulators of SolaX Cloud (research §4): the token API (v2 realtimeInfo/get and v1
+ * Emulators of SolaX Cloud: the token API (v2 realtimeInfo/get and v1
  * getRealtimeInfo.do, one dongle per inverter, 10 calls a minute per token with the vendor's
  * one-hour ban) and the Developer OpenAPI (client-credentials tokens that expire, code 10000
  * envelopes, 100 calls a minute per application).
@@ -398,7 +398,7 @@ export function solaxOpenApiSandbox(options: { now: () => number; faults?: Sandb
     return c.json(envelope(10000, "success", rows));
   });
 
-  // Past 5-minute rows of up to 10 inverters over a window of at most 11 hours (research §4:
+  // Past 5-minute rows of up to 10 inverters over a window of at most 11 hours (the documentation:
   // "windows of at most about 11 h"; startTime and endTime in epoch ms, parameters assumed), each
   // row as realtime_data answered it at that time.
   app.get("/openapi/v2/device/history_data", (c) => {

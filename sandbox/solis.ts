@@ -18,7 +18,7 @@ import {
 } from "./simulation";
 
 /**
- * Emulator of the SolisCloud Platform API (research §1): POST-only /v1/api/* with the HMAC-SHA1
+ * Emulator of the SolisCloud Platform API: POST-only /v1/api/* with the HMAC-SHA1
  * signature checked (Content-MD5 against the body bytes, Date within 15 minutes), the "code"
  * envelope, 2 calls per second per key and endpoint, and values in the vendor's mixed units
  * (kWp, kW, kWh, MWh, GWh) picked by magnitude, so the adapter's unit handling is exercised.

@@ -720,7 +720,7 @@ describe("solax Developer OpenAPI against the research's example answers", () =>
         pages: 1,
       },
     },
-    // Field names and formats from a captured realtime/history row (research §4.3).
+    // Field names and formats from a captured realtime/history row.
     "/openapi/v2/device/realtime_data": {
       code: 10000,
       result: [

@@ -5,7 +5,7 @@ import {
   solisSignedHeaders,
 } from "../../../worker/providers/solis/signature";
 
-// Known-answer vectors from research §1.3; vector A is the vendor's own worked example (API doc V1.2 §2.2).
+// Known-answer vectors from the vendor documentation; vector A is the vendor's own worked example (API doc V1.2 §2.2).
 const vectorA = {
   keyId: "2424",
   keySecret: "6680182547",

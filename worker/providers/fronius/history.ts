@@ -9,7 +9,7 @@ const BUCKET_S = 300;
 /**
  * One PV system's plant-local day from `histdata` (one call: the day as a UTC window, the
  * EnergyProductionTotal channel, billed per value). Solar.web gives energy per 5-minute bucket,
- * never power (research §2.2): a point sits at its bucket's start with the bucket's mean power,
+ * never power: a point sits at its bucket's start with the bucket's mean power,
  * and energy-today is what the buckets before it produced, as a live counter reads at that time.
  */
 export async function fetchFroniusHistory(

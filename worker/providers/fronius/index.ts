@@ -169,7 +169,7 @@ export const froniusAdapter: ProviderAdapter<FroniusCredentials> = {
     },
   ],
   credentialsSchema,
-  // No limit is documented (research §2.1): ten calls a second per access key keeps us polite;
+  // No limit is documented: ten calls a second per access key keeps us polite;
   // 429 with Retry-After is honoured by the transport.
   callPlan: (credentials) => ({
     key: credentials.accessKeyId,

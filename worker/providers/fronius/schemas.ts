@@ -107,7 +107,7 @@ export const histDataResponseSchema = z.object({
     .transform((data) => data ?? []),
 });
 
-/** The messages call's shape is unverified (research §2.2): parsed leniently. */
+/** The messages call's shape is unverified: parsed leniently. */
 export const messagesResponseSchema = z.object({
   messages: z.array(
     z.object({

@@ -7,7 +7,7 @@ import { deviceRecordSchema, realtimeResultSchema } from "./schemas";
 
 const BUSINESS_TYPES = ["1", "4"] as const;
 const INVERTER = "1";
-/** history_data answers windows of at most about 11 hours (research §4); a day is read in three. */
+/** history_data answers windows of at most about 11 hours; a day is read in three. */
 const WINDOWS_PER_DAY = 3;
 const SN_BATCH = 10;
 

@@ -6,7 +6,7 @@ import type { ProviderCallContext } from "../types";
 import type { SolaxOpenApiCredentials } from "./credentials";
 import { oauthTokenResultSchema, openApiEnvelopeSchema, pageSchema, parseSolax } from "./schemas";
 
-/** 100 calls a minute per application (research §4.3): 90 a minute, one every 667 ms. */
+/** 100 calls a minute per application: 90 a minute, one every 667 ms. */
 export const OPENAPI_LIMITS: CallLimit[] = [{ intervalMs: 667, burst: 1 }];
 
 const TOKEN_PATH = "/openapi/auth/oauth/token";

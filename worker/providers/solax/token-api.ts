@@ -7,7 +7,7 @@ import { FAULT_STATUSES, inverterState, kWhToWh, localMillis, statusLabel, utcMi
 import { parseSolax, type SolaxTokenRealtime, tokenEnvelopeSchema, tokenRealtimeSchema } from "./schemas";
 
 /**
- * "Lower than 10 times/min and 10,000 times/day" per token (research §4.1): at most 9 calls in
+ * "Lower than 10 times/min and 10,000 times/day" per token: at most 9 calls in
  * any minute (one per 7 s) and at most 10,000 in any day (9,000 a day steady plus a burst of 1,000).
  */
 export const TOKEN_API_LIMITS: CallLimit[] = [
