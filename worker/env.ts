@@ -13,6 +13,8 @@ export interface Env extends ProviderUrlEnv {
   VENDOR_BUDGET: DurableObjectNamespace<VendorBudget>;
   /** Days raw 5-minute points are kept in the fleet stores (35 by default); rollups are kept. */
   RAW_RETENTION_DAYS?: string;
+  /** Days raw inverter points are kept, when shorter than the systems' (the same by default). */
+  INVERTER_RAW_RETENTION_DAYS?: string;
   /** One attempt counter per throttle key (sign-in, sign-up, invite acceptance, password change). */
   THROTTLE: DurableObjectNamespace<Throttle>;
   /** HS256 signing key for session tokens: any string of 32 or more characters. */

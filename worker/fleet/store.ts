@@ -76,6 +76,26 @@ export const READ_MODEL_MAX_AGE_MS = 60_000;
 export const BACKGROUND_REBUILD_FROM_SYSTEMS = 2_000;
 /** Raw 5-minute points are kept this many days unless RAW_RETENTION_DAYS says otherwise. */
 export const DEFAULT_RAW_RETENTION_DAYS = 35;
+
+const retentionDays = (value: string | undefined, fallback: number) => {
+  const days = Number(value ?? fallback);
+  return Number.isFinite(days) && days > 0 ? days : fallback;
+};
+
+/**
+ * Where raw points end at `now`: systems' after RAW_RETENTION_DAYS, inverters' after
+ * INVERTER_RAW_RETENTION_DAYS (the same unless set). Inverter points are two thirds of a
+ * two-inverter system's raw bytes, so keeping them shorter is what fits the largest fleets in
+ * one store (see docs/scale.md).
+ */
+export function rawRetentionCutoffs(
+  env: Pick<Env, "RAW_RETENTION_DAYS" | "INVERTER_RAW_RETENTION_DAYS">,
+  now: number,
+): { system_readings: number; inverter_readings: number } {
+  const systemDays = retentionDays(env.RAW_RETENTION_DAYS, DEFAULT_RAW_RETENTION_DAYS);
+  const inverterDays = retentionDays(env.INVERTER_RAW_RETENTION_DAYS, systemDays);
+  return { system_readings: now - systemDays * DAY_MS, inverter_readings: now - inverterDays * DAY_MS };
+}
 /** Rows one retention run removes at most; a larger backlog continues in the next run. */
 export const RETENTION_ROWS_PER_RUN = 50_000;
 const DAY_MS = 86_400_000;
@@ -475,11 +495,6 @@ export class FleetStore extends DurableObject<Env> {
 
   // -- retention ----------------------------------------------------------------------------------
 
-  private rawRetentionMs(): number {
-    const days = Number(this.env.RAW_RETENTION_DAYS ?? DEFAULT_RAW_RETENTION_DAYS);
-    return (Number.isFinite(days) && days > 0 ? days : DEFAULT_RAW_RETENTION_DAYS) * DAY_MS;
-  }
-
   /** Retention is due a day after the first page, then daily (or a second later while a backlog remains). */
   private async scheduleRetention(): Promise<void> {
     if (readMeta(this.db, META_RETENTION_DUE) === null) {
@@ -588,7 +603,7 @@ export class FleetStore extends DurableObject<Env> {
     const run = this.ctx.storage.transactionSync(() => {
       const result = pruneReadings(
         this.db,
-        { beforeMs: now - this.rawRetentionMs(), maxRows: RETENTION_ROWS_PER_RUN },
+        { beforeMs: rawRetentionCutoffs(this.env, now), maxRows: RETENTION_ROWS_PER_RUN },
         cursor,
       );
       writeMeta(this.db, META_RETENTION_CURSOR, JSON.stringify(result.cursor));

@@ -2,12 +2,15 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { DashboardMetric } from "../../../schema/api/metrics";
+import { pruneReadings } from "../../../worker/fleet/data/retention";
+import { createFleetDb } from "../../../worker/fleet/db";
 import {
   BACKGROUND_REBUILD_FROM_SYSTEMS,
   DETECTION_INTERVAL_MS,
   type FleetStore,
   READ_MODEL_MAX_AGE_MS,
   RETENTION_ROWS_PER_RUN,
+  rawRetentionCutoffs,
 } from "../../../worker/fleet/store";
 import { gunzipText } from "../../../worker/lib/gzip";
 import { storeOf, storeSql, sunnyLongitudeNow } from "../fleet-helpers";
@@ -318,5 +321,46 @@ describe("the fleet store of an organisation", () => {
     const [left] = await storeSql<{ t: number }>(orgId, "SELECT t FROM system_readings");
     expect(left?.t).toBe(Math.floor((now - 34 * DAY) / 1000));
     expect(env.RAW_RETENTION_DAYS).toBeUndefined();
+  });
+
+  it("keeps inverters' raw points for INVERTER_RAW_RETENTION_DAYS when set, systems' for RAW_RETENTION_DAYS", async () => {
+    const now = Date.now();
+    expect(rawRetentionCutoffs({}, now)).toEqual({
+      system_readings: now - 35 * DAY,
+      inverter_readings: now - 35 * DAY,
+    });
+    expect(rawRetentionCutoffs({ RAW_RETENTION_DAYS: "20" }, now)).toEqual({
+      system_readings: now - 20 * DAY,
+      inverter_readings: now - 20 * DAY,
+    });
+    expect(rawRetentionCutoffs({ RAW_RETENTION_DAYS: "35", INVERTER_RAW_RETENTION_DAYS: "14" }, now)).toEqual(
+      {
+        system_readings: now - 35 * DAY,
+        inverter_readings: now - 14 * DAY,
+      },
+    );
+    // Nonsense falls back to the default rather than deleting everything.
+    expect(rawRetentionCutoffs({ INVERTER_RAW_RETENTION_DAYS: "0" }, now).inverter_readings).toBe(
+      now - 35 * DAY,
+    );
+
+    const orgId = await insertOrg();
+    const system = await insertSystem(orgId, { inverters: 2 });
+    await storePoints(orgId, [point(system, now - 20 * DAY, 1, 1), point(system, now - 60_000, 1, 1)]);
+    const run = await runInDurableObject(storeOf(orgId), (_store: FleetStore, state) =>
+      pruneReadings(
+        createFleetDb(state.storage),
+        { beforeMs: rawRetentionCutoffs({ INVERTER_RAW_RETENTION_DAYS: "14" }, now), maxRows: 100 },
+        null,
+      ),
+    );
+    expect(run).toEqual({ removed: 2, cursor: null });
+    const times = async (table: string) =>
+      (await storeSql<{ t: number }>(orgId, `SELECT DISTINCT t FROM ${table} ORDER BY t`)).map((r) => r.t);
+    expect(await times("system_readings")).toEqual([
+      Math.floor((now - 20 * DAY) / 1000),
+      Math.floor((now - 60_000) / 1000),
+    ]);
+    expect(await times("inverter_readings")).toEqual([Math.floor((now - 60_000) / 1000)]);
   });
 });

@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import type { FleetDb } from "../db";
 
 export interface RetentionBudget {
-  /** Raw points older than this (epoch ms) are removed. */
-  beforeMs: number;
+  /** Raw points older than this (epoch ms) are removed: systems' and inverters' each their own. */
+  beforeMs: { system_readings: number; inverter_readings: number };
   /** Rows removed per run at most, so a backlog is worked off over several runs. */
   maxRows: number;
 }
@@ -29,11 +29,11 @@ export function pruneReadings(
   budget: RetentionBudget,
   from: RetentionRun["cursor"],
 ): RetentionRun {
-  const beforeS = Math.floor(budget.beforeMs / 1000);
   let removed = 0;
   const start = from ? TABLES.findIndex((t) => t.table === from.table) : 0;
   for (let i = Math.max(0, start); i < TABLES.length; i++) {
     const { table, key, owners } = TABLES[i] as (typeof TABLES)[number];
+    const beforeS = Math.floor(budget.beforeMs[table] / 1000);
     let last = i === start && from ? from.key : -1;
     for (;;) {
       const next = db.get<{ id: number; owned: number }>(sql`
