@@ -9,6 +9,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import type { AlertFacts } from "./api/alerts";
 import type { ProviderId } from "./api/providers";
 import type {
   AlertEventKind,
@@ -323,7 +324,10 @@ export const alerts = sqliteTable(
     deviceSerial: text("device_serial"),
     code: text("code"),
     title: text("title").notNull(),
+    /** In English, for API readers and exports; screens show `facts` in the reader's language. */
     message: text("message").notNull(),
+    /** What a rule found, as data (JSON of schema/api/alerts' alertFactsSchema); null for vendor alarms. */
+    facts: text("facts", { mode: "json" }).$type<AlertFacts>(),
     severity: text("severity").$type<AlertSeverity>().notNull(),
     createdAt: timestampMs("created_at").notNull(),
     resolved: integer("resolved", { mode: "boolean" }).notNull().default(false),
@@ -369,6 +373,8 @@ export const alertEvents = sqliteTable(
     /** The rule (or `vendor_alarm`) when no member did it. */
     rule: text("rule").$type<AlertRuleName>(),
     note: text("note"),
+    /** What a rule's entry says, as data (as alerts.facts); null for members' and vendors' entries. */
+    facts: text("facts", { mode: "json" }).$type<AlertFacts>(),
     createdAt: timestampMs("created_at").notNull(),
   },
   (t) => [

@@ -14,10 +14,36 @@ export const alertsQuerySchema = z.strictObject({
 });
 export type AlertsQuery = z.infer<typeof alertsQuerySchema>;
 
+/**
+ * What a detection rule found, as data, so each reader words it in their own language and time
+ * zone; `message` and history notes carry the same in English. Times are ISO 8601 (UTC).
+ */
+export const alertFactsSchema = z.discriminatedUnion("kind", [
+  /** Communication lost: no data since `since`, for this many minutes of daylight. */
+  z.object({ kind: z.literal("no_data"), since: z.string(), daylightMinutes: z.number() }),
+  /** No production: below `thresholdPct` % of capacity since `since` while irradiance expects more. */
+  z.object({ kind: z.literal("no_production"), since: z.string(), thresholdPct: z.number() }),
+  /** Underperformance: `actualPct` % of the expected energy over the last `windowMinutes`. */
+  z.object({ kind: z.literal("below_expected"), actualPct: z.number(), windowMinutes: z.number() }),
+  /** One inverter produces nothing since `since` while the others produce. */
+  z.object({ kind: z.literal("inverter_down"), serial: z.string(), since: z.string() }),
+  /** History: the rule changed the alert's severity. */
+  z.object({
+    kind: z.literal("severity_changed"),
+    from: z.enum(alertSeverities),
+    to: z.enum(alertSeverities),
+  }),
+  /** History: the condition cleared for the rule's clear time, so the alert resolved. */
+  z.object({ kind: z.literal("condition_gone") }),
+]);
+export type AlertFacts = z.infer<typeof alertFactsSchema>;
+
 export const alertSchema = z.object({
   id: z.string(),
   title: z.string(),
+  /** In English; `facts` holds the same as data for a Sunfleet rule's alert. */
   message: z.string(),
+  facts: alertFactsSchema.nullable(),
   severity: z.enum(alertSeverities),
   createdAt: z.string(),
   /** One flag for both SPEC readers (the sidebar's `resolved`, the panel's `isResolved`). */
@@ -46,7 +72,9 @@ export const alertSchema = z.object({
       actorName: z.string().nullable(),
       /** The rule when no member did it. */
       rule: z.enum(alertRuleNames).nullable(),
+      /** A member's note as typed, or a rule's entry in English (with `facts` as data). */
       note: z.string().nullable(),
+      facts: alertFactsSchema.nullable(),
     }),
   ),
 });

@@ -112,6 +112,7 @@ export function makeAlert(overrides: Partial<Alert> = {}): Alert {
     id: "alert-1",
     title: "Grid overvoltage",
     message: "Inverter INV-1 reported grid overvoltage.",
+    facts: null,
     severity: "critical",
     createdAt: "2026-06-01T09:30:00.000Z",
     resolved: false,

@@ -4,6 +4,7 @@ import { type AlertRule, defaultAlertRules } from "../../schema/api/alert-rules"
 import type { Alert } from "../../schema/api/alerts";
 import type { Member } from "../../schema/api/members";
 import type { Notification } from "../../schema/api/notifications";
+import { defaultPreferences } from "../../schema/api/preferences";
 import type { Role } from "../../schema/roles";
 import { makeAlert, makeSummary, summaryOf } from "./dashboard-fixtures";
 import { findToast, makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
@@ -136,6 +137,8 @@ const sunfleetAlerts = [
   makeAlert({
     id: "alert-1",
     title: "No production",
+    message: "Below 1 % of capacity since 09:30 UTC under irradiance",
+    facts: { kind: "no_production", since: "2026-06-01T09:30:00.000Z", thresholdPct: 1 },
     rule: "no_production",
     provider: null,
     code: null,
@@ -147,7 +150,8 @@ const sunfleetAlerts = [
         actorId: null,
         actorName: null,
         rule: "no_production",
-        note: "Power 0 W",
+        note: "Below 1 % of capacity since 09:30 UTC under irradiance",
+        facts: { kind: "no_production", since: "2026-06-01T09:30:00.000Z", thresholdPct: 1 },
       },
     ],
   }),
@@ -185,6 +189,7 @@ function alertsApi(initial: Alert[]) {
             actorName: "Olivia Owner",
             rule: null,
             note: (body as { note?: string }).note ?? null,
+            facts: null,
           },
         ],
       })),
@@ -242,8 +247,34 @@ describe("the Alerts screen with Sunfleet alerts", () => {
     const events = within(history)
       .getAllByRole("listitem")
       .map((item) => item.textContent);
-    expect(events[0]).toMatch(/^Opened · .* · rule: No production — “Power 0 W”$/);
+    // A rule's entry is worded from its facts; a member's note is quoted as typed.
+    expect(events[0]).toMatch(
+      /^Opened · .* · rule: No production — Below 1 % of capacity since .* under irradiance$/,
+    );
     expect(events[1]).toMatch(/^Acknowledged · .* · Olivia Owner — “Crew on the way”$/);
+  });
+
+  it("words a rule's alert and its history in the reader's language, times in their zone", async () => {
+    const { user } = renderFrame("orgOwner", "/app/alerts", {
+      ...alertsApi(sunfleetAlerts),
+      "GET /api/user/preferences": {
+        body: { ...defaultPreferences, language: "es", timezone: "Europe/Madrid" },
+      },
+    });
+    const list = await screen.findByRole("list", { name: "Alertas" });
+    const [first] = within(list).getAllByRole("listitem");
+    const item = first as HTMLElement;
+    expect(within(item).getByRole("heading", { name: "Sin producción" })).toBeInTheDocument();
+    // 09:30 UTC on 1 June is 11:30 in Madrid; the API's English message is not shown.
+    expect(
+      within(item).getByText(/^Por debajo del 1 % de la capacidad desde .*11:30 con irradiancia$/),
+    ).toBeInTheDocument();
+    expect(within(item).queryByText(/capacity/)).not.toBeInTheDocument();
+    await user.click(within(item).getByRole("button", { name: /^Historial/ }));
+    const history = within(item).getByRole("list", { name: /^Historial/ });
+    expect(within(history).getByRole("listitem").textContent).toMatch(
+      /— Por debajo del 1 % de la capacidad desde .*11:30 con irradiancia$/,
+    );
   });
 
   it("offers no actions to a user who may not manage alerts", async () => {

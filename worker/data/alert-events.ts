@@ -8,6 +8,8 @@ export interface AlertEventRow {
   actor_name: string | null;
   rule: AlertRuleName | null;
   note: string | null;
+  /** JSON of a rule entry's facts, or null. */
+  facts: string | null;
   created_at: number;
 }
 
@@ -42,7 +44,7 @@ export async function listAlertEvents(db: Db, orgId: string, alertIds: string[])
   if (alertIds.length === 0) return [];
   const rows = await db.$client
     .prepare(
-      `SELECT e.alert_id, e.kind, e.actor_id, u.full_name AS actor_name, e.rule, e.note, e.created_at
+      `SELECT e.alert_id, e.kind, e.actor_id, u.full_name AS actor_name, e.rule, e.note, e.facts, e.created_at
        FROM alert_events e LEFT JOIN users u ON u.id = e.actor_id
        WHERE e.org_id = ? AND e.alert_id IN (SELECT value FROM json_each(?))
        ORDER BY e.alert_id, e.created_at, e.rowid`,

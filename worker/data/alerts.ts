@@ -6,6 +6,8 @@ export interface AlertRowWithNames {
   id: string;
   title: string;
   message: string;
+  /** JSON of the rule's facts, or null. */
+  facts: string | null;
   severity: AlertSeverity;
   created_at: number;
   resolved: number;
@@ -26,7 +28,7 @@ export interface AlertRowWithNames {
 }
 
 const SELECT_WITH_NAMES = `
-  SELECT a.id, a.title, a.message, a.severity, a.created_at, a.resolved, a.resolved_at,
+  SELECT a.id, a.title, a.message, a.facts, a.severity, a.created_at, a.resolved, a.resolved_at,
     coalesce(a.provider, ms.provider) AS provider, a.code,
     a.device_serial, a.system_id, ms.name AS system_name, s.id AS site_id, s.name AS site_name,
     a.rule, a.lost_energy_wh, a.acknowledged_at, a.acknowledged_by, a.assigned_to

@@ -1,3 +1,4 @@
+import type { AlertFacts } from "../../schema/api/alerts";
 import type { AlertRuleName, AlertSeverity } from "../../schema/domain";
 import type { AlertRow } from "../../schema/tables";
 import type { Db } from "../lib/db";
@@ -30,6 +31,7 @@ export interface RuleAlertInsert {
   rule: AlertRuleName;
   title: string;
   message: string;
+  facts: AlertFacts | null;
   severity: AlertSeverity;
   /** One open alert per rule, system and device: a concurrent run's insert wins. */
   openKey: string;
@@ -41,8 +43,8 @@ export const insertRuleAlert = (db: Db, alert: RuleAlertInsert) =>
   db.$client
     .prepare(
       `INSERT INTO alerts (id, org_id, system_id, provider, provider_alarm_id, device_serial, code, title, message,
-         severity, created_at, resolved, rule, open_key, lost_energy_wh, last_seen_at)
-       VALUES (?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)
+         facts, severity, created_at, resolved, rule, open_key, lost_energy_wh, last_seen_at)
+       VALUES (?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)
        ON CONFLICT (org_id, open_key) DO NOTHING`,
     )
     .bind(
@@ -53,6 +55,7 @@ export const insertRuleAlert = (db: Db, alert: RuleAlertInsert) =>
       alert.rule,
       alert.title,
       alert.message,
+      alert.facts === null ? null : JSON.stringify(alert.facts),
       alert.severity,
       alert.now,
       alert.rule,
@@ -61,22 +64,29 @@ export const insertRuleAlert = (db: Db, alert: RuleAlertInsert) =>
       alert.now,
     );
 
-/** A repeat of an open alert: its severity and message now, and the energy lost since last seen. */
+/** A repeat of an open alert: its severity, message and facts now, and the energy lost since last seen. */
 export const repeatRuleAlert = (
   db: Db,
   orgId: string,
   alertId: string,
-  severity: AlertSeverity,
-  message: string,
+  finding: { severity: AlertSeverity; message: string; facts: AlertFacts | null },
   addedWh: number,
   now: number,
 ) =>
   db.$client
     .prepare(
-      `UPDATE alerts SET severity = ?, message = ?, last_seen_at = max(coalesce(last_seen_at, 0), ?),
+      `UPDATE alerts SET severity = ?, message = ?, facts = ?, last_seen_at = max(coalesce(last_seen_at, 0), ?),
          lost_energy_wh = coalesce(lost_energy_wh, 0) + ? WHERE org_id = ? AND id = ? AND resolved = 0`,
     )
-    .bind(severity, message, now, addedWh, orgId, alertId);
+    .bind(
+      finding.severity,
+      finding.message,
+      finding.facts === null ? null : JSON.stringify(finding.facts),
+      now,
+      addedWh,
+      orgId,
+      alertId,
+    );
 
 export const resolveRuleAlert = (db: Db, orgId: string, alertId: string, now: number) =>
   db.$client
@@ -86,19 +96,32 @@ export const resolveRuleAlert = (db: Db, orgId: string, alertId: string, now: nu
     )
     .bind(now, orgId, alertId);
 
-/** A history entry by a rule, written only if its alert exists (a concurrent run may have won the insert). */
+/**
+ * A history entry by a rule (its facts, and the same in English as its note), written only if its
+ * alert exists (a concurrent run may have won the insert).
+ */
 export const insertRuleEvent = (
   db: Db,
   orgId: string,
   alertId: string,
   kind: string,
   rule: AlertRuleName,
-  note: string,
+  entry: { note: string; facts: AlertFacts | null },
   at: number,
 ) =>
   db.$client
     .prepare(
-      `INSERT INTO alert_events (id, alert_id, org_id, kind, actor_id, rule, note, created_at)
-       SELECT ?, ?, ?, ?, NULL, ?, ?, ? WHERE EXISTS (SELECT 1 FROM alerts WHERE id = ?)`,
+      `INSERT INTO alert_events (id, alert_id, org_id, kind, actor_id, rule, note, facts, created_at)
+       SELECT ?, ?, ?, ?, NULL, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM alerts WHERE id = ?)`,
     )
-    .bind(crypto.randomUUID(), alertId, orgId, kind, rule, note, at, alertId);
+    .bind(
+      crypto.randomUUID(),
+      alertId,
+      orgId,
+      kind,
+      rule,
+      entry.note,
+      entry.facts === null ? null : JSON.stringify(entry.facts),
+      at,
+      alertId,
+    );

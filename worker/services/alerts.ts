@@ -1,4 +1,10 @@
-import type { Alert, AlertSummary, AlertsQuery } from "../../schema/api/alerts";
+import {
+  type Alert,
+  type AlertFacts,
+  type AlertSummary,
+  type AlertsQuery,
+  alertFactsSchema,
+} from "../../schema/api/alerts";
 import type { ProviderId } from "../../schema/api/providers";
 import type { AlertEventKind } from "../../schema/domain";
 import { type AlertEventRow, insertAlertEvent, listAlertEvents } from "../data/alert-events";
@@ -23,10 +29,22 @@ import { fleetStoreOf } from "./fleet-store";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
+/** Stored facts as the API gives them; anything unreadable (a row from an older rule) is null. */
+function factsOf(json: string | null): AlertFacts | null {
+  if (json === null) return null;
+  try {
+    const parsed = alertFactsSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
 const toAlert = (row: AlertRowWithNames, events: AlertEventRow[]): Alert => ({
   id: row.id,
   title: row.title,
   message: row.message,
+  facts: factsOf(row.facts),
   severity: row.severity,
   createdAt: new Date(row.created_at).toISOString(),
   resolved: row.resolved === 1,
@@ -50,6 +68,7 @@ const toAlert = (row: AlertRowWithNames, events: AlertEventRow[]): Alert => ({
     actorName: e.actor_name,
     rule: e.rule,
     note: e.note,
+    facts: factsOf(e.facts),
   })),
 });
 

@@ -1,4 +1,5 @@
 import type { AlertRule } from "../../schema/api/alert-rules";
+import type { AlertFacts } from "../../schema/api/alerts";
 import type { AlertRuleName } from "../../schema/domain";
 import type { LiveMessage } from "../../schema/live";
 import { countOpenAlerts } from "../data/alerts";
@@ -14,6 +15,7 @@ import {
 } from "../data/rule-alerts";
 import type { Env } from "../env";
 import type { DetectionSystem } from "../fleet/data/detection";
+import { factsText } from "../lib/alerts/facts";
 import { evaluateSystem, type Finding, type Irradiance } from "../lib/alerts/rules";
 import { type BatchStatement, type Db, runBatch } from "../lib/db";
 import { loadAlertRules } from "./alert-rules";
@@ -176,12 +178,21 @@ function openStatements(db: Db, orgId: string, systemId: string, finding: Findin
       rule: finding.rule,
       title: finding.title,
       message: finding.message,
+      facts: finding.facts,
       severity: finding.severity,
       openKey: openKey(finding.rule, systemId, finding.deviceSerial),
       lostEnergyWh: lostWh,
       now,
     }),
-    insertRuleEvent(db, orgId, id, "opened", finding.rule, finding.message, now),
+    insertRuleEvent(
+      db,
+      orgId,
+      id,
+      "opened",
+      finding.rule,
+      { note: finding.message, facts: finding.facts },
+      now,
+    ),
   ];
   if (finding.severity !== "info") {
     statements.push(
@@ -194,30 +205,29 @@ function openStatements(db: Db, orgId: string, systemId: string, finding: Findin
 function updateStatements(db: Db, orgId: string, alert: OpenRuleAlertRow, finding: Finding, now: number) {
   const lastSeen = alert.lastSeenAt ?? alert.createdAt;
   const addedWh = now > lastSeen ? finding.lostWh(lastSeen, now) : 0;
-  const statements: BatchStatement[] = [
-    repeatRuleAlert(db, orgId, alert.id, finding.severity, finding.message, addedWh, now),
-  ];
+  const statements: BatchStatement[] = [repeatRuleAlert(db, orgId, alert.id, finding, addedWh, now)];
   // The history tells what changed, not every repeat.
   if (finding.severity !== alert.severity) {
     statements.push(
-      insertRuleEvent(
-        db,
-        orgId,
-        alert.id,
-        "updated",
-        finding.rule,
-        `Severity ${alert.severity} → ${finding.severity}`,
-        now,
-      ),
+      insertRuleEvent(db, orgId, alert.id, "updated", finding.rule, worded(changed(alert, finding)), now),
     );
   }
   return statements;
 }
 
+/** A rule's history entry: its facts, and the same in English as its note. */
+const worded = (facts: AlertFacts) => ({ note: factsText(facts), facts });
+
+const changed = (alert: OpenRuleAlertRow, finding: Finding): AlertFacts => ({
+  kind: "severity_changed",
+  from: alert.severity,
+  to: finding.severity,
+});
+
 function resolveStatements(db: Db, orgId: string, alert: OpenRuleAlertRow, now: number) {
   const statements: BatchStatement[] = [
     resolveRuleAlert(db, orgId, alert.id, now),
-    insertRuleEvent(db, orgId, alert.id, "resolved", alert.rule, "Condition gone", now),
+    insertRuleEvent(db, orgId, alert.id, "resolved", alert.rule, worded({ kind: "condition_gone" }), now),
   ];
   if (alert.severity === "critical") {
     const title = alert.rule.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());

@@ -23,6 +23,9 @@ export interface AlertRow {
   device_serial: string | null;
   lost_energy_wh: number;
   system_id: string;
+  message: string;
+  /** JSON of the rule's facts. */
+  facts: string | null;
 }
 
 /** A plant with a clear sky on 21 and 22 June of `year` (another year for tests on a fake clock). */
@@ -83,9 +86,15 @@ export async function alertsOf(orgId: string) {
 
 export async function historyOf(alertId: string) {
   const rows = await env.DB.prepare(
-    "SELECT kind, rule, actor_id FROM alert_events WHERE alert_id = ? ORDER BY created_at",
+    "SELECT kind, rule, actor_id, note, facts FROM alert_events WHERE alert_id = ? ORDER BY created_at",
   )
     .bind(alertId)
-    .all<{ kind: string; rule: string | null; actor_id: string | null }>();
+    .all<{
+      kind: string;
+      rule: string | null;
+      actor_id: string | null;
+      note: string | null;
+      facts: string | null;
+    }>();
   return rows.results;
 }

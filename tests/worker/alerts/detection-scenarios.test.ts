@@ -22,6 +22,14 @@ describe("detection scenarios", { timeout: 60_000 }, () => {
     expect(others).toEqual([]);
     expect(alert).toMatchObject({ rule: "communication_lost", severity: "warning", resolved: 0 });
     expectWithin10Pct(alert?.lost_energy_wh ?? 0, EXPECTED_W);
+    // What it found, as data for each reader's language, and the same in English.
+    const silentSince = new Date(at("12:00")).toISOString();
+    expect(JSON.parse(alert?.facts ?? "null")).toEqual({
+      kind: "no_data",
+      since: silentSince,
+      daylightMinutes: 60,
+    });
+    expect(alert?.message).toBe("No data since 12:00 UTC (60 min of daylight)");
 
     await drive(p, at("13:05"), at("16:00"), () => null);
     [alert, ...others] = await alertsOf(p.orgId);
@@ -36,10 +44,19 @@ describe("detection scenarios", { timeout: 60_000 }, () => {
     const after = await alertsOf(p.orgId);
     expect(after).toHaveLength(1);
     expect(after[0]?.resolved).toBe(1);
-    expect((await historyOf(after[0]?.id as string)).map((e) => [e.kind, e.rule, e.actor_id])).toEqual([
+    const history = await historyOf(after[0]?.id as string);
+    expect(history.map((e) => [e.kind, e.rule, e.actor_id])).toEqual([
       ["opened", "communication_lost", null],
       ["updated", "communication_lost", null],
       ["resolved", "communication_lost", null],
+    ]);
+    expect(history.map((e) => [e.note, JSON.parse(e.facts ?? "null")])).toEqual([
+      [
+        "No data since 12:00 UTC (60 min of daylight)",
+        { kind: "no_data", since: silentSince, daylightMinutes: 60 },
+      ],
+      ["Severity warning → critical", { kind: "severity_changed", from: "warning", to: "critical" }],
+      ["Condition gone", { kind: "condition_gone" }],
     ]);
   });
 

@@ -9,6 +9,7 @@ import { providerNames } from "../../lib/providers";
 import { useAlertActionMutation, useResolveAlertMutation } from "../../lib/queries/alerts";
 import { toast } from "../../lib/toast";
 import { NativeSelect } from "../ui/native-select";
+import { useAlertWording } from "./alert-facts";
 import { alertSubject } from "./alert-subject";
 import { severityStyles } from "./severity";
 import { SeverityBadge } from "./severity-badge";
@@ -23,8 +24,22 @@ interface AlertItemProps {
   timeZone: string | undefined;
 }
 
-function AlertHistory({ alert, when }: { alert: Alert; when: (value: string) => string }) {
+function AlertHistory({
+  alert,
+  when,
+  worded,
+}: {
+  alert: Alert;
+  when: (value: string) => string;
+  worded: ReturnType<typeof useAlertWording>["facts"];
+}) {
   const { t } = useTranslation();
+  // A rule's entry in the reader's language; a member's note as they typed it.
+  const entryText = (event: Alert["history"][number]) => {
+    const text = worded(event.facts);
+    if (text) return ` — ${text}`;
+    return event.note ? ` — “${event.note}”` : "";
+  };
   if (alert.history.length === 0) {
     return <p className="text-tremor-label text-tremor-content">{t("alerting.alerts.noHistory")}</p>;
   }
@@ -45,7 +60,7 @@ function AlertHistory({ alert, when }: { alert: Alert; when: (value: string) => 
             (event.rule
               ? t("alerting.alerts.byRule", { rule: t(`alerting.rules.names.${event.rule}`) })
               : "")}
-          {event.note ? ` — “${event.note}”` : ""}
+          {entryText(event)}
         </li>
       ))}
     </ol>
@@ -62,6 +77,7 @@ export function AlertItem({ alert, canManage, members, locale, timeZone }: Alert
   const noteId = useId();
   const assignId = useId();
   const when = (value: string) => formatDateTime(value, { locale, timeZone });
+  const wording = useAlertWording(locale, timeZone);
   const subject = alertSubject(alert);
   // Sunfleet's own alerts are named by their rule in the reader's language; a vendor's alarm keeps
   // the vendor's title and code.
@@ -129,11 +145,9 @@ export function AlertItem({ alert, canManage, members, locale, timeZone }: Alert
                 {t("fleet.alerts.resolvedBadge")}
               </Badge>
             ) : null}
-            <h2 className="font-semibold text-tremor-content-strong">
-              {vendorAlarm ? alert.title : t(`alerting.rules.names.${alert.rule}`)}
-            </h2>
+            <h2 className="font-semibold text-tremor-content-strong">{wording.heading(alert)}</h2>
           </div>
-          <p className="mt-1 text-tremor-default text-tremor-content-emphasis">{alert.message}</p>
+          <p className="mt-1 text-tremor-default text-tremor-content-emphasis">{wording.text(alert)}</p>
           <p className="mt-2 text-tremor-label text-tremor-content">
             {subject ?? t("fleet.alerts.noSystem")}
             {alert.provider ? ` · ${providerNames[alert.provider]}` : ""}
@@ -243,7 +257,7 @@ export function AlertItem({ alert, canManage, members, locale, timeZone }: Alert
       ) : null}
       {showHistory ? (
         <div className="mt-3 border-t border-tremor-border pt-3">
-          <AlertHistory alert={alert} when={when} />
+          <AlertHistory alert={alert} when={when} worded={wording.facts} />
         </div>
       ) : null}
     </li>

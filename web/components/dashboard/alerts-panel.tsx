@@ -5,6 +5,7 @@ import { Card, Title } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "../../lib/format";
 import { alertSummaryQueryOptions, alertsQueryOptions } from "../../lib/queries/alerts";
+import { useAlertWording } from "../alerts/alert-facts";
 import { alertSubject } from "../alerts/alert-subject";
 import { severityStyles } from "../alerts/severity";
 import { SeverityBadge } from "../alerts/severity-badge";
@@ -16,6 +17,7 @@ export const ALERTS_PANEL_LIMIT = 3;
 
 export function AlertsPanel({ locale, timeZone }: { locale: string; timeZone: string | undefined }) {
   const { t } = useTranslation();
+  const wording = useAlertWording(locale, timeZone);
   const alertsQuery = useQuery(alertsQueryOptions({ state: "open" }));
   const summaryQuery = useQuery(alertSummaryQueryOptions());
   const open = alertsQuery.data ?? [];
@@ -52,10 +54,10 @@ export function AlertsPanel({ locale, timeZone }: { locale: string; timeZone: st
                 className={`rounded-tremor-default border border-l-4 border-tremor-border p-3 ${severityStyles[alert.severity].border}`}
               >
                 <div className="flex items-start justify-between gap-2">
-                  <p className="font-medium text-tremor-content-strong">{alert.title}</p>
+                  <p className="font-medium text-tremor-content-strong">{wording.heading(alert)}</p>
                   <SeverityBadge severity={alert.severity} />
                 </div>
-                <p className="mt-1 text-tremor-default text-tremor-content-emphasis">{alert.message}</p>
+                <p className="mt-1 text-tremor-default text-tremor-content-emphasis">{wording.text(alert)}</p>
                 <p className="mt-1 text-tremor-label text-tremor-content">
                   {subject ? `${subject} · ` : ""}
                   {formatDateTime(alert.createdAt, { locale, timeZone })}

@@ -1,7 +1,9 @@
 import { getPosition } from "suncalc";
 import type { AlertRule } from "../../../schema/api/alert-rules";
+import type { AlertFacts } from "../../../schema/api/alerts";
 import type { AlertRuleName, AlertSeverity } from "../../../schema/domain";
 import { expectedPowerW } from "../energy/expected";
+import { factsText } from "./facts";
 
 /*
  * Sunfleet's own fault detection, as pure functions of one system's recent data. Each rule answers
@@ -50,6 +52,8 @@ export interface Finding {
   /** When the current run of the condition began (epoch ms); null when it does not hold. */
   since: number | null;
   title: string;
+  /** What it found, as data; `message` is the same in English. */
+  facts: AlertFacts | null;
   message: string;
   /** Energy lost (Wh) over [from, to) of the condition. */
   lostWh: (from: number, to: number) => number;
@@ -63,6 +67,7 @@ const none = (rule: Finding["rule"], deviceSerial: string | null = null): Findin
   severity: "warning",
   since: null,
   title: "",
+  facts: null,
   message: "",
   lostWh: () => 0,
 });
@@ -103,7 +108,10 @@ function runStart<P extends [number, ...unknown[]]>(points: P[], test: (p: P) =>
   return start;
 }
 
-const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
+const iso = (at: number) => new Date(at).toISOString();
+
+/** A finding's facts, and the same in English as its message. */
+const worded = (facts: AlertFacts) => ({ facts, message: factsText(facts) });
 
 /**
  * No new data for the rule's delay of daylight (sun above 5° at the plant); critical after 4
@@ -135,7 +143,7 @@ export function communicationLost(
     severity: placed && minutes >= COMMUNICATION_CRITICAL_MINUTES ? "critical" : "warning",
     since: last,
     title: "Communication lost",
-    message: `No data since ${hhmm(last)} UTC (${Math.round(minutes)} min of daylight)`,
+    ...worded({ kind: "no_data", since: iso(last), daylightMinutes: Math.round(minutes) }),
     lostWh: (from, to) =>
       integrate(Math.max(from, last), to, (at) => (daylight(at) ? expectedAt(input, ghi, at) : 0)),
   };
@@ -161,7 +169,7 @@ export function noProduction(input: SystemInput, rule: AlertRule, ghi: Irradianc
     severity: "critical",
     since,
     title: "No production",
-    message: `Below ${rule.thresholdPct ?? 1} % of capacity since ${hhmm(since)} UTC under irradiance`,
+    ...worded({ kind: "no_production", since: iso(since), thresholdPct: rule.thresholdPct ?? 1 }),
     lostWh: (from, to) =>
       integrate(
         from,
@@ -210,7 +218,11 @@ export function underperformance(
     severity: "warning",
     since: first,
     title: "Underperformance",
-    message: `${Math.round((actual / expected) * 100)} % of expected energy over the last ${Math.round(windowMs / MINUTE_MS)} min`,
+    ...worded({
+      kind: "below_expected",
+      actualPct: Math.round((actual / expected) * 100),
+      windowMinutes: Math.round(windowMs / MINUTE_MS),
+    }),
     lostWh: (from, to) =>
       integrate(
         from,
@@ -266,7 +278,7 @@ export function inverterDown(input: SystemInput, rule: AlertRule): Finding[] {
       severity: "warning",
       since,
       title: "Inverter down",
-      message: `Inverter ${inverter.serial} produces nothing since ${hhmm(since)} UTC while the others produce`,
+      ...worded({ kind: "inverter_down", serial: inverter.serial, since: iso(since) }),
       lostWh: (from, to) => integrate(from, to, (at) => othersMean(index, at) - (powerOf(inverter, at) ?? 0)),
     };
   });

@@ -32,6 +32,14 @@ export const alertingEn = {
     hideHistory: "Hide history",
     noHistory: "No history yet.",
     byRule: "rule: {{rule}}",
+    facts: {
+      no_data: "No data since {{since}} ({{minutes}} min of daylight)",
+      no_production: "Below {{pct}} % of capacity since {{since}} under irradiance",
+      below_expected: "{{pct}} % of the expected energy over the last {{minutes}} min",
+      inverter_down: "Inverter {{serial}} produces nothing since {{since}} while the others produce",
+      severity_changed: "Severity {{from}} → {{to}}",
+      condition_gone: "Condition gone",
+    },
     events: {
       opened: "Opened",
       updated: "Updated",

@@ -33,6 +33,14 @@ export const alertingEs: AlertingTranslation = {
     hideHistory: "Ocultar historial",
     noHistory: "Aún no hay historial.",
     byRule: "regla: {{rule}}",
+    facts: {
+      no_data: "Sin datos desde {{since}} ({{minutes}} min de luz diurna)",
+      no_production: "Por debajo del {{pct}} % de la capacidad desde {{since}} con irradiancia",
+      below_expected: "{{pct}} % de la energía esperada en los últimos {{minutes}} min",
+      inverter_down: "El inversor {{serial}} no produce nada desde {{since}} mientras los demás producen",
+      severity_changed: "Gravedad {{from}} → {{to}}",
+      condition_gone: "La condición desapareció",
+    },
     events: {
       opened: "Abierta",
       updated: "Actualizada",

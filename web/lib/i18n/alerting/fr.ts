@@ -33,6 +33,14 @@ export const alertingFr: AlertingTranslation = {
     hideHistory: "Masquer l'historique",
     noHistory: "Pas encore d'historique.",
     byRule: "règle : {{rule}}",
+    facts: {
+      no_data: "Aucune donnée depuis {{since}} ({{minutes}} min de jour)",
+      no_production: "Sous {{pct}} % de la capacité depuis {{since}} malgré l'irradiance",
+      below_expected: "{{pct}} % de l'énergie attendue sur les {{minutes}} dernières min",
+      inverter_down: "L'onduleur {{serial}} ne produit rien depuis {{since}} alors que les autres produisent",
+      severity_changed: "Gravité {{from}} → {{to}}",
+      condition_gone: "Condition disparue",
+    },
     events: {
       opened: "Ouverte",
       updated: "Mise à jour",
