@@ -1,11 +1,14 @@
 import { z } from "zod";
-import { alertSeverities, notificationKinds } from "../domain";
+import { alertRuleNames, alertSeverities, notificationKinds } from "../domain";
 
 /** One in-app notification of the signed-in member. */
 export const notificationSchema = z.object({
   id: z.string(),
   kind: z.enum(notificationKinds),
   alertId: z.string().nullable(),
+  /** The rule of the alert it tells of (a screen names Sunfleet's rules in the reader's language). */
+  rule: z.enum(alertRuleNames).nullable(),
+  /** In English: the alert's title, with " resolved" when it tells of a resolution. */
   title: z.string(),
   severity: z.enum(alertSeverities).nullable(),
   createdAt: z.string(),

@@ -13,6 +13,7 @@ const notification = (overrides: Partial<Notification>): Notification => ({
   id: "n-1",
   kind: "alert_opened",
   alertId: "alert-1",
+  rule: "no_production",
   title: "No production",
   severity: "critical",
   createdAt: "2026-06-21T11:30:00.000Z",
@@ -51,12 +52,19 @@ describe("the bell", () => {
   const unread = [
     notification({
       id: "n-2",
+      rule: "inverter_down",
       title: "Inverter down",
       severity: "warning",
       createdAt: "2026-06-21T12:00:00.000Z",
     }),
     notification({ id: "n-1" }),
-    notification({ id: "n-0", kind: "alert_resolved", title: "Old fault resolved", read: true }),
+    notification({
+      id: "n-0",
+      kind: "alert_resolved",
+      rule: "vendor_alarm",
+      title: "Old fault resolved",
+      read: true,
+    }),
   ];
 
   it("shows the member's unread count and lists their notifications", async () => {
@@ -83,6 +91,22 @@ describe("the bell", () => {
       "href",
       "/app/alerts",
     );
+  });
+
+  it("names Sunfleet's rules in the reader's language and keeps a vendor's title", async () => {
+    const { user } = renderFrame("user", "/app/dashboard", {
+      ...notificationsApi(unread),
+      "GET /api/user/preferences": { body: { ...defaultPreferences, language: "es" } },
+    });
+    const banner = await screen.findByRole("banner");
+    await waitFor(() => expect(within(banner).getByTestId("bell-count")).toHaveTextContent("2"));
+    await user.click(within(banner).getByRole("button", { name: "Notificaciones" }));
+    const list = await within(banner).findByRole("list", { name: "Notificaciones" });
+    expect(
+      within(list)
+        .getAllByRole("listitem")
+        .map((item) => item.getAttribute("aria-label")),
+    ).toEqual(["Inversor caído", "Sin producción", "Old fault resolved"]);
   });
 
   it("marks one notification read, then all of them", async () => {

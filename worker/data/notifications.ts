@@ -1,5 +1,5 @@
 import type { AlertSeverity } from "../../schema/domain";
-import type { NotificationRow } from "../../schema/tables";
+import type { AlertRow, NotificationRow } from "../../schema/tables";
 import type { Db } from "../lib/db";
 import { VENDOR_ALARMS_ENABLED } from "./alert-rules";
 
@@ -16,11 +16,17 @@ export async function countUnreadNotifications(db: Db, orgId: string, userId: st
 export async function listNotifications(db: Db, orgId: string, userId: string, limit: number) {
   const rows = await db.$client
     .prepare(
-      `SELECT id, kind, alert_id AS alertId, title, severity, created_at AS createdAt, read_at AS readAt FROM notifications
-       WHERE user_id = ? AND org_id = ? ORDER BY created_at DESC, id LIMIT ?`,
+      `SELECT n.id, n.kind, n.alert_id AS alertId, a.rule, n.title, n.severity, n.created_at AS createdAt,
+         n.read_at AS readAt
+       FROM notifications n LEFT JOIN alerts a ON a.id = n.alert_id AND a.org_id = n.org_id
+       WHERE n.user_id = ? AND n.org_id = ? ORDER BY n.created_at DESC, n.id LIMIT ?`,
     )
     .bind(userId, orgId, limit)
-    .all<Pick<NotificationRow, "id" | "kind" | "alertId" | "title" | "severity" | "createdAt" | "readAt">>();
+    .all<
+      Pick<NotificationRow, "id" | "kind" | "alertId" | "title" | "severity" | "createdAt" | "readAt"> & {
+        rule: AlertRow["rule"] | null;
+      }
+    >();
   return rows.results;
 }
 

@@ -22,6 +22,7 @@ export async function getNotifications(ctx: UserContext): Promise<Notifications>
       id: r.id,
       kind: r.kind,
       alertId: r.alertId,
+      rule: r.rule,
       title: r.title,
       severity: r.severity,
       createdAt: new Date(r.createdAt).toISOString(),

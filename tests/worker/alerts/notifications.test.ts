@@ -25,7 +25,13 @@ describe("in-app notifications", { timeout: 60_000 }, () => {
       const { notifications, unread } = await bell(member.token);
       expect(unread).toBe(1);
       expect(notifications).toMatchObject([
-        { kind: "alert_opened", title: "No production", severity: "critical", read: false },
+        {
+          kind: "alert_opened",
+          rule: "no_production",
+          title: "No production",
+          severity: "critical",
+          read: false,
+        },
       ]);
     }
     expect((await bell(stranger.token)).notifications).toEqual([]);
@@ -34,7 +40,10 @@ describe("in-app notifications", { timeout: 60_000 }, () => {
     await drive(p, at("12:05"), at("12:30"), () => [EXPECTED_W]);
     const { notifications, unread } = await bell(user.token);
     expect(unread).toBe(2);
-    expect(notifications.map((n) => n.kind)).toEqual(["alert_resolved", "alert_opened"]);
+    expect(notifications.map((n) => [n.kind, n.rule])).toEqual([
+      ["alert_resolved", "no_production"],
+      ["alert_opened", "no_production"],
+    ]);
     await expectRejectsBadTokens({ method: "GET", path: "/api/notifications" }, owner);
   });
 

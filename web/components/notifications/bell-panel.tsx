@@ -14,9 +14,15 @@ import { useUserTimeZone } from "../use-user-time-zone";
 function NotificationRow({ notification, onRead }: { notification: Notification; onRead: () => void }) {
   const { t, i18n } = useTranslation();
   const timeZone = useUserTimeZone();
+  // Sunfleet's rules are named in the reader's language (the kind says opened or resolved); a
+  // vendor's alarm keeps the vendor's title.
+  const title =
+    notification.rule && notification.rule !== "vendor_alarm"
+      ? t(`alerting.rules.names.${notification.rule}`)
+      : notification.title;
   return (
     <li
-      aria-label={notification.title}
+      aria-label={title}
       data-unread={!notification.read}
       className={`flex items-start gap-3 px-4 py-3 ${notification.read ? "" : "bg-tremor-brand-faint"}`}
     >
@@ -27,7 +33,7 @@ function NotificationRow({ notification, onRead }: { notification: Notification;
             {t(`alerting.bell.kinds.${notification.kind}`)}
           </span>
         </div>
-        <p className="mt-1 truncate font-medium text-tremor-content-strong">{notification.title}</p>
+        <p className="mt-1 truncate font-medium text-tremor-content-strong">{title}</p>
         <p className="text-tremor-label text-tremor-content">
           {formatDateTime(notification.createdAt, { locale: localeFor(i18n.language), timeZone })}
         </p>
@@ -36,7 +42,7 @@ function NotificationRow({ notification, onRead }: { notification: Notification;
         <button
           type="button"
           onClick={onRead}
-          aria-label={`${t("alerting.bell.markRead")}: ${notification.title}`}
+          aria-label={`${t("alerting.bell.markRead")}: ${title}`}
           className="shrink-0 rounded-tremor-small px-2 py-1 text-tremor-label font-medium text-tremor-brand hover:bg-tremor-background-subtle"
         >
           {t("alerting.bell.markRead")}
