@@ -57,7 +57,7 @@ const budgets = bundleBudget({
       name: "dashboard",
       chunks: ["index.html", routeChunk("app/route.tsx"), routeChunk("app/dashboard.tsx")],
       perVisitorExtras: publicAndAppStrings,
-      maxGzipBytes: 221_000,
+      maxGzipBytes: 222_000,
     },
   ],
 });

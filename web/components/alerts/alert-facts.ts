@@ -1,7 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { Alert, AlertFacts } from "../../../schema/api/alerts";
 import { formatDateTime } from "../../lib/format";
-import { useAlertingStrings } from "../../lib/i18n/alerting";
 
 /**
  * How an alert reads in the reader's language, times in their zone: Sunfleet's own alerts are
@@ -9,7 +8,6 @@ import { useAlertingStrings } from "../../lib/i18n/alerting";
  * history notes say); a vendor's alarm keeps the vendor's title and text.
  */
 export function useAlertWording(locale: string, timeZone: string | undefined) {
-  useAlertingStrings();
   const { t } = useTranslation();
   const since = (iso: string) => formatDateTime(iso, { locale, timeZone });
   /** A rule's facts as a sentence; null for entries without facts (vendor alarms, members' notes). */
@@ -17,35 +15,35 @@ export function useAlertWording(locale: string, timeZone: string | undefined) {
     if (facts === null) return null;
     switch (facts.kind) {
       case "no_data":
-        return t("alerting.alerts.facts.no_data", {
+        return t("fleet.alerts.facts.no_data", {
           since: since(facts.since),
           minutes: facts.daylightMinutes,
         });
       case "no_production":
-        return t("alerting.alerts.facts.no_production", {
+        return t("fleet.alerts.facts.no_production", {
           since: since(facts.since),
           pct: facts.thresholdPct,
         });
       case "below_expected":
-        return t("alerting.alerts.facts.below_expected", {
+        return t("fleet.alerts.facts.below_expected", {
           pct: facts.actualPct,
           minutes: facts.windowMinutes,
         });
       case "inverter_down":
-        return t("alerting.alerts.facts.inverter_down", { serial: facts.serial, since: since(facts.since) });
+        return t("fleet.alerts.facts.inverter_down", { serial: facts.serial, since: since(facts.since) });
       case "severity_changed":
-        return t("alerting.alerts.facts.severity_changed", {
+        return t("fleet.alerts.facts.severity_changed", {
           from: t(`fleet.alerts.severity.${facts.from}`),
           to: t(`fleet.alerts.severity.${facts.to}`),
         });
       case "condition_gone":
-        return t("alerting.alerts.facts.condition_gone");
+        return t("fleet.alerts.facts.condition_gone");
     }
   };
   return {
     facts,
     heading: (alert: Alert) =>
-      alert.rule === "vendor_alarm" ? alert.title : t(`alerting.rules.names.${alert.rule}`),
+      alert.rule === "vendor_alarm" ? alert.title : t(`fleet.alerts.ruleNames.${alert.rule}`),
     text: (alert: Alert) => facts(alert.facts) ?? alert.message,
   };
 }

@@ -58,7 +58,7 @@ function AlertHistory({
           {` · ${when(event.at)} · `}
           {event.actorName ??
             (event.rule
-              ? t("alerting.alerts.byRule", { rule: t(`alerting.rules.names.${event.rule}`) })
+              ? t("alerting.alerts.byRule", { rule: t(`fleet.alerts.ruleNames.${event.rule}`) })
               : "")}
           {entryText(event)}
         </li>
@@ -137,7 +137,7 @@ export function AlertItem({ alert, canManage, members, locale, timeZone }: Alert
             <SeverityBadge severity={alert.severity} />
             {vendorAlarm ? (
               <Badge color="slate" size="xs">
-                {t("alerting.rules.names.vendor_alarm")}
+                {t("fleet.alerts.ruleNames.vendor_alarm")}
               </Badge>
             ) : null}
             {alert.resolved ? (

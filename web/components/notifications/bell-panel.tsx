@@ -18,7 +18,7 @@ function NotificationRow({ notification, onRead }: { notification: Notification;
   // vendor's alarm keeps the vendor's title.
   const title =
     notification.rule && notification.rule !== "vendor_alarm"
-      ? t(`alerting.rules.names.${notification.rule}`)
+      ? t(`fleet.alerts.ruleNames.${notification.rule}`)
       : notification.title;
   return (
     <li

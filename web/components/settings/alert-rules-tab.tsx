@@ -118,7 +118,7 @@ function AlertRulesForm({ rules, canEdit }: { rules: AlertRule[]; canEdit: boole
       <ul className="divide-y divide-tremor-border rounded-tremor-default border border-tremor-border">
         {rules.map((rule) => {
           const values = draft[rule.rule] ?? { enabled: rule.enabled };
-          const name = t(`alerting.rules.names.${rule.rule}`);
+          const name = t(`fleet.alerts.ruleNames.${rule.rule}`);
           const set = (change: Partial<Draft[string]>) =>
             setDraft((current) => ({ ...current, [rule.rule]: { ...values, ...change } }));
           return (

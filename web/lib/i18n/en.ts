@@ -826,6 +826,21 @@ export const en = {
       reopened: "Alert reopened",
       updateFailed: "Update failed",
       updateFailedDefault: "Failed to update the alert.",
+      ruleNames: {
+        communication_lost: "Communication lost",
+        no_production: "No production",
+        underperformance: "Underperformance",
+        inverter_down: "Inverter down",
+        vendor_alarm: "Vendor alarms",
+      },
+      facts: {
+        no_data: "No data since {{since}} ({{minutes}} min of daylight)",
+        no_production: "Below {{pct}} % of capacity since {{since}} under irradiance",
+        below_expected: "{{pct}} % of the expected energy over the last {{minutes}} min",
+        inverter_down: "Inverter {{serial}} produces nothing since {{since}} while the others produce",
+        severity_changed: "Severity {{from}} → {{to}}",
+        condition_gone: "Condition gone",
+      },
     },
   },
   insights: {

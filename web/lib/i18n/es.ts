@@ -835,6 +835,21 @@ export const es: Translation = {
       reopened: "Alerta reabierta",
       updateFailed: "Error al actualizar",
       updateFailedDefault: "No se ha podido actualizar la alerta.",
+      ruleNames: {
+        communication_lost: "Comunicación perdida",
+        no_production: "Sin producción",
+        underperformance: "Rendimiento bajo",
+        inverter_down: "Inversor caído",
+        vendor_alarm: "Alarmas del fabricante",
+      },
+      facts: {
+        no_data: "Sin datos desde {{since}} ({{minutes}} min de luz diurna)",
+        no_production: "Por debajo del {{pct}} % de la capacidad desde {{since}} con irradiancia",
+        below_expected: "{{pct}} % de la energía esperada en los últimos {{minutes}} min",
+        inverter_down: "El inversor {{serial}} no produce nada desde {{since}} mientras los demás producen",
+        severity_changed: "Gravedad {{from}} → {{to}}",
+        condition_gone: "La condición desapareció",
+      },
     },
   },
   insights: {

@@ -839,6 +839,22 @@ export const fr: Translation = {
       reopened: "Alerte rouverte",
       updateFailed: "Échec de la mise à jour",
       updateFailedDefault: "Impossible de mettre à jour l’alerte.",
+      ruleNames: {
+        communication_lost: "Communication perdue",
+        no_production: "Aucune production",
+        underperformance: "Sous-performance",
+        inverter_down: "Onduleur arrêté",
+        vendor_alarm: "Alarmes du fabricant",
+      },
+      facts: {
+        no_data: "Aucune donnée depuis {{since}} ({{minutes}} min de jour)",
+        no_production: "Sous {{pct}} % de la capacité depuis {{since}} malgré l'irradiance",
+        below_expected: "{{pct}} % de l'énergie attendue sur les {{minutes}} dernières min",
+        inverter_down:
+          "L'onduleur {{serial}} ne produit rien depuis {{since}} alors que les autres produisent",
+        severity_changed: "Gravité {{from}} → {{to}}",
+        condition_gone: "Condition disparue",
+      },
     },
   },
   insights: {

@@ -32,14 +32,6 @@ export const alertingEn = {
     hideHistory: "Hide history",
     noHistory: "No history yet.",
     byRule: "rule: {{rule}}",
-    facts: {
-      no_data: "No data since {{since}} ({{minutes}} min of daylight)",
-      no_production: "Below {{pct}} % of capacity since {{since}} under irradiance",
-      below_expected: "{{pct}} % of the expected energy over the last {{minutes}} min",
-      inverter_down: "Inverter {{serial}} produces nothing since {{since}} while the others produce",
-      severity_changed: "Severity {{from}} → {{to}}",
-      condition_gone: "Condition gone",
-    },
     events: {
       opened: "Opened",
       updated: "Updated",
@@ -56,13 +48,6 @@ export const alertingEn = {
     intro: "Sunfleet raises these alerts itself. Each rule can be switched off; times are in minutes.",
     readOnly: "Only owners and engineers can change the rules.",
     loadFailed: "Could not load the alert rules",
-    names: {
-      communication_lost: "Communication lost",
-      no_production: "No production",
-      underperformance: "Underperformance",
-      inverter_down: "Inverter down",
-      vendor_alarm: "Vendor alarms",
-    },
     enabled: "On",
     delayMinutes: "Raise after (min)",
     clearMinutes: "Resolve after (min)",

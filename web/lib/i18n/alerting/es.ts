@@ -33,14 +33,6 @@ export const alertingEs: AlertingTranslation = {
     hideHistory: "Ocultar historial",
     noHistory: "Aún no hay historial.",
     byRule: "regla: {{rule}}",
-    facts: {
-      no_data: "Sin datos desde {{since}} ({{minutes}} min de luz diurna)",
-      no_production: "Por debajo del {{pct}} % de la capacidad desde {{since}} con irradiancia",
-      below_expected: "{{pct}} % de la energía esperada en los últimos {{minutes}} min",
-      inverter_down: "El inversor {{serial}} no produce nada desde {{since}} mientras los demás producen",
-      severity_changed: "Gravedad {{from}} → {{to}}",
-      condition_gone: "La condición desapareció",
-    },
     events: {
       opened: "Abierta",
       updated: "Actualizada",
@@ -58,13 +50,6 @@ export const alertingEs: AlertingTranslation = {
       "Sunfleet genera estas alertas por sí mismo. Cada regla se puede desactivar; los tiempos van en minutos.",
     readOnly: "Solo los propietarios y los ingenieros pueden cambiar las reglas.",
     loadFailed: "No se pudieron cargar las reglas de alerta",
-    names: {
-      communication_lost: "Comunicación perdida",
-      no_production: "Sin producción",
-      underperformance: "Rendimiento bajo",
-      inverter_down: "Inversor caído",
-      vendor_alarm: "Alarmas del fabricante",
-    },
     enabled: "Activa",
     delayMinutes: "Alertar tras (min)",
     clearMinutes: "Resolver tras (min)",

@@ -33,14 +33,6 @@ export const alertingFr: AlertingTranslation = {
     hideHistory: "Masquer l'historique",
     noHistory: "Pas encore d'historique.",
     byRule: "règle : {{rule}}",
-    facts: {
-      no_data: "Aucune donnée depuis {{since}} ({{minutes}} min de jour)",
-      no_production: "Sous {{pct}} % de la capacité depuis {{since}} malgré l'irradiance",
-      below_expected: "{{pct}} % de l'énergie attendue sur les {{minutes}} dernières min",
-      inverter_down: "L'onduleur {{serial}} ne produit rien depuis {{since}} alors que les autres produisent",
-      severity_changed: "Gravité {{from}} → {{to}}",
-      condition_gone: "Condition disparue",
-    },
     events: {
       opened: "Ouverte",
       updated: "Mise à jour",
@@ -58,13 +50,6 @@ export const alertingFr: AlertingTranslation = {
       "Sunfleet déclenche ces alertes lui-même. Chaque règle peut être désactivée ; les durées sont en minutes.",
     readOnly: "Seuls les propriétaires et les ingénieurs peuvent modifier les règles.",
     loadFailed: "Impossible de charger les règles d'alerte",
-    names: {
-      communication_lost: "Communication perdue",
-      no_production: "Aucune production",
-      underperformance: "Sous-performance",
-      inverter_down: "Onduleur arrêté",
-      vendor_alarm: "Alarmes du fabricant",
-    },
     enabled: "Active",
     delayMinutes: "Alerter après (min)",
     clearMinutes: "Résoudre après (min)",
