@@ -1,5 +1,6 @@
 import type { DashboardSummary } from "../../../schema/api/dashboard";
 import type { Db } from "../../lib/db";
+import { yieldTurn } from "../../lib/yield-turn";
 import {
   type FleetMetric,
   metricsFromRows,
@@ -23,18 +24,28 @@ export interface FleetMetricsSnapshot {
   systems: SystemsIndex;
 }
 
-/** Every system's dashboard entry: the store's rows in two reads, today's irradiance from D1 in one. */
+/** Entries serialised per slice, with a turn of the event loop between slices. */
+const JSON_SLICE_SYSTEMS = 2_000;
+
+/**
+ * Every system's dashboard entry: the store's rows in two reads, today's irradiance from D1 in one;
+ * then serialised, totalled and indexed in steps, each on its own turn.
+ */
 export async function buildFleetMetrics(store: FleetDb, d1: Db, now: number): Promise<FleetMetricsSnapshot> {
   const rows = readMetricRows(store);
   const irradiation = await readIrradiation(d1, todayIrradianceWindows(rows.systems, now));
   const metrics = metricsFromRows(rows, irradiation, now);
   const entries = metrics.map((m) => m.metric);
-  return {
-    metrics,
-    json: JSON.stringify(entries),
-    summary: fleetSummary(entries, now),
-    systems: systemsIndex(entries),
-  };
+  const parts: string[] = [];
+  for (let first = 0; first < entries.length; first += JSON_SLICE_SYSTEMS) {
+    await yieldTurn();
+    // Each slice's array without its brackets: the slices joined by commas are the whole array.
+    parts.push(JSON.stringify(entries.slice(first, first + JSON_SLICE_SYSTEMS)).slice(1, -1));
+  }
+  await yieldTurn();
+  const summary = fleetSummary(entries, now);
+  await yieldTurn();
+  return { metrics, json: `[${parts.join(",")}]`, summary, systems: systemsIndex(entries) };
 }
 
 /**

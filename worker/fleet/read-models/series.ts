@@ -4,6 +4,7 @@ import { type IrradianceWindow, sumIrradiance } from "../../data/metrics";
 import type { Db } from "../../lib/db";
 import { expectedEnergyWh, performanceRatio } from "../../lib/energy/expected";
 import { type LocalDay, lastLocalDays, localDayOf, sameTimeDayBefore } from "../../lib/energy/local-day";
+import { yieldTurn } from "../../lib/yield-turn";
 import {
   type FleetGroupRow,
   listFleetGroups,
@@ -34,7 +35,10 @@ export async function buildFleetSeries(
   // Rollup hours are UTC hours: in a zone with a half-hour offset the first is 00:30 local.
   const viewerToday = localDayOf(now, tz);
   const groups = listFleetGroups(store);
+  // Each large read on its own turn (see yieldTurn): a 20,000-system series takes over a second.
+  await yieldTurn();
   const hourRows = sumHourlyPowerByProvider(store, viewerToday.startMs, now);
+  await yieldTurn();
   // Each system zone's previous days and today, oldest first: every day is counted in its own zone.
   const daysByZone = new Map(
     groups.map((group) => [group.zone, lastLocalDays(now, group.zone, PR_BASELINE_DAYS + 1)]),
@@ -49,6 +53,7 @@ export async function buildFleetSeries(
       now,
     })),
   );
+  await yieldTurn();
   const performance = await fleetPerformance(store, d1, groups, daysByZone, now);
   return {
     timezone: tz,
