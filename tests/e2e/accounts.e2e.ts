@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { screenshot } from "./browser";
-import { api, baseUrl, browserPages, PASSWORD, uniqueEmail } from "./helpers";
+import { api, baseUrl, browserPages, PASSWORD, type Session, uniqueEmail } from "./helpers";
 
 const newPage = browserPages();
 
@@ -66,6 +66,32 @@ describe("accounts in the browser", () => {
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await page.waitForURL(`${baseUrl}/app/dashboard`);
     await page.context().close();
+  });
+
+  it("opens the Alerts screen first, in the member's language, with every string translated", async () => {
+    const session = await api<Session>("/api/auth/register", {
+      method: "POST",
+      body: {
+        email: uniqueEmail("e2e-es"),
+        password: PASSWORD,
+        fullName: "Elena Española",
+        companyName: "Sol de Madrid",
+      },
+    });
+    await api("/api/user/preferences", {
+      method: "PATCH",
+      token: session.token,
+      body: { language: "es", timezone: "Europe/Madrid" },
+    });
+    const page = await newPage({ session });
+    await page.goto(`${baseUrl}/app/alerts`);
+    await page.getByRole("link", { name: "Panel" }).first().waitFor();
+    await page.getByRole("heading", { name: "Alertas", level: 1 }).waitFor();
+    await page.getByLabel("Ordenar por").waitFor();
+    // No string is shown as its key (a screen's own strings must not stand in for the language's).
+    const text = await page.locator("body").innerText();
+    expect(text).not.toMatch(/\b(?:nav|pages|fleet|common|topBar|roles)\.[a-zA-Z]/);
+    await screenshot(page, "05-alerts-spanish-first");
   });
 
   it("sends a member removed from their organisation through onboarding to a new one", async () => {

@@ -12,12 +12,24 @@ export const alertingResources = { en: alertingEn, es: alertingEs, fr: alertingF
 
 let added = false;
 
-/** Adds the `alerting.` strings to every language once; call before rendering them. */
+const addTo = (language: string) => {
+  const resource = alertingResources[language as keyof typeof alertingResources];
+  if (resource) i18n.addResourceBundle(language, "translation", { alerting: resource }, true, true);
+};
+
+/**
+ * Adds the `alerting.` strings to every language held, and to each language as it loads; call
+ * before rendering them. A language not loaded yet must not get them alone: i18next would count it
+ * as loaded and never fetch its own strings (a screen opened first in Spanish showed keys).
+ */
 export function useAlertingStrings(): true {
   if (!added) {
-    for (const [language, resource] of Object.entries(alertingResources)) {
-      i18n.addResourceBundle(language, "translation", { alerting: resource }, true, true);
+    for (const language of Object.keys(alertingResources)) {
+      if (i18n.hasResourceBundle(language, "translation")) addTo(language);
     }
+    i18n.on("loaded", (loaded: Record<string, unknown>) => {
+      for (const language of Object.keys(loaded)) addTo(language);
+    });
     added = true;
   }
   return true;
