@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { DashboardSummary, SystemsPage } from "../../../schema/api/dashboard";
 import type { DashboardMetric } from "../../../schema/api/metrics";
+import type { Site } from "../../../schema/api/sites";
 import worker from "../../../worker/index";
 import { gunzipText } from "../../../worker/lib/gzip";
 import { attach, connectProvider, createSite, storeSql } from "../fleet-helpers";
@@ -149,6 +150,77 @@ describe("GET /api/dashboard/summary", SEEDED, () => {
       longitude: first?.location.longitude,
       name: first?.siteName ?? first?.stationName,
     });
+  });
+
+  it("counts the sites, and as active those marked active with a live system, as the site list shows them", async () => {
+    const owner = await registerOwner();
+    await connectProvider(owner, "solis");
+    const systems = await metricsOf(owner);
+    const [first, second, third] = systems;
+    if (!first || !second || !third) throw new Error("the sandbox account gave fewer than three plants");
+    // Three sites of one plant each, and one without any: a site without systems is never live.
+    const sitesOf = [first, second, third].map(async (system, index) => {
+      const site = await createSite(owner, { name: `Yard ${index + 1}` });
+      await attach(owner, site.id, system.systemId);
+      return site;
+    });
+    const [live, inactive, offline] = await Promise.all(sitesOf);
+    await createSite(owner, { name: "Empty Yard" });
+    if (!live || !inactive || !offline) throw new Error("sites were not created");
+    await expectStatus(
+      await call(`/api/sites/${inactive.id}`, {
+        method: "PATCH",
+        token: owner.token,
+        body: { isActive: false },
+      }),
+      200,
+    );
+    // Online with fresh data (the site list's and the metrics' rule alike), and one plant offline.
+    const now = Date.now();
+    for (const system of [first, second]) {
+      await env.DB.prepare("UPDATE monitoring_systems SET state = 'online' WHERE id = ?")
+        .bind(system.systemId)
+        .run();
+      await storeSql(
+        owner.orgId,
+        "UPDATE systems SET state = 1, data_time = ? WHERE system_id = ?",
+        now,
+        system.systemId,
+      );
+    }
+    await env.DB.prepare("UPDATE monitoring_systems SET state = 'offline' WHERE id = ?")
+      .bind(third.systemId)
+      .run();
+    await storeSql(
+      owner.orgId,
+      "UPDATE systems SET state = 2, data_time = ? WHERE system_id = ?",
+      now,
+      third.systemId,
+    );
+
+    const summary = await summaryOf(owner);
+    const sites = await expectStatus<Site[]>(await call("/api/sites", { token: owner.token }), 200);
+    const plantSites = sites.filter(
+      (site) => !["Yard 1", "Yard 2", "Yard 3", "Empty Yard"].includes(site.name),
+    );
+    // Sites made for the plants on sync are empty now (their plants moved to the yards).
+    expect(plantSites.every((site) => site.systemCount === 0)).toBe(true);
+    expect(summary.sites).toEqual({ count: sites.length, activeCount: 1 });
+    expect(sites.filter((site) => site.isActive && site.status !== "offline").map((site) => site.id)).toEqual(
+      [live.id],
+    );
+
+    // Marked active again, the second site counts; another organisation's sites never do.
+    await expectStatus(
+      await call(`/api/sites/${inactive.id}`, {
+        method: "PATCH",
+        token: owner.token,
+        body: { isActive: true },
+      }),
+      200,
+    );
+    expect((await summaryOf(owner)).sites).toEqual({ count: sites.length, activeCount: 2 });
+    expect((await summaryOf(await registerOwner("Other"))).sites).toEqual({ count: 0, activeCount: 0 });
   });
 
   it("keeps organisations apart and needs a token", async () => {
