@@ -35,13 +35,13 @@ import { pruneReadings, type RetentionRun } from "./data/retention";
 import { type HistoryDayInput, storeHistoryDay, storePoints } from "./data/writes";
 import { createFleetDb, type FleetDb, migrateFleetDb } from "./db";
 import { buildSystemAnalytics, toRecord } from "./read-models/analytics";
+import { type SiteRoster, siteCounts } from "./read-models/fleet-summary";
 import {
   buildFleetMetrics,
   energyVsExpectedBySite,
   type FleetMetricsSnapshot,
   fallbackTotals,
 } from "./read-models/metrics";
-import { type SiteRoster, siteCounts } from "./read-models/fleet-summary";
 import { buildFleetSeries } from "./read-models/series";
 import { systemsPage } from "./read-models/systems-page";
 import type { FleetPage, LegacyRows, LiveValues, StoredPage } from "./types";
