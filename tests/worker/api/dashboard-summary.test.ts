@@ -6,7 +6,14 @@ import type { DashboardMetric } from "../../../schema/api/metrics";
 import type { Site } from "../../../schema/api/sites";
 import worker from "../../../worker/index";
 import { gunzipText } from "../../../worker/lib/gzip";
-import { attach, connectProvider, createSite, storeSql } from "../fleet-helpers";
+import {
+  attach,
+  connectProvider,
+  createSite,
+  meteronlineImport,
+  setSystemLive,
+  storeSql,
+} from "../fleet-helpers";
 import {
   BASE,
   call,
@@ -24,22 +31,10 @@ const summaryOf = async (user: TestUser) =>
 const pageOf = async (user: TestUser, query: string) =>
   expectStatus<SystemsPage>(await call(`/api/dashboard/systems?${query}`, { token: user.token }), 200);
 
-const meteronlineCsv = {
-  csv: [
-    "Datum;Installatie;Naam;Vermogen (kW);Opbrengst vandaag (kWh)",
-    "01-07-2024 10:05;MO-1001;Dakpark Noord;3,300;12,7",
-    "01-07-2024 10:05;MO-2002;Loods Zuid;1,100;4,0",
-  ].join("\n"),
-  mapping: {
-    timestamp: "Datum",
-    system: "Installatie",
-    systemName: "Naam",
-    power: "Vermogen (kW)",
-    energy: "Opbrengst vandaag (kWh)",
-  },
-  units: { power: "kW", energy: "kWh" },
-  timezone: "Europe/Amsterdam",
-};
+const meteronlineCsv = meteronlineImport([
+  "01-07-2024 10:05;MO-1001;Dakpark Noord;3,300;12,7",
+  "01-07-2024 10:05;MO-2002;Loods Zuid;1,100;4,0",
+]);
 
 /**
  * An organisation with SolisCloud's and Solar.web's sandbox plants (three each, synced for real)
@@ -167,59 +162,41 @@ describe("GET /api/dashboard/summary", SEEDED, () => {
     const [live, inactive, offline] = await Promise.all(sitesOf);
     await createSite(owner, { name: "Empty Yard" });
     if (!live || !inactive || !offline) throw new Error("sites were not created");
-    await expectStatus(
-      await call(`/api/sites/${inactive.id}`, {
-        method: "PATCH",
-        token: owner.token,
-        body: { isActive: false },
-      }),
-      200,
-    );
+    const markActive = async (isActive: boolean) =>
+      expectStatus(
+        await call(`/api/sites/${inactive.id}`, { method: "PATCH", token: owner.token, body: { isActive } }),
+        200,
+      );
+    await markActive(false);
     // Online with fresh data (the site list's and the metrics' rule alike), and one plant offline.
     const now = Date.now();
-    for (const system of [first, second]) {
-      await env.DB.prepare("UPDATE monitoring_systems SET state = 'online' WHERE id = ?")
-        .bind(system.systemId)
-        .run();
-      await storeSql(
-        owner.orgId,
-        "UPDATE systems SET state = 1, data_time = ? WHERE system_id = ?",
-        now,
-        system.systemId,
-      );
+    for (const [system, state] of [
+      [first, "online"],
+      [second, "online"],
+      [third, "offline"],
+    ] as const) {
+      await setSystemLive(system.systemId, { state, powerW: 1000, energyTodayWh: 5000, dataTime: now });
     }
-    await env.DB.prepare("UPDATE monitoring_systems SET state = 'offline' WHERE id = ?")
-      .bind(third.systemId)
-      .run();
-    await storeSql(
-      owner.orgId,
-      "UPDATE systems SET state = 2, data_time = ? WHERE system_id = ?",
-      now,
-      third.systemId,
-    );
 
     const summary = await summaryOf(owner);
     const sites = await expectStatus<Site[]>(await call("/api/sites", { token: owner.token }), 200);
-    const plantSites = sites.filter(
-      (site) => !["Yard 1", "Yard 2", "Yard 3", "Empty Yard"].includes(site.name),
-    );
-    // Sites made for the plants on sync are empty now (their plants moved to the yards).
-    expect(plantSites.every((site) => site.systemCount === 0)).toBe(true);
-    expect(summary.sites).toEqual({ count: sites.length, activeCount: 1 });
+    expect(sites).toHaveLength(4);
+    expect(summary.sites).toEqual({ count: 4, activeCount: 1 });
     expect(sites.filter((site) => site.isActive && site.status !== "offline").map((site) => site.id)).toEqual(
       [live.id],
     );
 
     // Marked active again, the second site counts; another organisation's sites never do.
-    await expectStatus(
-      await call(`/api/sites/${inactive.id}`, {
-        method: "PATCH",
-        token: owner.token,
-        body: { isActive: true },
-      }),
-      200,
-    );
-    expect((await summaryOf(owner)).sites).toEqual({ count: sites.length, activeCount: 2 });
+    await markActive(true);
+    expect((await summaryOf(owner)).sites).toEqual({ count: 4, activeCount: 2 });
+    // A plant in fault is reported by its vendor: its site is live.
+    await setSystemLive(third.systemId, {
+      state: "alarm",
+      powerW: 0,
+      energyTodayWh: 5000,
+      dataTime: Date.now(),
+    });
+    expect((await summaryOf(owner)).sites).toEqual({ count: 4, activeCount: 3 });
     expect((await summaryOf(await registerOwner("Other"))).sites).toEqual({ count: 0, activeCount: 0 });
   });
 
