@@ -269,22 +269,8 @@ export async function connectionCatalogue(
   ]);
   const bySystem = new Map<string, KnownInverter[]>();
   // Columns are aliased to the drizzle names, so the rows are typed from the tables' selects.
-  type CatalogueInverter = Pick<
-    InverterRow,
-    "systemId" | "providerInverterId" | "serial" | "model" | "ratedPowerW"
-  >;
-  type CatalogueSystem = Pick<
-    MonitoringSystemRow,
-    | "id"
-    | "providerSystemId"
-    | "name"
-    | "address"
-    | "latitude"
-    | "longitude"
-    | "timezone"
-    | "capacityW"
-    | "providerGroup"
-  >;
+  type CatalogueInverter = Pick<InverterRow, "systemId" | keyof KnownInverter>;
+  type CatalogueSystem = Pick<MonitoringSystemRow, "id" | keyof Omit<KnownSystem, "inverters">>;
   for (const row of (inverters?.results ?? []) as CatalogueInverter[]) {
     const { systemId, ...inverter } = row;
     bySystem.set(systemId, [...(bySystem.get(systemId) ?? []), inverter]);
