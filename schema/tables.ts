@@ -24,8 +24,8 @@ import type {
 } from "./domain";
 import type { MemberPermission, Role } from "./roles";
 
-/** Epoch milliseconds; every timestamp column is UTC. */
-const timestampMs = (name: string) => integer(name, { mode: "number" });
+/** Epoch milliseconds; every timestamp column is UTC. Generic so the column keeps its name's type (SqlRow). */
+const timestampMs = <Name extends string>(name: Name) => integer(name, { mode: "number" });
 
 export const organizations = sqliteTable("organizations", {
   id: text("id").primaryKey(),

@@ -33,6 +33,17 @@ export const providerTotalsSchema = z.object({
 });
 export type ProviderTotals = z.infer<typeof providerTotalsSchema>;
 
+/** The organisation's sites, and how many of them are active and live now. */
+export const siteCountsSchema = z.object({
+  count: z.number(),
+  /**
+   * Sites marked active with a system live now: online with fresh data, or in fault (a fault is
+   * reported, so the site is reachable). Sites without systems are never live.
+   */
+  activeCount: z.number(),
+});
+export type SiteCounts = z.infer<typeof siteCountsSchema>;
+
 /** GET /api/dashboard/summary: the fleet's totals, computed by the organisation's fleet store. */
 export const dashboardSummarySchema = z.object({
   /** When the read model the figures come from was built, ISO (UTC). */
@@ -44,6 +55,7 @@ export const dashboardSummarySchema = z.object({
   totals: fleetTotalsSchema,
   /** One entry per provider of the breakdown, in its order. */
   providers: z.array(providerTotalsSchema),
+  sites: siteCountsSchema,
   /** The first system with coordinates (where the weather is read when no site exists yet). */
   weatherPlace: z.object({ latitude: z.number(), longitude: z.number(), name: z.string() }).nullable(),
 });

@@ -4,7 +4,6 @@ import type { AnalyticsRecord } from "../../schema/api/analytics";
 import {
   capacityFactorPercent,
   co2AvoidedKg,
-  efficiencyPercent,
   energyYieldKwhPerKw,
   rangeEnergyWh,
   rangePerformanceRatio,
@@ -134,11 +133,9 @@ function detailHandler(overrides: Partial<AnalyticsRecord> = {}) {
 }
 
 describe("detail formulas", () => {
-  it("computes efficiency, capacity factor and energy yield from power, energy and capacity", () => {
-    expect(efficiencyPercent(4000, 10)).toBeCloseTo(40);
+  it("computes capacity factor and energy yield from energy and capacity", () => {
     expect(capacityFactorPercent(36_000, 10)).toBeCloseTo(15);
     expect(energyYieldKwhPerKw(36_000, 10)).toBeCloseTo(3.6);
-    expect(efficiencyPercent(4000, 0)).toBeNull();
     expect(capacityFactorPercent(1000, 0)).toBeNull();
   });
 

@@ -199,6 +199,7 @@ export function makeSummary(
     systemCount: 1,
     excludedSystemCount: 0,
     weatherPlace: { latitude: 51.5, longitude: -0.12, name: "Harbour Roof" },
+    sites: { count: 1, activeCount: 1 },
     ...rest,
     totals: {
       systemCount: 1,

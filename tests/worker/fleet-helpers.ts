@@ -42,6 +42,23 @@ export async function connectProvider(
 export const availableSystems = async (actor: TestUser) =>
   expectStatus<AvailableSystem[]>(await call("/api/available-systems", { token: actor.token }), 200);
 
+/** The header of a Meteronline export: Dutch column names, power in kW and energy in kWh. */
+export const METERONLINE_HEADER = "Datum;Installatie;Naam;Vermogen (kW);Opbrengst vandaag (kWh)";
+
+/** POST /api/providers/meteronline/import's body for rows under METERONLINE_HEADER, in Amsterdam time. */
+export const meteronlineImport = (rows: string[]) => ({
+  csv: [METERONLINE_HEADER, ...rows].join("\n"),
+  mapping: {
+    timestamp: "Datum",
+    system: "Installatie",
+    systemName: "Naam",
+    power: "Vermogen (kW)",
+    energy: "Opbrengst vandaag (kWh)",
+  },
+  units: { power: "kW", energy: "kWh" },
+  timezone: "Europe/Amsterdam",
+});
+
 /** SPEC's creation payload for a site in Amsterdam, numbers as strings. */
 export const sitePayload = (overrides: Partial<CreateSiteInput> = {}): CreateSiteInput => ({
   name: "Keizersgracht Rooftop",

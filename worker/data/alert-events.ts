@@ -1,17 +1,13 @@
 import type { AlertEventKind, AlertRuleName } from "../../schema/domain";
+import type { SqlRow } from "../../schema/sql-row";
+import type { alertEvents, users } from "../../schema/tables";
 import type { Db } from "../lib/db";
 
-export interface AlertEventRow {
-  alert_id: string;
-  kind: AlertEventKind;
-  actor_id: string | null;
-  actor_name: string | null;
-  rule: AlertRuleName | null;
-  note: string | null;
-  /** JSON of a rule entry's facts, or null. */
-  facts: string | null;
-  created_at: number;
-}
+/** An event with its actor's name (LEFT JOIN users: null when the actor is gone or was the system). */
+export type AlertEventRow = Pick<
+  SqlRow<typeof alertEvents>,
+  "alert_id" | "kind" | "actor_id" | "rule" | "note" | "facts" | "created_at"
+> & { actor_name: SqlRow<typeof users>["full_name"] | null };
 
 export interface NewAlertEvent {
   orgId: string;

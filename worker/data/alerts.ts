@@ -1,31 +1,38 @@
 import type { AlertsQuery } from "../../schema/api/alerts";
-import type { AlertRuleName, AlertSeverity } from "../../schema/domain";
+import type { Nullable, SqlRow } from "../../schema/sql-row";
+import type { alerts, monitoringSystems, sites } from "../../schema/tables";
 import type { Db } from "../lib/db";
 
-export interface AlertRowWithNames {
-  id: string;
-  title: string;
-  message: string;
-  /** JSON of the rule's facts, or null. */
-  facts: string | null;
-  severity: AlertSeverity;
-  created_at: number;
-  resolved: number;
-  resolved_at: number | null;
+type AlertColumns = SqlRow<typeof alerts>;
+type SystemColumns = Nullable<SqlRow<typeof monitoringSystems>>;
+type SiteColumns = Nullable<SqlRow<typeof sites>>;
+
+/** An alert with the names of its system and site (LEFT JOINs: null when it has none). */
+export type AlertRowWithNames = Pick<
+  AlertColumns,
+  | "id"
+  | "title"
+  | "message"
+  | "facts"
+  | "severity"
+  | "created_at"
+  | "resolved"
+  | "resolved_at"
+  | "code"
+  | "device_serial"
+  | "system_id"
+  | "rule"
+  | "lost_energy_wh"
+  | "acknowledged_at"
+  | "acknowledged_by"
+  | "assigned_to"
+> & {
   /** The vendor's alarm's vendor, or for Sunfleet's own alerts the vendor of the system concerned. */
-  provider: string | null;
-  code: string | null;
-  device_serial: string | null;
-  system_id: string | null;
-  system_name: string | null;
-  site_id: string | null;
-  site_name: string | null;
-  rule: AlertRuleName;
-  lost_energy_wh: number | null;
-  acknowledged_at: number | null;
-  acknowledged_by: string | null;
-  assigned_to: string | null;
-}
+  provider: AlertColumns["provider"] | SystemColumns["provider"];
+  system_name: SystemColumns["name"];
+  site_id: SiteColumns["id"];
+  site_name: SiteColumns["name"];
+};
 
 const SELECT_WITH_NAMES = `
   SELECT a.id, a.title, a.message, a.facts, a.severity, a.created_at, a.resolved, a.resolved_at,
@@ -105,7 +112,7 @@ export async function countOpenAlerts(db: Db, orgId: string) {
   const rows = await db.$client
     .prepare("SELECT severity, count(*) AS n FROM alerts WHERE org_id = ? AND resolved = 0 GROUP BY severity")
     .bind(orgId)
-    .all<{ severity: AlertSeverity; n: number }>();
+    .all<Pick<AlertColumns, "severity"> & { n: number }>();
   return rows.results;
 }
 

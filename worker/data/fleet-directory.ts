@@ -1,4 +1,6 @@
 import type { ProviderId } from "../../schema/api/providers";
+import type { Nullable, SqlRow } from "../../schema/sql-row";
+import type { dataVersions, inverters, monitoringSystems, sites } from "../../schema/tables";
 import type { DirectoryEntry } from "../fleet/types";
 import type { Db } from "../lib/db";
 import {
@@ -15,28 +17,26 @@ import {
  * counter for the organisation moved past what it mirrors.
  */
 
-interface DirectoryRow {
-  id: string;
-  provider: ProviderId;
-  provider_system_id: string;
-  name: string;
-  capacity_w: number | null;
-  site_id: string | null;
-  site_name: string | null;
-  site_capacity_kw: number | null;
-  address: string | null;
-  latitude: number | null;
-  longitude: number | null;
+type SystemColumns = SqlRow<typeof monitoringSystems>;
+type SiteColumns = Nullable<SqlRow<typeof sites>>;
+
+/** A row of SYSTEM_COLUMNS: the system, its site's (LEFT JOIN) and its place (system-place.ts). */
+type DirectoryRow = Pick<SystemColumns, "id" | "provider" | "provider_system_id" | "name" | "capacity_w"> & {
+  site_id: SiteColumns["id"];
+  site_name: SiteColumns["name"];
+  site_capacity_kw: SiteColumns["capacity_kw"];
+  address: SystemColumns["address"];
+  latitude: SystemColumns["latitude"];
+  longitude: SystemColumns["longitude"];
   timezone: string;
   location_key: string | null;
-}
+};
 
-interface InverterDirectoryRow {
-  id: string;
-  system_id: string;
-  provider_inverter_id: string;
-  serial: string | null;
-}
+type InverterDirectoryRow = Pick<
+  SqlRow<typeof inverters>,
+  "id" | "system_id" | "provider_inverter_id" | "serial"
+>;
+type Version = SqlRow<typeof dataVersions>["version"];
 
 const SYSTEM_COLUMNS = `ms.id, ms.provider, ms.provider_system_id, ms.name, ms.capacity_w, s.id AS site_id,
   s.name AS site_name, s.capacity_kw AS site_capacity_kw, coalesce(s.location, s.address, ms.address) AS address,
@@ -95,6 +95,10 @@ export function orgVersionStatement(db: Db, orgId: string) {
     .bind(`org:${orgId}`);
 }
 
+/** The counter in the batch result of orgVersionStatement. */
+export const versionFrom = (result: D1Result<unknown> | undefined): number =>
+  (result?.results?.[0] as { version: Version } | undefined)?.version ?? 0;
+
 /** The organisation's counter and the shared irradiance counter, in one query. */
 export async function readVersions(db: Db, orgId: string) {
   const row = await db.$client
@@ -103,7 +107,7 @@ export async function readVersions(db: Db, orgId: string) {
          coalesce((SELECT version FROM data_versions WHERE scope = 'irradiance'), 0) AS irradiance`,
     )
     .bind(`org:${orgId}`)
-    .first<{ org: number; irradiance: number }>();
+    .first<{ org: Version; irradiance: Version }>();
   return { org: row?.org ?? 0, irradiance: row?.irradiance ?? 0 };
 }
 
@@ -144,7 +148,7 @@ export async function readFullDirectory(db: Db, orgId: string) {
     allInvertersStatement(db, orgId),
   ]);
   return {
-    version: (version?.results?.[0] as { version: number } | undefined)?.version ?? 0,
+    version: versionFrom(version),
     directory: toDirectory(systems?.results, inverters?.results),
   };
 }

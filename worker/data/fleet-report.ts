@@ -1,3 +1,5 @@
+import type { SqlRow } from "../../schema/sql-row";
+import type { irradianceHourly, monitoringSystems, sites } from "../../schema/tables";
 import type { Db } from "../lib/db";
 import { SYSTEM_LOCATION_KEY, SYSTEM_WITH_SITE } from "./system-place";
 
@@ -9,13 +11,13 @@ export async function listReportSystems(db: Db, orgId: string) {
        FROM ${SYSTEM_WITH_SITE} WHERE ms.org_id = ? AND ms.site_id IS NOT NULL AND s.org_id = ms.org_id`,
     )
     .bind(orgId)
-    .all<{
-      id: string;
-      site_id: string;
-      site_name: string;
-      capacity_w: number | null;
-      location_key: string | null;
-    }>();
+    .all<
+      Pick<SqlRow<typeof monitoringSystems>, "id" | "capacity_w"> & {
+        site_id: string;
+        site_name: SqlRow<typeof sites>["name"];
+        location_key: string | null;
+      }
+    >();
   return rows.results;
 }
 
@@ -28,7 +30,7 @@ export async function listIrradiance(db: Db, locationKeys: string[], fromMs: num
        WHERE location_key IN (SELECT value FROM json_each(?)) AND hour_start >= ? AND hour_start < ?`,
     )
     .bind(JSON.stringify(locationKeys), fromMs, toMs)
-    .all<{ location_key: string; hour_start: number; ghi_wm2: number }>();
+    .all<Pick<SqlRow<typeof irradianceHourly>, "location_key" | "hour_start" | "ghi_wm2">>();
   return rows.results;
 }
 

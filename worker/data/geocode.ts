@@ -1,5 +1,6 @@
 import { lt, sql } from "drizzle-orm";
-import { geocodeCache } from "../../schema/tables";
+import type { SqlRow } from "../../schema/sql-row";
+import { geocodeCache, type outboundSlots } from "../../schema/tables";
 import type { Db } from "../lib/db";
 
 /*
@@ -55,6 +56,6 @@ export async function reserveCallSlot(
        RETURNING next_at`,
     )
     .bind(service, now, intervalMs, maxWaitMs)
-    .first<{ next_at: number }>();
+    .first<Pick<SqlRow<typeof outboundSlots>, "next_at">>();
   return row ? row.next_at - intervalMs : null;
 }

@@ -1,3 +1,5 @@
+import type { SqlRow } from "../../schema/sql-row";
+import type { irradianceHourly } from "../../schema/tables";
 import type { Db } from "../lib/db";
 import { locationKeySql } from "./system-place";
 
@@ -61,6 +63,6 @@ export async function listIrradianceHours(db: Db, locationKeys: string[], fromMs
        WHERE location_key IN (SELECT value FROM json_each(?)) AND hour_start >= ? AND hour_start <= ?`,
     )
     .bind(JSON.stringify(locationKeys), fromMs, toMs)
-    .all<{ location_key: string; hour_start: number; ghi_wm2: number }>();
+    .all<Pick<SqlRow<typeof irradianceHourly>, "location_key" | "hour_start" | "ghi_wm2">>();
   return rows.results;
 }

@@ -1,33 +1,36 @@
+import type { SystemState } from "../../schema/domain";
+import type { fleetInverters, fleetSystems } from "../../schema/fleet-tables";
+import type { SqlRow } from "../../schema/sql-row";
+import type { irradianceHourly } from "../../schema/tables";
 import type { Db } from "../lib/db";
 
-export interface SystemMetricRow {
-  id: string;
-  name: string;
-  provider: string;
-  provider_system_id: string;
-  capacity_w: number | null;
-  state: string;
-  power_w: number | null;
-  energy_today_wh: number | null;
-  data_time: number | null;
-  site_id: string | null;
-  site_name: string | null;
-  site_capacity_kw: number | null;
-  address: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  timezone: string;
-  location_key: string | null;
-}
+type FleetSystemColumns = SqlRow<typeof fleetSystems>;
 
-export interface InverterMetricRow {
-  system_id: string;
-  serial: string | null;
-  state: string;
-  power_w: number | null;
-  energy_today_wh: number | null;
-  temperature_c: number | null;
-}
+/** A system as the fleet store reads it: its D1 id as `id`, its state by name (fleet/state.ts). */
+export type SystemMetricRow = Pick<
+  FleetSystemColumns,
+  | "name"
+  | "provider"
+  | "provider_system_id"
+  | "capacity_w"
+  | "power_w"
+  | "energy_today_wh"
+  | "data_time"
+  | "site_id"
+  | "site_name"
+  | "site_capacity_kw"
+  | "address"
+  | "latitude"
+  | "longitude"
+  | "timezone"
+  | "location_key"
+> & { id: FleetSystemColumns["system_id"]; state: SystemState };
+
+/** An inverter with its system's D1 id and its state by name. */
+export type InverterMetricRow = Pick<FleetSystemColumns, "system_id"> &
+  Pick<SqlRow<typeof fleetInverters>, "serial" | "power_w" | "energy_today_wh" | "temperature_c"> & {
+    state: SystemState;
+  };
 
 /** The systems and their inverters, as the fleet store reads them (worker/fleet/data/reads.ts). */
 export interface MetricRows {
@@ -54,6 +57,11 @@ export async function sumIrradiance(db: Db, windows: IrradianceWindow[]) {
        GROUP BY key, start`,
     )
     .bind(JSON.stringify(windows))
-    .all<{ key: string; start: number; wh_m2: number; hours: number }>();
+    .all<{
+      key: SqlRow<typeof irradianceHourly>["location_key"];
+      start: SqlRow<typeof irradianceHourly>["hour_start"];
+      wh_m2: number;
+      hours: number;
+    }>();
   return rows.results;
 }

@@ -1,4 +1,6 @@
 import type { ProviderId } from "../../schema/api/providers";
+import type { SqlRow } from "../../schema/sql-row";
+import type { InverterRow, MonitoringSystemRow, monitoringSystems } from "../../schema/tables";
 import type { Db } from "../lib/db";
 import type { KnownInverter, KnownSystem, NormalisedAlarm, NormalisedSystem } from "../providers/types";
 import { VENDOR_ALARMS_ENABLED } from "./alert-rules";
@@ -266,12 +268,15 @@ export async function connectionCatalogue(
       .bind(orgId, connectionId, listedSince),
   ]);
   const bySystem = new Map<string, KnownInverter[]>();
-  for (const row of (inverters?.results ?? []) as (KnownInverter & { systemId: string })[]) {
+  // Columns are aliased to the drizzle names, so the rows are typed from the tables' selects.
+  type CatalogueInverter = Pick<InverterRow, "systemId" | keyof KnownInverter>;
+  type CatalogueSystem = Pick<MonitoringSystemRow, "id" | keyof Omit<KnownSystem, "inverters">>;
+  for (const row of (inverters?.results ?? []) as CatalogueInverter[]) {
     const { systemId, ...inverter } = row;
     bySystem.set(systemId, [...(bySystem.get(systemId) ?? []), inverter]);
   }
-  return ((systems?.results ?? []) as (Omit<KnownSystem, "inverters"> & { id: string })[]).map(
-    ({ id, ...system }) => ({ ...system, inverters: bySystem.get(id) ?? [] }),
+  return ((systems?.results ?? []) as CatalogueSystem[]).map(
+    ({ id, ...system }): KnownSystem => ({ ...system, inverters: bySystem.get(id) ?? [] }),
   );
 }
 
@@ -280,5 +285,5 @@ export const connectionPlantPlaces = (db: Db, connectionId: string) =>
   db.$client
     .prepare("SELECT latitude, longitude FROM monitoring_systems WHERE connection_id = ?")
     .bind(connectionId)
-    .all<{ latitude: number | null; longitude: number | null }>()
+    .all<Pick<SqlRow<typeof monitoringSystems>, "latitude" | "longitude">>()
     .then((result) => result.results);

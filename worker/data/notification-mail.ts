@@ -1,6 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import type { AlertRuleName, AlertSeverity, Language } from "../../schema/domain";
-import { emailOutbox } from "../../schema/tables";
+import type { Nullable, SqlRow } from "../../schema/sql-row";
+import {
+  type alerts,
+  emailOutbox,
+  type monitoringSystems,
+  type notifications,
+  type sites,
+  type userPreferences,
+  type users,
+} from "../../schema/tables";
 import type { Db } from "../lib/db";
 
 /** A member who may get mail: their address, organisation and mail preferences (defaults when unset). */
@@ -15,16 +24,13 @@ export interface MailRecipient {
   monthlyReports: boolean;
 }
 
-interface RecipientRow {
-  id: string;
-  email: string;
-  org_id: string;
-  language: string | null;
-  timezone: string | null;
-  realtime_alerts: number | null;
-  weekly_digest: number | null;
-  monthly_reports: number | null;
-}
+/** A member (always of an organisation here) and their preferences (LEFT JOIN: null when never saved). */
+type RecipientRow = Pick<SqlRow<typeof users>, "id" | "email"> & { org_id: string } & Nullable<
+    Pick<
+      SqlRow<typeof userPreferences>,
+      "language" | "timezone" | "realtime_alerts" | "weekly_digest" | "monthly_reports"
+    >
+  >;
 
 const SELECT_RECIPIENTS = `
   SELECT u.id, u.email, u.org_id, p.language, p.timezone, p.realtime_alerts, p.weekly_digest, p.monthly_reports
@@ -65,7 +71,7 @@ export async function listUsersWithPendingAlertMail(db: Db, limit: number): Prom
   const rows = await db.$client
     .prepare("SELECT DISTINCT user_id FROM notifications WHERE email_pending = 1 LIMIT ?")
     .bind(limit)
-    .all<{ user_id: string }>();
+    .all<Pick<SqlRow<typeof notifications>, "user_id">>();
   return rows.results.map((r) => r.user_id);
 }
 
@@ -94,17 +100,16 @@ export async function listPendingAlertMail(db: Db, userId: string): Promise<Pend
        WHERE n.user_id = ? AND n.email_pending = 1 ORDER BY n.created_at, n.id`,
     )
     .bind(userId)
-    .all<{
-      id: string;
-      org_id: string;
-      alert_id: string | null;
-      title: string;
-      rule: AlertRuleName | null;
-      severity: AlertSeverity | null;
-      created_at: number;
-      system_name: string | null;
-      site_name: string | null;
-    }>();
+    .all<
+      Pick<
+        SqlRow<typeof notifications>,
+        "id" | "org_id" | "alert_id" | "title" | "severity" | "created_at"
+      > & {
+        rule: Nullable<SqlRow<typeof alerts>>["rule"];
+        system_name: Nullable<SqlRow<typeof monitoringSystems>>["name"];
+        site_name: Nullable<SqlRow<typeof sites>>["name"];
+      }
+    >();
   return rows.results.map((r) => ({
     notificationId: r.id,
     orgId: r.org_id,

@@ -1,4 +1,4 @@
-import { and, asc, eq, exists, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, exists, isNotNull, isNull, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { ProviderId } from "../../schema/api/providers";
 import { monitoringSystems, sites } from "../../schema/tables";
@@ -10,6 +10,18 @@ export type SiteUpdate = Partial<Omit<SiteInsert, "id" | "orgId" | "createdAt">>
 /** A list of ids as one bound JSON parameter: D1 caps bound parameters per statement at 100. */
 const idIn = (column: SQLiteColumn, ids: string[]) =>
   sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+
+/** How many sites the organisation has and which are marked inactive (the dashboard's active sites). */
+export async function siteRoster(db: Db, orgId: string) {
+  const [[total], inactive] = await db.batch([
+    db.select({ count: count() }).from(sites).where(eq(sites.orgId, orgId)),
+    db
+      .select({ id: sites.id })
+      .from(sites)
+      .where(and(eq(sites.orgId, orgId), eq(sites.isActive, false))),
+  ]);
+  return { count: total?.count ?? 0, inactiveIds: inactive.map((row) => row.id) };
+}
 
 export const listSites = (db: Db, orgId: string) =>
   db.select().from(sites).where(eq(sites.orgId, orgId)).orderBy(asc(sites.name), asc(sites.id));

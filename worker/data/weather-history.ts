@@ -1,5 +1,9 @@
+import type { SqlRow } from "../../schema/sql-row";
+import type { irradianceHourly, monitoringSystems } from "../../schema/tables";
 import type { Db } from "../lib/db";
 import { locationKeySql, SYSTEM_LOCATION_KEY, SYSTEM_WITH_SITE, SYSTEM_ZONE } from "./system-place";
+
+type HourRow = Pick<SqlRow<typeof irradianceHourly>, "hour_start" | "ghi_wm2">;
 
 export interface HourWindow {
   orgId: string;
@@ -14,7 +18,7 @@ export async function siteSystemsCapacity(db: Db, orgId: string, siteId: string)
   const rows = await db.$client
     .prepare("SELECT id, capacity_w FROM monitoring_systems WHERE org_id = ? AND site_id = ?")
     .bind(orgId, siteId)
-    .all<{ id: string; capacity_w: number | null }>();
+    .all<Pick<SqlRow<typeof monitoringSystems>, "id" | "capacity_w">>();
   const capacities = rows.results.map((r) => r.capacity_w).filter((c): c is number => c !== null);
   return {
     systemIds: rows.results.map((r) => r.id),
@@ -34,7 +38,7 @@ export async function siteHourlyIrradiance(db: Db, window: HourWindow) {
          AND hour_start >= ? AND hour_start < ?`,
     )
     .bind(window.siteId, window.orgId, window.startMs, window.endMs)
-    .all<{ hour_start: number; ghi_wm2: number }>();
+    .all<HourRow>();
   return rows.results;
 }
 
@@ -46,14 +50,12 @@ export async function findSystemPlace(db: Db, orgId: string, systemId: string) {
        FROM ${SYSTEM_WITH_SITE} WHERE ms.org_id = ? AND ms.id = ?`,
     )
     .bind(orgId, systemId)
-    .first<{
-      id: string;
-      name: string;
-      capacity_w: number | null;
-      site_id: string | null;
-      timezone: string;
-      location_key: string | null;
-    }>();
+    .first<
+      Pick<SqlRow<typeof monitoringSystems>, "id" | "name" | "capacity_w" | "site_id"> & {
+        timezone: string;
+        location_key: string | null;
+      }
+    >();
 }
 
 /** Hourly irradiance stored under a location key (from findSystemPlace, built by the same SQL). */
@@ -63,6 +65,6 @@ export async function hourlyIrradianceAt(db: Db, locationKey: string, startMs: n
       "SELECT hour_start, ghi_wm2 FROM irradiance_hourly WHERE location_key = ? AND hour_start >= ? AND hour_start < ?",
     )
     .bind(locationKey, startMs, endMs)
-    .all<{ hour_start: number; ghi_wm2: number }>();
+    .all<HourRow>();
   return rows.results;
 }

@@ -35,6 +35,7 @@ import { pruneReadings, type RetentionRun } from "./data/retention";
 import { type HistoryDayInput, storeHistoryDay, storePoints } from "./data/writes";
 import { createFleetDb, type FleetDb, migrateFleetDb } from "./db";
 import { buildSystemAnalytics, toRecord } from "./read-models/analytics";
+import { type SiteRoster, siteCounts } from "./read-models/fleet-summary";
 import {
   buildFleetMetrics,
   energyVsExpectedBySite,
@@ -285,9 +286,13 @@ export class FleetStore extends DurableObject<Env> {
     return { key, gzip: await (snapshot.gzip ?? gzipText(snapshot.json)) };
   }
 
-  /** The fleet's totals, from the same read model as the metrics answer. */
-  async dashboardSummary(orgId: string, now: number): Promise<DashboardSummary> {
-    return (await this.metricsSnapshot(orgId, now)).summary;
+  /**
+   * The fleet's totals, from the same read model as the metrics answer; its site counts join D1's
+   * roster of sites (their active flag lives there).
+   */
+  async dashboardSummary(orgId: string, now: number, sites: SiteRoster): Promise<DashboardSummary> {
+    const snapshot = await this.metricsSnapshot(orgId, now);
+    return { ...snapshot.summary, sites: siteCounts(snapshot.liveSiteIds, sites) };
   }
 
   /** One page of the fleet's entries, from the same read model: only the page crosses to the isolate. */

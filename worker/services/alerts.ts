@@ -5,7 +5,6 @@ import {
   type AlertsQuery,
   alertFactsSchema,
 } from "../../schema/api/alerts";
-import type { ProviderId } from "../../schema/api/providers";
 import type { AlertEventKind } from "../../schema/domain";
 import { type AlertEventRow, insertAlertEvent, listAlertEvents } from "../data/alert-events";
 import {
@@ -49,7 +48,7 @@ const toAlert = (row: AlertRowWithNames, events: AlertEventRow[]): Alert => ({
   createdAt: new Date(row.created_at).toISOString(),
   resolved: row.resolved === 1,
   resolvedAt: iso(row.resolved_at),
-  provider: row.provider as ProviderId | null,
+  provider: row.provider,
   code: row.code,
   deviceSerial: row.device_serial,
   systemId: row.system_id,

@@ -1,4 +1,5 @@
 import type { DashboardSummary, SystemsPage, SystemsPageQuery } from "../../schema/api/dashboard";
+import { siteRoster } from "../data/sites";
 import { gunzipText } from "../lib/gzip";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
@@ -62,7 +63,8 @@ export async function dashboardFallback(ctx: UserContext) {
 /** The fleet's totals and per-provider totals, as the organisation's fleet store computes them. */
 export async function dashboardSummary(ctx: UserContext): Promise<DashboardSummary> {
   const org = authorizeOrgAction(ctx, "org:read");
-  return fleetStoreOf(org).dashboardSummary(org.user.orgId, org.now);
+  const roster = await siteRoster(org.db, org.user.orgId);
+  return fleetStoreOf(org).dashboardSummary(org.user.orgId, org.now, roster);
 }
 
 /** One page of the organisation's systems, searched and sorted by the fleet store. */

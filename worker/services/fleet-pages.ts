@@ -4,6 +4,7 @@ import {
   pageInvertersStatement,
   pageSystemsStatement,
   toDirectory,
+  versionFrom,
 } from "../data/fleet-directory";
 import { pageMetadataStatements, type SyncScope } from "../data/monitoring";
 import type { Env } from "../env";
@@ -57,8 +58,7 @@ export async function storeSystemsPage(
     pageSystemsStatement(db, scope.orgId, scope.provider, ids),
     pageInvertersStatement(db, scope.orgId, scope.provider, ids),
   ]);
-  const versionOf = (index: number) =>
-    (results.at(index)?.results?.[0] as { version: number } | undefined)?.version ?? 0;
+  const versionOf = (index: number) => versionFrom(results.at(index));
   const directory = toDirectory(results.at(-2)?.results, results.at(-1)?.results);
   const byVendorId = new Map(directory.map((entry) => [entry.providerSystemId, entry]));
 

@@ -4,7 +4,7 @@ import type { Alert } from "../../../schema/api/alerts";
 import type { Notifications } from "../../../schema/api/notifications";
 import type { LiveMessage } from "../../../schema/live";
 import { formatMailTime } from "../../../worker/mail/messages";
-import type { NormalisedAlarm, NormalisedSystem } from "../../../worker/providers/types";
+import type { NormalisedAlarm } from "../../../worker/providers/types";
 import { REALTIME_GAP_MS } from "../../../worker/services/alert-mail";
 import { storeSystemsPage } from "../../../worker/services/fleet-pages";
 import { addMember, call, expectStatus, registerOwner, type TestUser } from "../helpers";
@@ -12,6 +12,7 @@ import { runMailAt, setPreferences } from "../mail/fixtures";
 import { caughtMailTo, linkIn } from "../mail-helpers";
 import { connect } from "../socket-helpers";
 import { at, db, drive, plant } from "./detection-fixtures";
+import { plantOne, plantOneAlarm } from "./vendor-alarm-fixtures";
 
 /*
  * Vendor alarms reach members the way Sunfleet's own alerts do: a sync page that opens one
@@ -19,34 +20,8 @@ import { at, db, drive, plant } from "./detection-fixtures";
  * vendor ends is announced resolved. Pages go through the sync's own write path.
  */
 
-const plantOne: NormalisedSystem = {
-  providerSystemId: "plant-1",
-  name: "Plant One",
-  address: null,
-  latitude: 48.1,
-  longitude: 11.6,
-  timezone: "Europe/Berlin",
-  capacityW: 10_000,
-  state: "alarm",
-  powerW: null,
-  energyTodayWh: null,
-  energyTotalWh: null,
-  dataTime: null,
-  inverters: [],
-};
-
 const alarm = (id: string, title: string, severity: NormalisedAlarm["severity"], startedAt: number) =>
-  ({
-    providerAlarmId: id,
-    providerSystemId: "plant-1",
-    deviceSerial: "INV-9",
-    code: id,
-    title,
-    message: title,
-    severity,
-    startedAt,
-    endedAt: null,
-  }) satisfies NormalisedAlarm;
+  plantOneAlarm({ providerAlarmId: id, title, severity, startedAt });
 
 const overvoltage = alarm("a-1", "Grid overvoltage", "critical", at("11:10"));
 const stringLow = alarm("a-2", "String current low", "warning", at("11:15"));

@@ -4,7 +4,8 @@ import type { AlertRules } from "../../../schema/api/alert-rules";
 import type { Alert } from "../../../schema/api/alerts";
 import { pageMetadataStatements } from "../../../worker/data/monitoring";
 import { createDb, runBatch } from "../../../worker/lib/db";
-import type { NormalisedAlarm, NormalisedSystem } from "../../../worker/providers/types";
+import type { NormalisedAlarm } from "../../../worker/providers/types";
+import { plantOne, plantOneAlarm } from "../alerts/vendor-alarm-fixtures";
 import {
   addMember,
   call,
@@ -196,34 +197,15 @@ describe("vendor alarms", () => {
     const db = createDb(env.DB);
     const started = Date.UTC(2026, 4, 1, 9);
     const scope = { orgId: owner.orgId, provider: "solis" as const, connectionId: null, now: started };
-    const system: NormalisedSystem = {
-      providerSystemId: "plant-1",
-      name: "Plant One",
-      address: null,
-      latitude: 48.1,
-      longitude: 11.6,
-      timezone: "Europe/Berlin",
-      capacityW: 10_000,
-      state: "alarm",
-      powerW: null,
-      energyTodayWh: null,
-      energyTotalWh: null,
-      dataTime: null,
-      inverters: [],
-    };
-    const alarm: NormalisedAlarm = {
+    const alarm = plantOneAlarm({
       providerAlarmId: "alarm-77",
-      providerSystemId: "plant-1",
-      deviceSerial: "INV-9",
       code: "1010",
       title: "Grid overvoltage",
-      message: "Grid overvoltage",
       severity: "critical",
       startedAt: started,
-      endedAt: null,
-    };
+    });
     const page = (alarms: NormalisedAlarm[], now: number) =>
-      pageMetadataStatements(db, { ...scope, now }, [system], alarms);
+      pageMetadataStatements(db, { ...scope, now }, [plantOne], alarms);
     await runBatch(db, page([alarm], started));
     // Three days on, the vendor's 2-day window no longer holds the alarm's start.
     await runBatch(db, page([], started + 3 * 86_400_000));

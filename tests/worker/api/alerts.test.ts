@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sandboxAccounts } from "../../../sandbox/accounts";
 import { createSandbox } from "../../../sandbox/app";
 import { createDb } from "../../../worker/lib/db";
 import { syncConnection } from "../../../worker/sync/sync-connection";
+import { connectProvider } from "../fleet-helpers";
 import {
   addMember,
   call,
@@ -119,15 +119,7 @@ describe("PATCH /api/alerts/{id}", () => {
 describe("provider alarms", () => {
   it("become alerts while active at the vendor and resolve themselves when the vendor clears them", async () => {
     const owner = await registerOwner();
-    const solis = sandboxAccounts.solis[0];
-    await expectStatus(
-      await call("/api/credentials", {
-        method: "POST",
-        token: owner.token,
-        body: { provider: "solis", credentials: { keyId: solis.keyId, keySecret: solis.keySecret } },
-      }),
-      201,
-    );
+    await connectProvider(owner, "solis", { autoSites: true });
     const connection = await env.DB.prepare("SELECT id FROM provider_connections WHERE org_id = ?")
       .bind(owner.orgId)
       .first<{ id: string }>();

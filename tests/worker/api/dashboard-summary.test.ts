@@ -3,9 +3,17 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { DashboardSummary, SystemsPage } from "../../../schema/api/dashboard";
 import type { DashboardMetric } from "../../../schema/api/metrics";
+import type { Site } from "../../../schema/api/sites";
 import worker from "../../../worker/index";
 import { gunzipText } from "../../../worker/lib/gzip";
-import { attach, connectProvider, createSite, storeSql } from "../fleet-helpers";
+import {
+  attach,
+  connectProvider,
+  createSite,
+  meteronlineImport,
+  setSystemLive,
+  storeSql,
+} from "../fleet-helpers";
 import {
   BASE,
   call,
@@ -23,22 +31,10 @@ const summaryOf = async (user: TestUser) =>
 const pageOf = async (user: TestUser, query: string) =>
   expectStatus<SystemsPage>(await call(`/api/dashboard/systems?${query}`, { token: user.token }), 200);
 
-const meteronlineCsv = {
-  csv: [
-    "Datum;Installatie;Naam;Vermogen (kW);Opbrengst vandaag (kWh)",
-    "01-07-2024 10:05;MO-1001;Dakpark Noord;3,300;12,7",
-    "01-07-2024 10:05;MO-2002;Loods Zuid;1,100;4,0",
-  ].join("\n"),
-  mapping: {
-    timestamp: "Datum",
-    system: "Installatie",
-    systemName: "Naam",
-    power: "Vermogen (kW)",
-    energy: "Opbrengst vandaag (kWh)",
-  },
-  units: { power: "kW", energy: "kWh" },
-  timezone: "Europe/Amsterdam",
-};
+const meteronlineCsv = meteronlineImport([
+  "01-07-2024 10:05;MO-1001;Dakpark Noord;3,300;12,7",
+  "01-07-2024 10:05;MO-2002;Loods Zuid;1,100;4,0",
+]);
 
 /**
  * An organisation with SolisCloud's and Solar.web's sandbox plants (three each, synced for real)
@@ -149,6 +145,59 @@ describe("GET /api/dashboard/summary", SEEDED, () => {
       longitude: first?.location.longitude,
       name: first?.siteName ?? first?.stationName,
     });
+  });
+
+  it("counts the sites, and as active those marked active with a live system, as the site list shows them", async () => {
+    const owner = await registerOwner();
+    await connectProvider(owner, "solis");
+    const systems = await metricsOf(owner);
+    const [first, second, third] = systems;
+    if (!first || !second || !third) throw new Error("the sandbox account gave fewer than three plants");
+    // Three sites of one plant each, and one without any: a site without systems is never live.
+    const sitesOf = [first, second, third].map(async (system, index) => {
+      const site = await createSite(owner, { name: `Yard ${index + 1}` });
+      await attach(owner, site.id, system.systemId);
+      return site;
+    });
+    const [live, inactive, offline] = await Promise.all(sitesOf);
+    await createSite(owner, { name: "Empty Yard" });
+    if (!live || !inactive || !offline) throw new Error("sites were not created");
+    const markActive = async (isActive: boolean) =>
+      expectStatus(
+        await call(`/api/sites/${inactive.id}`, { method: "PATCH", token: owner.token, body: { isActive } }),
+        200,
+      );
+    await markActive(false);
+    // Online with fresh data (the site list's and the metrics' rule alike), and one plant offline.
+    const now = Date.now();
+    for (const [system, state] of [
+      [first, "online"],
+      [second, "online"],
+      [third, "offline"],
+    ] as const) {
+      await setSystemLive(system.systemId, { state, powerW: 1000, energyTodayWh: 5000, dataTime: now });
+    }
+
+    const summary = await summaryOf(owner);
+    const sites = await expectStatus<Site[]>(await call("/api/sites", { token: owner.token }), 200);
+    expect(sites).toHaveLength(4);
+    expect(summary.sites).toEqual({ count: 4, activeCount: 1 });
+    expect(sites.filter((site) => site.isActive && site.status !== "offline").map((site) => site.id)).toEqual(
+      [live.id],
+    );
+
+    // Marked active again, the second site counts; another organisation's sites never do.
+    await markActive(true);
+    expect((await summaryOf(owner)).sites).toEqual({ count: 4, activeCount: 2 });
+    // A plant in fault is reported by its vendor: its site is live.
+    await setSystemLive(third.systemId, {
+      state: "alarm",
+      powerW: 0,
+      energyTodayWh: 5000,
+      dataTime: Date.now(),
+    });
+    expect((await summaryOf(owner)).sites).toEqual({ count: 4, activeCount: 3 });
+    expect((await summaryOf(await registerOwner("Other"))).sites).toEqual({ count: 0, activeCount: 0 });
   });
 
   it("keeps organisations apart and needs a token", async () => {

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type FleetSeries, fleetSeriesSchema } from "../../../schema/api/fleet-series";
-import type { ProviderId } from "../../../schema/api/providers";
 import { createDb } from "../../../worker/lib/db";
 import { DERATE } from "../../../worker/lib/energy/expected";
 import { loadCurrentUser } from "../../../worker/services/auth";
 import { fleetSeries } from "../../../worker/services/fleet-series";
+import { insertSystem, type SystemSeed } from "../fleet/fleet-fixtures";
 import { seedDailyRollups, seedHourlyRollups, setSystemLive, systemStoreSql } from "../fleet-helpers";
 import {
   call,
@@ -19,38 +19,12 @@ import {
 const HOUR = 3_600_000;
 const at = (iso: string) => Date.parse(iso);
 
-interface SystemSeed {
-  provider?: ProviderId;
-  timezone?: string;
-  latitude?: number | null;
-  longitude?: number | null;
-  capacityW?: number | null;
-  energyTodayWh?: number | null;
-  dataTime?: number | null;
-}
-
 /** A monitoring system written straight into D1 (its live values into its fleet store), without a site (its own zone and coordinates count). */
-async function seedSystem(orgId: string, seed: SystemSeed = {}): Promise<string> {
-  const id = crypto.randomUUID();
-  await env.DB.prepare(
-    `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, latitude, longitude,
-       timezone, capacity_w, state, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'online', ?, ?)`,
-  )
-    .bind(
-      id,
-      orgId,
-      seed.provider ?? "solis",
-      id,
-      `System ${id.slice(0, 6)}`,
-      seed.latitude ?? null,
-      seed.longitude ?? null,
-      seed.timezone ?? "UTC",
-      seed.capacityW === undefined ? 10_000 : seed.capacityW,
-      Date.now(),
-      Date.now(),
-    )
-    .run();
+async function seedSystem(
+  orgId: string,
+  seed: SystemSeed & { energyTodayWh?: number | null; dataTime?: number | null } = {},
+): Promise<string> {
+  const { id } = await insertSystem(orgId, seed);
   if (seed.energyTodayWh != null || seed.dataTime != null) {
     await setSystemLive(id, {
       state: "online",

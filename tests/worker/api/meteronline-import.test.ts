@@ -1,30 +1,16 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { storeSql } from "../fleet-helpers";
+import { meteronlineImport, storeSql } from "../fleet-helpers";
 import { addMember, call, expectStatus, registerOwner } from "../helpers";
 
-const csv = [
-  "Datum;Installatie;Naam;Vermogen (kW);Opbrengst vandaag (kWh)",
+const body = meteronlineImport([
   "01-07-2024 10:00;MO-1001;Dakpark Noord;3,215;12,4",
   "01-07-2024 10:05;MO-1001;Dakpark Noord;3,300;12,7",
   "01-07-2024 10:05;MO-2002;Loods Zuid;1,100;4,0",
   "not a date;MO-1001;Dakpark Noord;1;1",
   "01-07-2024 10:10;MO-2002;Loods Zuid;abc;4,1",
   "01-07-2024 10:15;;Loods Zuid;1;1",
-].join("\n");
-
-const body = {
-  csv,
-  mapping: {
-    timestamp: "Datum",
-    system: "Installatie",
-    systemName: "Naam",
-    power: "Vermogen (kW)",
-    energy: "Opbrengst vandaag (kWh)",
-  },
-  units: { power: "kW", energy: "kWh" },
-  timezone: "Europe/Amsterdam",
-};
+]);
 
 describe("POST /api/providers/meteronline/import", () => {
   it("imports readable rows in W and Wh at the right UTC time and reports each unreadable row", async () => {
@@ -106,7 +92,7 @@ describe("POST /api/providers/meteronline/import", () => {
       await call("/api/providers/meteronline/import", {
         method: "POST",
         token: owner.token,
-        body: { ...body, csv: "Datum;Installatie;Naam;Vermogen (kW);Opbrengst vandaag (kWh)\nx;;;;" },
+        body: meteronlineImport(["x;;;;"]),
       }),
       400,
     );
@@ -137,7 +123,7 @@ describe("POST /api/providers/meteronline/import", () => {
       const day = String(1 + Math.floor(i / 720)).padStart(2, "0");
       return `${day}-07-2024 ${hour}:${minute};MO-3003;Groot Dak;2,5;10,0`;
     });
-    const big = { ...body, csv: [csv.split("\n")[0], ...rows].join("\n") };
+    const big = meteronlineImport(rows);
     expect(JSON.stringify(big).length).toBeGreaterThan(64 * 1024);
     const result = await expectStatus<{ readingsImported: number }>(
       await call("/api/providers/meteronline/import", { method: "POST", token: owner.token, body: big }),

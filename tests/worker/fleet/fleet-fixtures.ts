@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import type { ProviderId } from "../../../schema/api/providers";
 import type { SystemPoint } from "../../../worker/fleet/types";
 import { storeOf } from "../fleet-helpers";
 
@@ -12,6 +13,7 @@ export async function insertOrg(name = "Store Co"): Promise<string> {
 }
 
 export interface SystemSeed {
+  provider?: ProviderId;
   timezone?: string;
   latitude?: number | null;
   longitude?: number | null;
@@ -25,11 +27,12 @@ export async function insertSystem(orgId: string, seed: SystemSeed = {}) {
   await env.DB.prepare(
     `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, latitude, longitude, timezone,
        capacity_w, state, created_at, updated_at)
-     VALUES (?, ?, 'solis', ?, ?, ?, ?, ?, ?, 'online', ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'online', ?, ?)`,
   )
     .bind(
       id,
       orgId,
+      seed.provider ?? "solis",
       `P-${id.slice(0, 8)}`,
       `Plant ${id.slice(0, 4)}`,
       seed.latitude ?? null,

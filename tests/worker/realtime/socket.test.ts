@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LIVE_CLOSE_ACCESS_REVOKED } from "../../../schema/live";
 import type { FleetStore } from "../../../worker/fleet/store";
-import { storeSql } from "../fleet-helpers";
+import { connectProvider, storeSql } from "../fleet-helpers";
 import {
   BASE,
   call,
@@ -218,16 +218,7 @@ describe("live updates after a sync", () => {
     const theirs = await connect(stranger);
     await within(mine.next());
     await within(theirs.next());
-    const { sandboxAccounts } = await import("../../../sandbox/accounts");
-    const solis = sandboxAccounts.solis[0];
-    await expectStatus(
-      await call("/api/credentials", {
-        method: "POST",
-        token: owner.token,
-        body: { provider: "solis", credentials: { keyId: solis.keyId, keySecret: solis.keySecret } },
-      }),
-      201,
-    );
+    await connectProvider(owner, "solis", { autoSites: true });
     const updates = [await within(mine.next()), await within(mine.next()), await within(mine.next())];
     // What the store kept (whole watts and watt-hours) is what the sockets were told.
     const systems = await storeSql<{

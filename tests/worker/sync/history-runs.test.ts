@@ -5,10 +5,7 @@ import { createSandbox } from "../../../sandbox/app";
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
 import type { SyncRunView } from "../../../schema/api/providers";
 import type { LiveMessage } from "../../../schema/live";
-import { upsertConnection } from "../../../worker/data/connections";
 import type { SyncMessage } from "../../../worker/env";
-import { sealCredentials } from "../../../worker/lib/connection-secrets";
-import { loadKeyring } from "../../../worker/lib/credentials-keyring";
 import { createDb } from "../../../worker/lib/db";
 import { localBudget } from "../../../worker/providers/budget";
 import { solisAdapter } from "../../../worker/providers/solis";
@@ -21,6 +18,7 @@ import { syncConnection } from "../../../worker/sync/sync-connection";
 import { storeSql } from "../fleet-helpers";
 import { call, expectStatus, registerOwner, type TestUser } from "../helpers";
 import { connect, within } from "../socket-helpers";
+import { storeConnection } from "./connection-fixtures";
 
 const solis = sandboxAccounts.solis[0];
 
@@ -48,24 +46,8 @@ function harness() {
   return { deps, sent };
 }
 
-async function solisConnection(owner: TestUser) {
-  const connectionId = crypto.randomUUID();
-  const sealed = await sealCredentials(await loadKeyring(env), owner.orgId, connectionId, {
-    keyId: solis.keyId,
-    keySecret: solis.keySecret,
-  });
-  await upsertConnection(createDb(env.DB), {
-    id: connectionId,
-    orgId: owner.orgId,
-    provider: "solis",
-    ...sealed,
-    status: "active",
-    nextSyncAt: null,
-    createdAt: Date.now(),
-    updatedAt: Date.now(),
-  });
-  return connectionId;
-}
+const solisConnection = (owner: TestUser) =>
+  storeConnection(owner.orgId, "solis", { keyId: solis.keyId, keySecret: solis.keySecret });
 
 const runView = async (owner: TestUser, runId: string) =>
   expectStatus<SyncRunView>(await call(`/api/sync-runs/${runId}`, { token: owner.token }), 200);

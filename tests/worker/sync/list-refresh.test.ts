@@ -3,9 +3,6 @@ import { describe, expect, it } from "vitest";
 import { sandboxAccounts } from "../../../sandbox/accounts";
 import { createSandbox } from "../../../sandbox/app";
 import { simulatedPlants } from "../../../sandbox/simulation";
-import { upsertConnection } from "../../../worker/data/connections";
-import { sealCredentials } from "../../../worker/lib/connection-secrets";
-import { loadKeyring } from "../../../worker/lib/credentials-keyring";
 import { createDb } from "../../../worker/lib/db";
 import { localBudget } from "../../../worker/providers/budget";
 import { froniusAdapter } from "../../../worker/providers/fronius";
@@ -14,6 +11,7 @@ import { LISTS_REFRESH_MS, SYNC_INTERVAL_MS } from "../../../worker/sync/schedul
 import { syncConnection } from "../../../worker/sync/sync-connection";
 import { storeSql } from "../fleet-helpers";
 import { registerOwner, type TestUser } from "../helpers";
+import { storeConnection } from "./connection-fixtures";
 
 const account = sandboxAccounts.fronius[0];
 const plants = simulatedPlants("fronius", account.accessKeyId, account.plants);
@@ -25,22 +23,13 @@ async function froniusHarness(owner: TestUser, msPerCall = 0) {
   const clock = { now: T0 };
   const sandbox = createSandbox({ now: () => clock.now });
   const calls: string[] = [];
-  const connectionId = crypto.randomUUID();
   const db = createDb(env.DB);
-  const sealed = await sealCredentials(await loadKeyring(env), owner.orgId, connectionId, {
-    accessKeyId: account.accessKeyId,
-    accessKeyValue: account.accessKeyValue,
-  });
-  await upsertConnection(db, {
-    id: connectionId,
-    orgId: owner.orgId,
-    provider: "fronius",
-    ...sealed,
-    status: "active",
-    nextSyncAt: null,
-    createdAt: clock.now,
-    updatedAt: clock.now,
-  });
+  const connectionId = await storeConnection(
+    owner.orgId,
+    "fronius",
+    { accessKeyId: account.accessKeyId, accessKeyValue: account.accessKeyValue },
+    clock.now,
+  );
   const deps: SyncDeps = {
     db,
     env,

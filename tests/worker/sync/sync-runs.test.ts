@@ -7,10 +7,7 @@ import { simulatedPlants } from "../../../sandbox/simulation";
 import { app } from "../../../worker/app";
 import { dispatchDueSyncs } from "../../../worker/cron/dispatch-syncs";
 import { runMaintenance } from "../../../worker/cron/maintenance";
-import { upsertConnection } from "../../../worker/data/connections";
 import type { SyncMessage } from "../../../worker/env";
-import { sealCredentials } from "../../../worker/lib/connection-secrets";
-import { loadKeyring } from "../../../worker/lib/credentials-keyring";
 import { createDb } from "../../../worker/lib/db";
 import { localBudget } from "../../../worker/providers/budget";
 import { solisAdapter } from "../../../worker/providers/solis";
@@ -22,6 +19,7 @@ import { syncConnection } from "../../../worker/sync/sync-connection";
 import { storeSql } from "../fleet-helpers";
 import { BASE, call, expectStatus, registerOwner, type TestUser } from "../helpers";
 import { connect, within } from "../socket-helpers";
+import { storeConnection } from "./connection-fixtures";
 
 /** The 500-station Solis account: 5 station pages, 13 inverter pages, a few alarm pages. */
 const bench = sandboxAccounts.solis[1];
@@ -53,24 +51,8 @@ function harness() {
 }
 
 /** A Solis connection on the 500-station account, stored without a first run. */
-async function benchConnection(owner: TestUser) {
-  const connectionId = crypto.randomUUID();
-  const sealed = await sealCredentials(await loadKeyring(env), owner.orgId, connectionId, {
-    keyId: bench.keyId,
-    keySecret: bench.keySecret,
-  });
-  await upsertConnection(createDb(env.DB), {
-    id: connectionId,
-    orgId: owner.orgId,
-    provider: "solis",
-    ...sealed,
-    status: "active",
-    nextSyncAt: null,
-    createdAt: Date.now(),
-    updatedAt: Date.now(),
-  });
-  return connectionId;
-}
+const benchConnection = (owner: TestUser) =>
+  storeConnection(owner.orgId, "solis", { keyId: bench.keyId, keySecret: bench.keySecret });
 
 const runRow = (runId: string) =>
   env.DB.prepare(

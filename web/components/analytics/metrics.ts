@@ -1,4 +1,5 @@
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
+import { hasCapacity } from "../../../schema/api/metrics";
 import type { ProviderId } from "../../../schema/api/providers";
 
 /** Kilograms of CO2 a kWh of solar energy avoids, and trees it equals. */
@@ -19,11 +20,9 @@ export function filterByProvider(records: AnalyticsRecord[], filter: ProviderFil
   return filter === "all" ? records : records.filter((record) => record.provider === filter);
 }
 
-/** Current power in kW over capacity, in %; null without a capacity. */
-export function efficiencyPercent(currentPowerW: number, capacityKw: number): number | null {
-  if (capacityKw <= 0) return null;
-  return (currentPowerW / 1000 / capacityKw) * 100;
-}
+/** The API's efficiency; none (rather than its 0 %) for a system without a known capacity. */
+export const shownEfficiency = (record: Pick<AnalyticsRecord, "capacity" | "efficiency">): number | null =>
+  hasCapacity(record) ? record.efficiency : null;
 
 /** The day's kWh over (capacity × 24 h), in %. */
 export function capacityFactorPercent(dayEnergyWh: number, capacityKw: number): number | null {

@@ -13,7 +13,7 @@ import {
 import { StatCard } from "../ui/stat-card";
 import { useUserTimeZone } from "../use-user-time-zone";
 import { PowerChart } from "./charts";
-import { capacityFactorPercent, efficiencyPercent, energyYieldKwhPerKw } from "./metrics";
+import { capacityFactorPercent, energyYieldKwhPerKw, shownEfficiency } from "./metrics";
 
 /** The KPIs (power, today's energy, efficiency) from the record's current values and today's energy, then the power curve over the range. */
 export function OverviewTab({ record }: { record: AnalyticsRecord }) {
@@ -40,7 +40,7 @@ export function OverviewTab({ record }: { record: AnalyticsRecord }) {
         />
         <StatCard
           label={t("insights.fields.efficiency")}
-          value={formatPercent(efficiencyPercent(record.currentPowerW, record.capacity), locale)}
+          value={formatPercent(shownEfficiency(record), locale)}
           footnote={t("insights.detail.efficiencyHint")}
         />
         <StatCard

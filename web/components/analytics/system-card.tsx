@@ -13,7 +13,7 @@ import {
 } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { useUserTimeZone } from "../use-user-time-zone";
-import { efficiencyPercent, recordName } from "./metrics";
+import { recordName, shownEfficiency } from "./metrics";
 import { RecordStatusBadge } from "./status-badge";
 
 /** One system of the Performance Analytics list; the whole card opens its detail. */
@@ -58,7 +58,7 @@ export function SystemCard({ record }: { record: AnalyticsRecord }) {
           />
           <Figure
             label={t("insights.fields.efficiencyPr")}
-            value={`${formatPercent(efficiencyPercent(record.currentPowerW, record.capacity), locale)} · ${t(
+            value={`${formatPercent(shownEfficiency(record), locale)} · ${t(
               "insights.fields.prShort",
             )} ${formatRatio(record.performanceRatio, locale)}`}
           />

@@ -1,6 +1,6 @@
 import { BadgeDelta } from "@tremor/react";
 import { useTranslation } from "react-i18next";
-import type { FleetTotals } from "../../../schema/api/dashboard";
+import type { FleetTotals, SiteCounts } from "../../../schema/api/dashboard";
 import type { FleetSeries } from "../../../schema/api/fleet-series";
 import type { CurrentWeather } from "../../../schema/api/weather";
 import {
@@ -18,8 +18,8 @@ import { SummaryCard } from "./summary-card";
 
 interface SummaryCardsProps {
   totals: FleetTotals;
-  /** Sites with fresh data of all sites; undefined while the site list loads or failed. */
-  sites: { active: number; total: number } | undefined;
+  /** The API's count of active sites of all sites; null when the summary is the fallback's (no sites). */
+  sites: SiteCounts | null;
   /** The fleet series' comparisons: undefined while they load, null when they could not be read. */
   series: Pick<FleetSeries, "today" | "performance"> | null | undefined;
   weather: CurrentWeather | undefined;
@@ -75,8 +75,8 @@ export function SummaryCards({ totals, sites, series, weather, locale, timeZone 
         value={
           sites
             ? t("fleet.cards.ofTotal", {
-                active: formatCount(sites.active, locale),
-                total: formatCount(sites.total, locale),
+                active: formatCount(sites.activeCount, locale),
+                total: formatCount(sites.count, locale),
               })
             : "—"
         }

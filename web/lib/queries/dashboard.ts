@@ -48,6 +48,7 @@ export function emptySummary(): DashboardSummary {
       capacityKw: 0,
       powerW: 0,
     })),
+    sites: { count: 0, activeCount: 0 },
     weatherPlace: null,
   };
 }

@@ -118,12 +118,6 @@ export function DashboardPage() {
     );
   }
 
-  const sites = sitesQuery.data
-    ? {
-        active: sitesQuery.data.filter((site) => site.isActive && site.status !== "offline").length,
-        total: sitesQuery.data.length,
-      }
-    : undefined;
   const series = seriesQuery.data ?? (seriesQuery.isError ? null : undefined);
 
   return (
@@ -138,7 +132,7 @@ export function DashboardPage() {
         ) : null}
         <SummaryCards
           totals={summary.totals}
-          sites={sites}
+          sites={fallback ? null : summary.sites}
           series={series}
           weather={weatherQuery.data}
           locale={locale}

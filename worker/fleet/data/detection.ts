@@ -1,4 +1,11 @@
 import { sql } from "drizzle-orm";
+import type {
+  fleetInverterReadings,
+  fleetInverters,
+  fleetSystemReadings,
+  fleetSystems,
+} from "../../../schema/fleet-tables";
+import type { Nullable, SqlRow } from "../../../schema/sql-row";
 import type { FleetDb } from "../db";
 
 /** One system's recent data as fault detection reads it (times epoch ms, power whole watts). */
@@ -32,33 +39,26 @@ export function readDetectionInput(
       : sql`WHERE s.system_id IN (SELECT value FROM json_each(${JSON.stringify(systemIds)}))`;
   const fromS = Math.ceil(fromMs / 1000);
   const toS = Math.floor(toMs / 1000);
-  const systems = db.all<{
-    sys: number;
-    system_id: string;
-    capacity_w: number | null;
-    latitude: number | null;
-    longitude: number | null;
-    location_key: string | null;
-    data_time: number | null;
-    last_t: number | null;
-  }>(sql`
+  const systems = db.all<
+    Pick<
+      SqlRow<typeof fleetSystems>,
+      "sys" | "system_id" | "capacity_w" | "latitude" | "longitude" | "location_key" | "data_time"
+    > & { last_t: SqlRow<typeof fleetSystemReadings>["t"] | null }
+  >(sql`
     SELECT s.sys, s.system_id, s.capacity_w, s.latitude, s.longitude, s.location_key, s.data_time,
       (SELECT max(r.t) FROM system_readings r WHERE r.sys = s.sys) AS last_t
     FROM systems s ${where}`);
   if (systems.length === 0) return [];
   const sysList = JSON.stringify(systems.map((s) => s.sys));
-  const points = db.all<{ sys: number; t: number; power_w: number | null }>(sql`
+  const points = db.all<Pick<SqlRow<typeof fleetSystemReadings>, "sys" | "t" | "power_w">>(sql`
     SELECT r.sys, r.t, r.power_w FROM system_readings r
     WHERE r.sys IN (SELECT value FROM json_each(${sysList})) AND r.t >= ${fromS} AND r.t <= ${toS}
     ORDER BY r.sys, r.t`);
-  const inverterPoints = db.all<{
-    sys: number;
-    inv: number;
-    serial: string | null;
-    t: number | null;
-    power_w: number | null;
-    state: number | null;
-  }>(sql`
+  // LEFT JOIN: an inverter without a point in the window still comes, with nulls.
+  const inverterPoints = db.all<
+    Pick<SqlRow<typeof fleetInverters>, "sys" | "inv" | "serial"> &
+      Nullable<Pick<SqlRow<typeof fleetInverterReadings>, "t" | "power_w" | "state">>
+  >(sql`
     SELECT i.sys, i.inv, coalesce(i.serial, i.inverter_id) AS serial, r.t, r.power_w, r.state
     FROM inverters i LEFT JOIN inverter_readings r ON r.inv = i.inv AND r.t >= ${fromS} AND r.t <= ${toS}
     WHERE i.sys IN (SELECT value FROM json_each(${sysList}))

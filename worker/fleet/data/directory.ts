@@ -1,4 +1,5 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { fleetInverters, fleetMeta, fleetSystems } from "../../../schema/fleet-tables";
 import type { FleetDb } from "../db";
 import type { DirectoryEntry } from "../types";
 
@@ -49,11 +50,15 @@ export function replaceDirectory(db: FleetDb, entries: DirectoryEntry[]): void {
   const systemIds = new Set(entries.map((e) => e.systemId));
   const inverterIds = new Set(entries.flatMap((e) => e.inverters.map((i) => i.inverterId)));
   const goneSystems = db
-    .all<{ id: string }>(sql`SELECT system_id AS id FROM systems`)
+    .select({ id: fleetSystems.systemId })
+    .from(fleetSystems)
+    .all()
     .map((r) => r.id)
     .filter((id) => !systemIds.has(id));
   const goneInverters = db
-    .all<{ id: string }>(sql`SELECT inverter_id AS id FROM inverters`)
+    .select({ id: fleetInverters.inverterId })
+    .from(fleetInverters)
+    .all()
     .map((r) => r.id)
     .filter((id) => !inverterIds.has(id));
   for (let i = 0; i < goneSystems.length; i += CHUNK) {
@@ -67,7 +72,9 @@ export function replaceDirectory(db: FleetDb, entries: DirectoryEntry[]): void {
 }
 
 export function readMeta(db: FleetDb, key: string): string | null {
-  return db.get<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${key}`)?.value ?? null;
+  return (
+    db.select({ value: fleetMeta.value }).from(fleetMeta).where(eq(fleetMeta.key, key)).get()?.value ?? null
+  );
 }
 
 export function writeMeta(db: FleetDb, key: string, value: string): void {

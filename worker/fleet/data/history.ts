@@ -1,4 +1,6 @@
 import { sql } from "drizzle-orm";
+import type { fleetHistoryDays, fleetSystems } from "../../../schema/fleet-tables";
+import type { SqlRow } from "../../../schema/sql-row";
 import type { SystemCoverage } from "../../lib/history/gaps";
 import type { FleetDb } from "../db";
 
@@ -13,13 +15,9 @@ export function readHistoryCoverage(
   fromMs: number,
   slotMs: number,
 ): Map<string, SystemCoverage> {
-  const systems = db.all<{
-    sys: number;
-    system_id: string;
-    timezone: string;
-    latitude: number | null;
-    longitude: number | null;
-  }>(sql`
+  const systems = db.all<
+    Pick<SqlRow<typeof fleetSystems>, "sys" | "system_id" | "timezone" | "latitude" | "longitude">
+  >(sql`
     SELECT sys, system_id, timezone, latitude, longitude FROM systems
     WHERE system_id IN (SELECT value FROM json_each(${JSON.stringify(systemIds)}))`);
   const slotS = Math.max(1, Math.round(slotMs / 1000));
@@ -29,7 +27,7 @@ export function readHistoryCoverage(
   for (const system of systems) {
     const slots = db.all<{ slot: number }>(sql`
       SELECT DISTINCT t / ${slotS} AS slot FROM system_readings WHERE sys = ${system.sys} AND t >= ${fromS}`);
-    const fetched = db.all<{ date: string }>(sql`
+    const fetched = db.all<Pick<SqlRow<typeof fleetHistoryDays>, "date">>(sql`
       SELECT date FROM history_days WHERE sys = ${system.sys} AND date >= ${fromDate}`);
     coverage.set(system.system_id, {
       timezone: system.timezone,

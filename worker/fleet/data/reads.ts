@@ -1,10 +1,21 @@
 import { sql } from "drizzle-orm";
+import type {
+  fleetSystemDaily,
+  fleetSystemHourly,
+  fleetSystemReadings,
+  fleetSystems,
+} from "../../../schema/fleet-tables";
+import type { SqlRow } from "../../../schema/sql-row";
 import type { InverterMetricRow, MetricRows, SystemMetricRow } from "../../data/metrics";
 import type { FleetDb } from "../db";
 import { fromStoredState, stateNameSql } from "../state";
 import type { LiveValues } from "../types";
 
 const HOUR_MS = 3_600_000;
+
+type SystemColumns = SqlRow<typeof fleetSystems>;
+/** A point or an hour of power at its start (epoch ms). */
+type PowerAt = { time: number; power_w: SqlRow<typeof fleetSystemReadings>["power_w"] };
 
 const SYSTEM_METRIC_COLUMNS =
   sql.raw(`s.system_id AS id, s.name, s.provider, s.provider_system_id, s.capacity_w,
@@ -25,7 +36,7 @@ export function readMetricRows(db: FleetDb, systemOrSiteId?: string): MetricRows
     };
   }
   // One system by its id, else a site's systems: each an index lookup, never a scan of the fleet.
-  const keys = db.all<{ sys: number }>(sql`
+  const keys = db.all<Pick<SystemColumns, "sys">>(sql`
     SELECT sys FROM systems WHERE system_id = ${systemOrSiteId}
     UNION SELECT sys FROM systems WHERE site_id = ${systemOrSiteId}`);
   const sysList = JSON.stringify(keys.map((k) => k.sys));
@@ -43,7 +54,7 @@ export function readMetricRows(db: FleetDb, systemOrSiteId?: string): MetricRows
 
 /** Raw points of one system in [from, to] (epoch ms). */
 export function powerReadings(db: FleetDb, systemId: string, fromMs: number, toMs: number) {
-  return db.all<{ time: number; power_w: number | null }>(sql`
+  return db.all<PowerAt>(sql`
     SELECT r.t * 1000 AS time, r.power_w FROM systems s CROSS JOIN system_readings r ON r.sys = s.sys
     WHERE s.system_id = ${systemId} AND r.t >= ${Math.ceil(fromMs / 1000)} AND r.t <= ${Math.floor(toMs / 1000)}
     ORDER BY r.t`);
@@ -51,21 +62,21 @@ export function powerReadings(db: FleetDb, systemId: string, fromMs: number, toM
 
 /** Hourly mean power of one system for hours starting in [from, to]. */
 export function hourlyPower(db: FleetDb, systemId: string, fromMs: number, toMs: number) {
-  return db.all<{ time: number; power_w: number | null }>(sql`
+  return db.all<{ time: number; power_w: SqlRow<typeof fleetSystemHourly>["avg_power_w"] }>(sql`
     SELECT h.hour * ${HOUR_MS} AS time, h.avg_power_w AS power_w FROM systems s CROSS JOIN system_hourly h ON h.sys = s.sys
     WHERE s.system_id = ${systemId} AND h.hour >= ${Math.ceil(fromMs / HOUR_MS)} AND h.hour <= ${Math.floor(toMs / HOUR_MS)}
     ORDER BY h.hour`);
 }
 
 export function dailyEnergy(db: FleetDb, systemId: string, fromDate: string, toDate: string) {
-  return db.all<{ date: string; energy_wh: number; peak_power_w: number | null }>(sql`
+  return db.all<Pick<SqlRow<typeof fleetSystemDaily>, "date" | "energy_wh" | "peak_power_w">>(sql`
     SELECT d.date, d.energy_wh, d.peak_power_w FROM systems s CROSS JOIN system_daily d ON d.sys = s.sys
     WHERE s.system_id = ${systemId} AND d.date >= ${fromDate} AND d.date <= ${toDate} ORDER BY d.date`);
 }
 
 /** Mean power per UTC hour summed over the given systems, for hours starting in [start, end). */
 export function summedHourlyPower(db: FleetDb, systemIds: string[], startMs: number, endMs: number) {
-  return db.all<{ hour_start: number; power_w: number | null }>(sql`
+  return db.all<{ hour_start: number; power_w: SqlRow<typeof fleetSystemHourly>["avg_power_w"] }>(sql`
     SELECT h.hour * ${HOUR_MS} AS hour_start, sum(h.avg_power_w) AS power_w
     FROM systems s CROSS JOIN system_hourly h ON h.sys = s.sys
       AND h.hour >= ${Math.ceil(startMs / HOUR_MS)} AND h.hour < ${Math.ceil(endMs / HOUR_MS)}
@@ -75,13 +86,7 @@ export function summedHourlyPower(db: FleetDb, systemIds: string[], startMs: num
 
 export function liveValues(db: FleetDb, systemIds: string[]): LiveValues[] {
   return db
-    .all<{
-      system_id: string;
-      state: number | null;
-      power_w: number | null;
-      energy_today_wh: number | null;
-      data_time: number | null;
-    }>(sql`
+    .all<Pick<SystemColumns, "system_id" | "state" | "power_w" | "energy_today_wh" | "data_time">>(sql`
       SELECT system_id, state, power_w, energy_today_wh, data_time FROM systems
       WHERE system_id IN (SELECT value FROM json_each(${JSON.stringify(systemIds)}))`)
     .map((r) => ({

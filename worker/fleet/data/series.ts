@@ -1,4 +1,6 @@
 import { sql } from "drizzle-orm";
+import type { fleetSystemDaily, fleetSystems } from "../../../schema/fleet-tables";
+import type { SqlRow } from "../../../schema/sql-row";
 import type { FleetDb } from "../db";
 
 /*
@@ -14,11 +16,12 @@ const COUNTED = sql.raw("s.provider <> 'meteronline'");
 /** Only systems with a capacity and a location can have an irradiance-based expectation. */
 const HAS_EXPECTATION = sql.raw("s.capacity_w > 0 AND s.location_key IS NOT NULL");
 
-export interface FleetGroupRow {
-  zone: string;
-  location_key: string | null;
+type SystemColumns = SqlRow<typeof fleetSystems>;
+
+export type FleetGroupRow = Pick<SystemColumns, "location_key"> & {
+  zone: SystemColumns["timezone"];
   systems: number;
-}
+};
 
 /** The counted systems grouped by zone and irradiance location: the windows the other reads need. */
 export function listFleetGroups(db: FleetDb) {
@@ -26,11 +29,7 @@ export function listFleetGroups(db: FleetDb) {
     SELECT s.timezone AS zone, s.location_key, count(*) AS systems FROM systems s WHERE ${COUNTED} GROUP BY 1, 2`);
 }
 
-export interface ProviderHourRow {
-  hour_start: number;
-  provider: string;
-  power_w: number;
-}
+export type ProviderHourRow = Pick<SystemColumns, "provider"> & { hour_start: number; power_w: number };
 
 /** Hourly mean power summed per provider over the counted systems, for hours starting in [from, to]. */
 export function sumHourlyPowerByProvider(db: FleetDb, fromMs: number, toMs: number) {
@@ -99,15 +98,16 @@ export function sumSameTimeEnergy(db: FleetDb, windows: SameTimeWindow[]) {
   return row ?? empty;
 }
 
-export interface GroupEnergyRow {
-  zone: string;
-  location_key: string;
-  /** YYYY-MM-DD in the zone. */
-  date: string;
-  energy_wh: number;
-  /** Capacity of the systems with a stored energy that day: what the expectation is for. */
-  capacity_w: number;
-}
+/** Systems that can have an expectation: their location key and capacity are set (HAS_EXPECTATION). */
+type ExpectedGroup = {
+  zone: SystemColumns["timezone"];
+  location_key: NonNullable<SystemColumns["location_key"]>;
+  /** Summed capacity of the group's systems. */
+  capacity_w: NonNullable<SystemColumns["capacity_w"]>;
+};
+
+/** Capacity is of the systems with a stored energy that day: what the expectation is for. */
+export type GroupEnergyRow = ExpectedGroup & Pick<SqlRow<typeof fleetSystemDaily>, "date" | "energy_wh">;
 
 /**
  * Stored daily energy per zone and location for the given local dates, over the systems that can
@@ -123,12 +123,7 @@ export function sumDailyEnergyByGroup(db: FleetDb, days: { zone: string; date: s
     GROUP BY 1, 2, 3`);
 }
 
-export interface GroupTodayRow {
-  zone: string;
-  location_key: string;
-  energy_wh: number;
-  capacity_w: number;
-}
+export type GroupTodayRow = ExpectedGroup & { energy_wh: number };
 
 /**
  * Today's energy per zone and location from the vendors' energy-today counters, counted only when

@@ -1,4 +1,6 @@
 import { sql } from "drizzle-orm";
+import type { fleetSystemReadings, fleetSystems } from "../../../schema/fleet-tables";
+import type { SqlRow } from "../../../schema/sql-row";
 import { localDayOf } from "../../lib/energy/local-day";
 import type { FleetDb } from "../db";
 import { toStoredState } from "../state";
@@ -50,7 +52,9 @@ function insertReadings(db: FleetDb, points: SystemPoint[]): SystemPoint[] {
     energyTodayWh: round(p.energyTodayWh),
     state: toStoredState(p.state),
   }));
-  const rows = db.all<{ system_id: string; t: number }>(sql`
+  const rows = db.all<
+    Pick<SqlRow<typeof fleetSystems>, "system_id"> & Pick<SqlRow<typeof fleetSystemReadings>, "t">
+  >(sql`
     INSERT INTO system_readings (sys, t, power_w, energy_today_wh, state)
     SELECT s.sys, j.value ->> 't', j.value ->> 'powerW', j.value ->> 'energyTodayWh', j.value ->> 'state'
     FROM json_each(${JSON.stringify(readings)}) AS j CROSS JOIN systems s ON s.system_id = j.value ->> 'systemId'
@@ -182,7 +186,7 @@ function rollUp(db: FleetDb, points: SystemPoint[]) {
 
   const zones = new Map(
     db
-      .all<{ system_id: string; timezone: string }>(
+      .all<Pick<SqlRow<typeof fleetSystems>, "system_id" | "timezone">>(
         sql`SELECT system_id, timezone FROM systems WHERE system_id IN (SELECT value FROM json_each(${JSON.stringify(
           [...new Set(points.map((p) => p.systemId))],
         )}))`,

@@ -1,4 +1,9 @@
-import { type DashboardSummary, type FleetTotals, summaryProviders } from "../../../schema/api/dashboard";
+import {
+  type DashboardSummary,
+  type FleetTotals,
+  type SiteCounts,
+  summaryProviders,
+} from "../../../schema/api/dashboard";
 import { type DashboardMetric, hasCapacity } from "../../../schema/api/metrics";
 
 /*
@@ -9,6 +14,37 @@ import { type DashboardMetric, hasCapacity } from "../../../schema/api/metrics";
 /** Meteronline (imports of another portal's exports) stays out of every total. */
 export const countsInTotals = (metric: Pick<DashboardMetric, "provider">) =>
   metric.provider !== "meteronline";
+
+/**
+ * A system is live when it is online with fresh data, or in fault (the vendor reports it). A site is
+ * live when one of its systems is: the site list's status other than offline (services/sites.ts).
+ */
+export const isLive = (metric: Pick<DashboardMetric, "status" | "stale">) =>
+  metric.status === "fault" || (metric.status === "online" && !metric.stale);
+
+/** The sites with a live system (every provider's, meteronline's too: a site is one place). */
+export function liveSiteIds(metrics: readonly DashboardMetric[]): ReadonlySet<string> {
+  const ids = new Set<string>();
+  for (const metric of metrics) if (metric.siteId && isLive(metric)) ids.add(metric.siteId);
+  return ids;
+}
+
+/** D1's side of the site counts: how many sites the organisation has, and those marked inactive. */
+export interface SiteRoster {
+  count: number;
+  inactiveIds: string[];
+}
+
+/** The active sites: live ones not marked inactive. */
+export function siteCounts(live: ReadonlySet<string>, roster: SiteRoster): SiteCounts {
+  const inactive = new Set(roster.inactiveIds);
+  let activeCount = 0;
+  for (const id of live) if (!inactive.has(id)) activeCount++;
+  return { count: roster.count, activeCount: Math.min(activeCount, roster.count) };
+}
+
+/** The summary without its site counts: those join D1's sites (their active flag) at each request. */
+export type FleetSummary = Omit<DashboardSummary, "sites">;
 
 /** Power counts only while the data is fresh: a stale system's last value is not its output now. */
 export const livePowerW = (metric: Pick<DashboardMetric, "stale" | "currentPowerW">) =>
@@ -51,7 +87,7 @@ function fleetTotals(included: readonly DashboardMetric[]): FleetTotals {
 }
 
 /** The summary of a fleet's entries (read model order), built once per read model. */
-export function fleetSummary(metrics: readonly DashboardMetric[], builtAt: number): DashboardSummary {
+export function fleetSummary(metrics: readonly DashboardMetric[], builtAt: number): FleetSummary {
   const included = metrics.filter(countsInTotals);
   // One pass over the fleet for every provider's totals.
   const byProvider = new Map<

@@ -1,4 +1,3 @@
-import type { DashboardSummary } from "../../../schema/api/dashboard";
 import type { Db } from "../../lib/db";
 import { yieldTurn } from "../../lib/yield-turn";
 import {
@@ -9,7 +8,7 @@ import {
 } from "../../services/metrics";
 import { readMetricRows } from "../data/reads";
 import type { FleetDb } from "../db";
-import { countsInTotals, fleetSummary } from "./fleet-summary";
+import { countsInTotals, type FleetSummary, fleetSummary, liveSiteIds } from "./fleet-summary";
 import { type SystemsIndex, systemsIndex } from "./systems-page";
 
 export interface FleetMetricsSnapshot {
@@ -19,7 +18,9 @@ export interface FleetMetricsSnapshot {
   /** The same, gzipped once when first asked for. */
   gzip?: Promise<Uint8Array>;
   /** The fleet's totals, computed once from the same entries. */
-  summary: DashboardSummary;
+  summary: FleetSummary;
+  /** Sites with a live system, for the summary's count of active sites. */
+  liveSiteIds: ReadonlySet<string>;
   /** The entries' orders for the paged systems list. */
   systems: SystemsIndex;
 }
@@ -45,7 +46,13 @@ export async function buildFleetMetrics(store: FleetDb, d1: Db, now: number): Pr
   await yieldTurn();
   const summary = fleetSummary(entries, now);
   await yieldTurn();
-  return { metrics, json: `[${parts.join(",")}]`, summary, systems: systemsIndex(entries) };
+  return {
+    metrics,
+    json: `[${parts.join(",")}]`,
+    summary,
+    liveSiteIds: liveSiteIds(entries),
+    systems: systemsIndex(entries),
+  };
 }
 
 /**
