@@ -89,7 +89,7 @@ describe("accounts in the browser", () => {
     await page.getByRole("heading", { name: "Alertas", level: 1 }).waitFor();
     await page.getByLabel("Ordenar por").waitFor();
     // No string is shown as its key (a screen's own strings must not stand in for the language's).
-    const text = await page.locator("body").innerText();
+    const text = (await page.locator("body").textContent()) ?? "";
     expect(text).not.toMatch(/\b(?:nav|pages|fleet|common|topBar|roles)\.[a-zA-Z]/);
     await screenshot(page, "05-alerts-spanish-first");
   });
