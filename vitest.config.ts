@@ -69,6 +69,9 @@ const workerdPlugin = (sandbox: typeof testSandbox) =>
         ...sandboxUrlVariables(SANDBOX),
         WEATHER_API_URL: `${SANDBOX}/weather`,
         GEOCODER_URL: `${SANDBOX}/geocoder`,
+        // The geocoder's one call a second and 5 s limit, shortened: lookups would wait on the real clock.
+        GEOCODER_INTERVAL_MS: "400",
+        GEOCODER_TIMEOUT_MS: "1500",
         EMAIL_API_URL: `${SANDBOX}/mail`,
         EMAIL_API_KEY: "test-email-key",
         EMAIL_FROM: "Sunfleet <alerts@sunfleet.test>",
