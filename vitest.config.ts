@@ -6,6 +6,7 @@ import { defineConfig } from "vitest/config";
 import { createSandbox } from "./sandbox/app.ts";
 import { SandboxFaults } from "./sandbox/faults.ts";
 import { sandboxUrlVariables } from "./schema/provider-registry.ts";
+import { workerOptimizedDeps } from "./tests/worker-deps.ts";
 import { routerPlugin } from "./vite.config.ts";
 
 const root = import.meta.dirname;
@@ -84,6 +85,12 @@ const workerdPlugin = (sandbox: typeof testSandbox) =>
     },
   }));
 
+/**
+ * Each worker test file starts its own runtime, which loads the worker's whole module graph again;
+ * with its dependencies pre-bundled that load takes about 1.5 s less per file on this machine.
+ */
+const workerDeps = { optimizer: { ssr: { enabled: true, include: workerOptimizedDeps } } };
+
 export default defineConfig({
   test: {
     // Vitest's default on a two-core machine is one file at a time, and most files spend their time
@@ -97,6 +104,7 @@ export default defineConfig({
           name: "worker",
           include: ["tests/worker/**/*.test.ts"],
           setupFiles: ["./tests/worker/apply-migrations.ts"],
+          deps: workerDeps,
         },
       },
       {
@@ -106,6 +114,7 @@ export default defineConfig({
           name: "bench",
           include: ["tests/bench/**/*.bench.ts"],
           setupFiles: ["./tests/worker/apply-migrations.ts"],
+          deps: workerDeps,
           // SMA's 500 plants: a first run of ~27 minutes at its 60 calls a minute, then a steady one.
           testTimeout: 60 * 60_000,
           fileParallelism: false,
