@@ -37,6 +37,10 @@ export interface Env extends ProviderUrlEnv {
   WEATHER_API_URL?: string;
   /** Nominatim-compatible geocoder for address lookups; defaults to nominatim.openstreetmap.org. */
   GEOCODER_URL?: string;
+  /** Test suites only: a shorter spacing between geocoder calls than the policy's 1000 ms. */
+  GEOCODER_INTERVAL_MS?: string;
+  /** Test suites only: a shorter geocoder answer time limit than 5000 ms. */
+  GEOCODER_TIMEOUT_MS?: string;
   /** Resend-compatible e-mail API (default https://api.resend.com); `npm start` points it at the sandbox's catcher. */
   EMAIL_API_URL?: string;
   /** Bearer key of the e-mail API; without it mail waits in the outbox. */

@@ -26,6 +26,7 @@ import type { ServiceContext, UserContext } from "./context";
 
 export const DEFAULT_GEOCODER_URL = "https://nominatim.openstreetmap.org";
 const SERVICE = "geocoder";
+/** Nominatim's usage policy: at most one call a second from the whole deployment. */
 const CALL_INTERVAL_MS = 1000;
 const MAX_QUEUE_WAIT_MS = 5000;
 export const GEOCODER_TIMEOUT_MS = 5000;
@@ -73,6 +74,26 @@ const badGateway = (message: string, details: { reason: string; upstreamStatus?:
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** A test-environment setting when it is a whole number of ms below the production value, else that value. */
+function shortenedInTests(
+  env: ServiceContext["env"],
+  setting: string | undefined,
+  productionMs: number,
+): number {
+  if (env.APP_ENV !== "test" || setting === undefined) return productionMs;
+  const ms = Number(setting);
+  return Number.isInteger(ms) && ms > 0 && ms < productionMs ? ms : productionMs;
+}
+
+/**
+ * The call spacing and the answer time limit. The test suites shorten both (GEOCODER_INTERVAL_MS,
+ * GEOCODER_TIMEOUT_MS) so that their lookups do not wait on the real clock; nowhere else can they change.
+ */
+export const geocoderTimings = (env: ServiceContext["env"]) => ({
+  intervalMs: shortenedInTests(env, env.GEOCODER_INTERVAL_MS, CALL_INTERVAL_MS),
+  timeoutMs: shortenedInTests(env, env.GEOCODER_TIMEOUT_MS, GEOCODER_TIMEOUT_MS),
+});
+
 async function callGeocoder(ctx: ServiceContext, query: string, countryCodes: string | undefined) {
   const base = (ctx.env.GEOCODER_URL || DEFAULT_GEOCODER_URL).replace(/\/+$/, "");
   const url = new URL(`${base}/search`);
@@ -82,12 +103,13 @@ async function callGeocoder(ctx: ServiceContext, query: string, countryCodes: st
   url.searchParams.set("limit", String(RESULT_LIMIT));
   if (countryCodes) url.searchParams.set("countrycodes", countryCodes);
   const fetcher = ctx.providerFetch ?? ((request: Request) => fetch(request));
+  const { timeoutMs } = geocoderTimings(ctx.env);
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
-  }, GEOCODER_TIMEOUT_MS);
+  }, timeoutMs);
   let response: Response;
   let text: string;
   try {
@@ -103,7 +125,7 @@ async function callGeocoder(ctx: ServiceContext, query: string, countryCodes: st
     text = await response.text();
   } catch {
     if (timedOut) {
-      throw badGateway(`The address lookup service did not answer within ${GEOCODER_TIMEOUT_MS / 1000} s`, {
+      throw badGateway(`The address lookup service did not answer within ${timeoutMs / 1000} s`, {
         reason: "timeout",
       });
     }
@@ -143,7 +165,13 @@ async function callGeocoder(ctx: ServiceContext, query: string, countryCodes: st
 /** Waits for this isolate's turn in the deployment-wide one-call-per-second queue. */
 async function takeCallSlot(ctx: ServiceContext): Promise<void> {
   const now = Date.now();
-  const slot = await reserveCallSlot(ctx.db, SERVICE, now, CALL_INTERVAL_MS, MAX_QUEUE_WAIT_MS);
+  const slot = await reserveCallSlot(
+    ctx.db,
+    SERVICE,
+    now,
+    geocoderTimings(ctx.env).intervalMs,
+    MAX_QUEUE_WAIT_MS,
+  );
   if (slot === null) {
     throw new ApiError({
       code: "upstream_unavailable",
