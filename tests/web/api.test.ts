@@ -1,13 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import {
-  ApiRequestError,
-  api,
-  apiPath,
-  NOT_AUTHENTICATED,
-  setUnauthorizedHandler,
-  TOKEN_STORAGE_KEY,
-} from "../../web/lib/api";
+import { ApiRequestError, api, apiPath, NOT_AUTHENTICATED, setUnauthorizedHandler } from "../../web/lib/api";
 import { errorDescription } from "../../web/lib/error-messages";
+import { TOKEN_STORAGE_KEY } from "../../web/lib/session";
 import { mockApi } from "./helpers";
 
 describe("api client", () => {

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from "../../web/lib/api";
+import { TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from "../../web/lib/session";
 import {
   authUserFor,
   findToast,

@@ -6,9 +6,9 @@ import { defaultPreferences, type Preferences } from "../../schema/api/preferenc
 import type { ConfiguredCredential, CredentialField, Provider } from "../../schema/api/providers";
 import type { Role } from "../../schema/roles";
 import { reloadPage } from "../../web/components/providers/reload-page";
-import { TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from "../../web/lib/api";
 import { formatDateTime } from "../../web/lib/format";
 import type { SyncRun } from "../../web/lib/queries/providers";
+import { TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from "../../web/lib/session";
 import { FakeWebSocket } from "./fake-websocket";
 import {
   findToast,

@@ -1,8 +1,5 @@
 import type { ApiErrorCode } from "../../schema/api/errors";
-
-/** localStorage keys of the session. */
-export const TOKEN_STORAGE_KEY = "auth_token";
-export const USER_STORAGE_KEY = "auth_user";
+import { clearSession, readStoredToken } from "./session";
 
 export const NOT_AUTHENTICATED = "Not authenticated";
 
@@ -40,17 +37,10 @@ export function apiPath(path: string): string {
   return withSlash === "/api" || withSlash.startsWith("/api/") ? withSlash : `/api${withSlash}`;
 }
 
-export function readStoredToken(): string | null {
-  try {
-    return localStorage.getItem(TOKEN_STORAGE_KEY);
-  } catch {
-    return null;
-  }
-}
+/** What a 401 on an authenticated call does: the token is no longer valid, so the session ends. */
+let onUnauthorized: (() => void) | null = clearSession;
 
-let onUnauthorized: (() => void) | null = null;
-
-/** The session registers what a 401 on an authenticated call does (clear the session). */
+/** Replaces what a 401 on an authenticated call does (tests observe it). */
 export function setUnauthorizedHandler(handler: (() => void) | null): void {
   onUnauthorized = handler;
 }

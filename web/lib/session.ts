@@ -1,11 +1,23 @@
 import { useSyncExternalStore } from "react";
 import type { AuthUser, Profile } from "../../schema/api/auth";
-import { api, readStoredToken, setUnauthorizedHandler, TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from "./api";
+
+/** localStorage keys of the session. */
+export const TOKEN_STORAGE_KEY = "auth_token";
+export const USER_STORAGE_KEY = "auth_user";
+
+export function readStoredToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Whether someone is signed in: the token kept in localStorage (auth_token). The user is kept beside
  * it (auth_user) for other tabs and visits; screens read who it is from the profile the server
- * answers (the profile query), never from storage.
+ * answers (the profile query), never from storage. The route guards read it on every page, so this
+ * module imports no API client (lib/api.ts, which ends the session on a 401).
  */
 export interface SessionState {
   token: string | null;
@@ -68,17 +80,6 @@ export function syncStoredUser(profile: Profile): void {
   const stored = JSON.stringify(user);
   if (localStorage.getItem(USER_STORAGE_KEY) !== stored) localStorage.setItem(USER_STORAGE_KEY, stored);
 }
-
-/** Records the logout server-side (best effort, the token is read before it is cleared), then forgets it. */
-export function logout(): void {
-  if (state.token) {
-    api.post("/auth/logout").catch(() => undefined);
-  }
-  clearSession();
-}
-
-// An authenticated call answered 401: the token is no longer valid.
-setUnauthorizedHandler(clearSession);
 
 if (typeof window !== "undefined") {
   window.addEventListener("storage", (event) => {

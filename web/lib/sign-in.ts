@@ -1,6 +1,6 @@
 import type { AuthResponse } from "../../schema/api/auth";
 import { api } from "./api";
-import { setSession } from "./session";
+import { clearSession, getSession, setSession } from "./session";
 
 export interface LoginInput {
   email: string;
@@ -16,7 +16,7 @@ export interface RegisterInput {
 }
 
 /*
- * Signing in and registering start a session. They are plain calls, not query mutations: the sign-in
+ * Signing in and registering start a session, logging out ends it. They are plain calls, not query mutations: the sign-in
  * page loads no query code (its JavaScript budget). A new session's token empties the query cache
  * (lib/query-client.ts), so nothing cached for a previous user shows.
  */
@@ -31,4 +31,12 @@ export async function register(input: RegisterInput): Promise<AuthResponse> {
   const response = await api.post<AuthResponse>("/auth/register", input, { auth: false });
   setSession(response.token, response.user);
   return response;
+}
+
+/** Records the logout server-side (best effort, the token is read before it is cleared), then forgets it. */
+export function logout(): void {
+  if (getSession().token) {
+    api.post("/auth/logout").catch(() => undefined);
+  }
+  clearSession();
 }

@@ -3,7 +3,7 @@ import { Outlet, useNavigate } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { connectLive, disconnectLive } from "../../lib/live";
-import { logout } from "../../lib/session";
+import { logout } from "../../lib/sign-in";
 import { useSettings } from "../settings/settings-context";
 import { Sidebar } from "./sidebar";
 import { TopBar } from "./top-bar";

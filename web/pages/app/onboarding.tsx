@@ -8,7 +8,7 @@ import { useCurrentProfile } from "../../components/profile-context";
 import { Field } from "../../components/ui/field";
 import { errorDescription } from "../../lib/error-messages";
 import { useCompleteOnboardingMutation } from "../../lib/queries/auth";
-import { logout } from "../../lib/session";
+import { logout } from "../../lib/sign-in";
 import { toast } from "../../lib/toast";
 
 /** Replaces every /app screen until the signed-in user has an organisation. */

@@ -5,7 +5,7 @@ import { QueryScope } from "../../components/query-scope";
 import { PlainButton } from "../../components/ui/plain-button";
 import { useAcceptInviteMutation } from "../../lib/queries/auth";
 import { profileQueryOptions } from "../../lib/queries/user";
-import { logout } from "../../lib/session";
+import { logout } from "../../lib/sign-in";
 import { toast } from "../../lib/toast";
 import { toastFailure } from "./toast-failure";
 
