@@ -5,7 +5,7 @@ import { createSandbox } from "../../sandbox/app";
 import { summaryProviders } from "../../schema/api/dashboard";
 import { providerRegistrations, providerUrlRegistrations } from "../../schema/provider-registry";
 import { providerFilters } from "../../web/components/analytics/metrics";
-import { publicEn } from "../../web/lib/i18n/public/en";
+import { landingEn } from "../../web/lib/i18n/landing/en";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const ids = providerRegistrations.map((p) => p.id);
@@ -33,7 +33,7 @@ describe("one registration per provider", () => {
   });
 
   it("describes every provider on the landing page (the i18n parity test holds es and fr to it)", () => {
-    expect(Object.keys(publicEn.landing.providers).sort()).toEqual([...ids].sort());
+    expect(Object.keys(landingEn.landing.providers).sort()).toEqual([...ids].sort());
   });
 
   it("documents every URL variable in the README", () => {

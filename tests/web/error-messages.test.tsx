@@ -1,10 +1,11 @@
 import { screen, within } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ApiErrorBody, apiErrorCodes } from "../../schema/api/errors";
 import { ApiRequestError } from "../../web/lib/api";
 import { apiErrorMessage, errorDescription } from "../../web/lib/error-messages";
-import { i18n } from "../../web/lib/i18n";
-import { publicEs as es } from "../../web/lib/i18n/public/es";
+import { i18n, loadStringSet } from "../../web/lib/i18n";
+import { apiErrorsEs } from "../../web/lib/i18n/api-errors/es";
+import { publicEs } from "../../web/lib/i18n/public/es";
 import { mockApi, renderApp } from "./helpers";
 
 /** One body per code, as the API answers it. */
@@ -85,6 +86,9 @@ afterEach(async () => {
 });
 
 describe("API error messages", () => {
+  // Errors made here rather than by the API client, which loads the messages with a failure.
+  beforeAll(() => loadStringSet("apiErrors"));
+
   it.each([["en"], ["es"], ["fr"]])(
     "%s has a message for every error code, never the server's English",
     async (language) => {
@@ -115,12 +119,12 @@ describe("API error messages", () => {
     });
     await i18n.changeLanguage("es");
     const { user } = renderApp("/signup");
-    await user.type(await screen.findByLabelText(es.auth.email), "olivia@sunco.example");
-    await user.type(screen.getByLabelText(es.auth.password), "long-enough-password");
-    await user.type(screen.getByLabelText(es.auth.fullName), "Olivia Owner");
-    await user.type(screen.getByLabelText(es.auth.companyName), "Sunco");
-    await user.click(screen.getByRole("button", { name: es.auth.signUp }));
-    const toast = (await screen.findByText(es.apiErrors.conflict.email_taken)).closest("li");
+    await user.type(await screen.findByLabelText(publicEs.auth.email), "olivia@sunco.example");
+    await user.type(screen.getByLabelText(publicEs.auth.password), "long-enough-password");
+    await user.type(screen.getByLabelText(publicEs.auth.fullName), "Olivia Owner");
+    await user.type(screen.getByLabelText(publicEs.auth.companyName), "Sunco");
+    await user.click(screen.getByRole("button", { name: publicEs.auth.signUp }));
+    const toast = (await screen.findByText(apiErrorsEs.apiErrors.conflict.email_taken)).closest("li");
     expect(toast).not.toBeNull();
     expect(within(toast as HTMLElement).queryByText(examples.conflict.error)).toBeNull();
   });

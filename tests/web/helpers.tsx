@@ -6,9 +6,8 @@ import { vi } from "vitest";
 import type { AuthUser, Profile } from "../../schema/api/auth";
 import { defaultPreferences, type Preferences } from "../../schema/api/preferences";
 import { App } from "../../web/app";
-import { TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from "../../web/lib/api";
 import { createQueryClient } from "../../web/lib/query-client";
-import { restoreSession } from "../../web/lib/session";
+import { restoreSession, TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from "../../web/lib/session";
 import { createAppRouter } from "../../web/router";
 
 export function makeProfile(overrides: Partial<Profile> = {}): Profile {

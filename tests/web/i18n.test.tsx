@@ -1,13 +1,14 @@
 import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import type { Language } from "../../schema/domain";
 import { roleLabels } from "../../schema/roles";
-import { i18n, loadAppStrings } from "../../web/lib/i18n";
+import { i18n, loadStringSet, publicLanguageLoaders, type StringSet, stringSets } from "../../web/lib/i18n";
 import { alertingResources } from "../../web/lib/i18n/alerting";
 import { en } from "../../web/lib/i18n/en";
-import { es } from "../../web/lib/i18n/es";
 import { fr } from "../../web/lib/i18n/fr";
+import { pricingEn } from "../../web/lib/i18n/pricing/en";
+import { pricingFr } from "../../web/lib/i18n/pricing/fr";
 import { publicEn } from "../../web/lib/i18n/public/en";
-import { publicEs } from "../../web/lib/i18n/public/es";
 import { publicFr } from "../../web/lib/i18n/public/fr";
 import { mockApi, renderApp } from "./helpers";
 
@@ -23,41 +24,36 @@ function leaves(resource: object, prefix = ""): [string, unknown][] {
 const placeholders = (text: unknown) =>
   [...String(text).matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort();
 
-/** Each language whole: the strings of the public pages and the app's. */
-const whole = { en: { ...publicEn, ...en }, es: { ...publicEs, ...es }, fr: { ...publicFr, ...fr } };
+/** Each language's sets, as the client loads them: the public pages' common strings, then every set. */
+const loadSets = (language: Language): Promise<object[]> =>
+  Promise.all([
+    publicLanguageLoaders[language](),
+    ...(Object.keys(stringSets) as StringSet[]).map((set) => stringSets[set][language]()),
+  ]);
+const sets = { en: await loadSets("en"), es: await loadSets("es"), fr: await loadSets("fr") };
+/** Each language whole. */
+const whole = {
+  en: Object.assign({}, ...sets.en),
+  es: Object.assign({}, ...sets.es),
+  fr: Object.assign({}, ...sets.fr),
+};
+const keysOf = (resource: object) =>
+  leaves(resource)
+    .map(([key]) => key)
+    .sort();
 
 describe("translations", () => {
   const english = new Map(leaves(whole.en));
 
-  it.each([
-    ["es", publicEs, es],
-    ["fr", publicFr, fr],
-  ])(
-    "%s has exactly the English keys, in the public strings and in the app's",
-    (_language, publicPart, appPart) => {
-      expect(
-        leaves(publicPart)
-          .map(([key]) => key)
-          .sort(),
-      ).toEqual(
-        leaves(publicEn)
-          .map(([key]) => key)
-          .sort(),
-      );
-      expect(
-        leaves(appPart)
-          .map(([key]) => key)
-          .sort(),
-      ).toEqual(
-        leaves(en)
-          .map(([key]) => key)
-          .sort(),
-      );
-    },
-  );
+  it.each([["es"], ["fr"]] as const)("%s has exactly the English keys, set by set", (language) => {
+    sets[language].forEach((set, index) => {
+      expect(keysOf(set)).toEqual(keysOf(sets.en[index] as object));
+    });
+  });
 
-  it("keeps the public strings and the app's apart (no section in both)", () => {
-    expect(Object.keys(publicEn).filter((section) => Object.hasOwn(en, section))).toEqual([]);
+  it("keeps the sets apart (no section in two)", () => {
+    const sections = sets.en.flatMap((set) => Object.keys(set));
+    expect(sections.filter((section, index) => sections.indexOf(section) !== index)).toEqual([]);
   });
 
   it.each([
@@ -106,15 +102,18 @@ describe("translations", () => {
 });
 
 describe("loading languages", () => {
-  it("starts with the public strings, adds the app's when asked, and loads both for a language chosen later", async () => {
+  it("starts with the public strings, adds a set when asked, and loads it with a language chosen later", async () => {
     expect(i18n.getResourceBundle("en", "translation")).toEqual(publicEn);
-    await loadAppStrings();
-    expect(i18n.getResourceBundle("en", "translation")).toEqual(whole.en);
+    await loadStringSet("app");
+    expect(i18n.getResourceBundle("en", "translation")).toEqual({ ...publicEn, ...en });
     await i18n.changeLanguage("fr");
     expect(i18n.language).toBe("fr");
-    expect(i18n.getResourceBundle("fr", "translation")).toEqual(whole.fr);
+    expect(i18n.getResourceBundle("fr", "translation")).toEqual({ ...publicFr, ...fr });
     expect(i18n.t("common.retry")).toBe(publicFr.common.retry);
     expect(i18n.t("nav.dashboard")).toBe(fr.nav.dashboard);
+    await loadStringSet("pricing");
+    expect(i18n.getResourceBundle("en", "translation")).toEqual({ ...publicEn, ...en, ...pricingEn });
+    expect(i18n.getResourceBundle("fr", "translation")).toEqual({ ...publicFr, ...fr, ...pricingFr });
   });
 
   it("falls back to English for a language it does not have", () => {

@@ -6,7 +6,7 @@ import type { SystemsPage } from "../../schema/api/dashboard";
 import type { DashboardMetric } from "../../schema/api/metrics";
 import { SystemLiveRow } from "../../web/components/dashboard/system-live-row";
 import { ProfileProvider } from "../../web/components/profile-context";
-import { loadAppStrings } from "../../web/lib/i18n";
+import { loadStringSet } from "../../web/lib/i18n";
 import { connectLive } from "../../web/lib/live";
 import { applyLiveMessage, mergeLiveUpdate, useLiveCacheSync } from "../../web/lib/live-cache";
 import { alertKeys } from "../../web/lib/queries/alerts";
@@ -16,7 +16,7 @@ import { FakeWebSocket } from "./fake-websocket";
 import { makeProfile, mockApi, testQueryClient } from "./helpers";
 
 // The row is an app screen's part, rendered here without the app's route that loads its strings.
-beforeAll(() => loadAppStrings());
+beforeAll(() => loadStringSet("app"));
 
 describe("merging live updates", () => {
   it("takes power, energy, state, inverters and data time and marks the system fresh", () => {

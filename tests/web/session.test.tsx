@@ -1,7 +1,13 @@
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from "../../web/lib/api";
-import { clearSession, getSession, restoreSession, setSession } from "../../web/lib/session";
+import {
+  clearSession,
+  getSession,
+  restoreSession,
+  setSession,
+  TOKEN_STORAGE_KEY,
+  USER_STORAGE_KEY,
+} from "../../web/lib/session";
 import { authUserFor, makeProfile, mockApi, renderApp, signedInApi, storeSession } from "./helpers";
 
 describe("session store", () => {

@@ -1,4 +1,5 @@
 import type { ApiErrorCode } from "../../schema/api/errors";
+import { loadStringSet } from "./i18n";
 import { clearSession, readStoredToken } from "./session";
 
 export const NOT_AUTHENTICATED = "Not authenticated";
@@ -45,6 +46,12 @@ export function setUnauthorizedHandler(handler: (() => void) | null): void {
   onUnauthorized = handler;
 }
 
+/**
+ * Screens show a failure's code in the reader's language: the messages load with the first failure.
+ * Should their chunk fail to load, the failure itself is still what the caller gets.
+ */
+const failureMessages = () => loadStringSet("apiErrors").catch(() => undefined);
+
 async function send(method: Method, path: string, options: RequestOptions): Promise<Response> {
   const url = apiPath(path);
   const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json" };
@@ -52,6 +59,7 @@ async function send(method: Method, path: string, options: RequestOptions): Prom
     // Read synchronously so a request fired just before logout still carries its token.
     const token = readStoredToken();
     if (!token) {
+      await failureMessages();
       throw new ApiRequestError(
         NOT_AUTHENTICATED,
         401,
@@ -71,6 +79,7 @@ async function send(method: Method, path: string, options: RequestOptions): Prom
 }
 
 async function toError(response: Response, url: string): Promise<ApiRequestError> {
+  const messages = failureMessages();
   const bodyText = await response.text().catch(() => "");
   let serverError: string | undefined;
   let details: unknown;
@@ -89,6 +98,7 @@ async function toError(response: Response, url: string): Promise<ApiRequestError
       // A non-JSON body (a proxy's HTML page) stays in the message only.
     }
   }
+  await messages;
   const retryAfter = Number(response.headers.get("Retry-After"));
   return new ApiRequestError(
     `${response.status}: ${bodyText || response.statusText}`,

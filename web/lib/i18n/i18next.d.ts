@@ -1,13 +1,22 @@
 import "i18next";
 import type { AlertingTranslation } from "./alerting/en";
+import type { apiErrorsEn } from "./api-errors/en";
 import type { en } from "./en";
+import type { landingEn } from "./landing/en";
+import type { pricingEn } from "./pricing/en";
 import type { publicEn } from "./public/en";
 
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "translation";
-    // The app's strings (./en, see loadAppStrings) and `alerting` (see ./alerting) are merged in at run
-    // time by the screens that use them.
-    resources: { translation: typeof publicEn & typeof en & { alerting: AlertingTranslation } };
+    // The string sets (see `stringSets` in ./index.ts) and `alerting` (see ./alerting) are merged in at
+    // run time by what shows them.
+    resources: {
+      translation: typeof publicEn &
+        typeof landingEn &
+        typeof pricingEn &
+        typeof apiErrorsEn &
+        typeof en & { alerting: AlertingTranslation };
+    };
   }
 }

@@ -1,13 +1,12 @@
 import i18n, { type BackendModule } from "i18next";
 import { initReactI18next } from "react-i18next";
 import { type Language, languages } from "../../../schema/domain";
-import type { Translation } from "./en";
 import type { PublicTranslation } from "./public/en";
 
 /**
- * Each language's strings come in two chunks of their own: those of the pages shown before sign-in
- * (with the error screens and API error codes), which every page needs, and the app's, loaded when
- * its screens are first visited. A visitor downloads only the language they read.
+ * Each language's strings come in chunks of their own. The public pages' common strings (header,
+ * footer, sign-in forms, error screens) load with every page; each set below loads with what shows
+ * it (`loadStringSet`). A visitor downloads only the language they read.
  */
 export const publicLanguageLoaders: Record<Language, () => Promise<PublicTranslation>> = {
   en: () => import("./public/en").then((module) => module.publicEn),
@@ -15,29 +14,62 @@ export const publicLanguageLoaders: Record<Language, () => Promise<PublicTransla
   fr: () => import("./public/fr").then((module) => module.publicFr),
 };
 
-export const appLanguageLoaders: Record<Language, () => Promise<Translation>> = {
-  en: () => import("./en").then((module) => module.en),
-  es: () => import("./es").then((module) => module.es),
-  fr: () => import("./fr").then((module) => module.fr),
-};
+export const stringSets = {
+  /** The landing page's, loaded by its route. */
+  landing: {
+    en: () => import("./landing/en").then((module) => module.landingEn),
+    es: () => import("./landing/es").then((module) => module.landingEs),
+    fr: () => import("./landing/fr").then((module) => module.landingFr),
+  },
+  /** The pricing page's, loaded by its route. */
+  pricing: {
+    en: () => import("./pricing/en").then((module) => module.pricingEn),
+    es: () => import("./pricing/es").then((module) => module.pricingEs),
+    fr: () => import("./pricing/fr").then((module) => module.pricingFr),
+  },
+  /** The API's error messages, loaded with the first failed call (lib/api.ts). */
+  apiErrors: {
+    en: () => import("./api-errors/en").then((module) => module.apiErrorsEn),
+    es: () => import("./api-errors/es").then((module) => module.apiErrorsEs),
+    fr: () => import("./api-errors/fr").then((module) => module.apiErrorsFr),
+  },
+  /** The app's and the demo's, loaded by their routes before their screens render. */
+  app: {
+    en: () => import("./en").then((module) => module.en),
+    es: () => import("./es").then((module) => module.es),
+    fr: () => import("./fr").then((module) => module.fr),
+  },
+} satisfies Record<string, Record<Language, () => Promise<object>>>;
+
+export type StringSet = keyof typeof stringSets;
 
 const isLoadable = (language: string | null): language is Language =>
   language !== null && Object.hasOwn(publicLanguageLoaders, language);
 
-/** Set once an app screen asked for its strings: from then on every language loads with them. */
-let appStringsWanted = false;
-const languagesWithAppStrings = new Set<Language>();
+/** The sets asked for so far: from then on every language loads with them. */
+const wantedSets = new Set<StringSet>();
+const setsLoaded = new Map<Language, Set<StringSet>>();
 
-async function loadStrings(
-  language: Language,
-): Promise<PublicTranslation | (PublicTranslation & Translation)> {
-  const appStrings = appStringsWanted ? appLanguageLoaders[language]() : undefined;
-  const publicStrings = await publicLanguageLoaders[language]();
-  // Asked for while the public strings were on their way: they come now rather than never.
-  if (appStrings === undefined && !appStringsWanted) return publicStrings;
-  const merged = { ...publicStrings, ...(await (appStrings ?? appLanguageLoaders[language]())) };
-  languagesWithAppStrings.add(language);
-  return merged;
+/** A language's public strings with every wanted set, those asked for while they load included. */
+async function loadStrings(language: Language): Promise<object> {
+  const requested = new Map<StringSet, Promise<object>>();
+  const requestWanted = () => {
+    for (const set of wantedSets) {
+      if (!requested.has(set)) requested.set(set, stringSets[set][language]());
+    }
+  };
+  requestWanted();
+  const resource: object = { ...(await publicLanguageLoaders[language]()) };
+  requestWanted();
+  let merged = 0;
+  while (merged < requested.size) {
+    const parts = await Promise.all([...requested.values()].slice(merged));
+    merged += parts.length;
+    Object.assign(resource, ...parts);
+    requestWanted();
+  }
+  setsLoaded.set(language, new Set(requested.keys()));
+  return resource;
 }
 
 /** i18next asks this backend for a language it does not hold yet; `changeLanguage` waits for it. */
@@ -57,19 +89,17 @@ const lazyLanguages: BackendModule = {
 };
 
 /**
- * Adds the app's strings to every language already loaded (later ones load with them). The app's
- * and the demo's routes await it before their screens render.
+ * Adds a set of strings to every language already loaded (later ones load with it). Resolves once
+ * the languages held have it, so whatever shows them can render.
  */
-export async function loadAppStrings(): Promise<void> {
-  appStringsWanted = true;
-  const missing = languages.filter(
-    (language) => !languagesWithAppStrings.has(language) && i18n.hasResourceBundle(language, "translation"),
-  );
+export async function loadStringSet(set: StringSet): Promise<void> {
+  wantedSets.add(set);
+  const missing = [...setsLoaded].filter(([, sets]) => !sets.has(set));
   await Promise.all(
-    missing.map(async (language) => {
-      const appStrings = await appLanguageLoaders[language]();
-      i18n.addResourceBundle(language, "translation", appStrings, true, true);
-      languagesWithAppStrings.add(language);
+    missing.map(async ([language, sets]) => {
+      const strings = await stringSets[set][language]();
+      i18n.addResourceBundle(language, "translation", strings, true, true);
+      sets.add(set);
     }),
   );
 }

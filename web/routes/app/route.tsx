@@ -1,6 +1,6 @@
 import { createFileRoute, redirect } from "@tanstack/react-router";
 import { AppLayout } from "../../components/layout/app-layout";
-import { loadAppStrings } from "../../lib/i18n";
+import { loadStringSet } from "../../lib/i18n";
 import { getSession } from "../../lib/session";
 
 export const Route = createFileRoute("/app")({
@@ -8,6 +8,6 @@ export const Route = createFileRoute("/app")({
     if (getSession().token === null) throw redirect({ to: "/login" });
   },
   // The app's strings load beside its screens' code, the first time any of them is visited.
-  loader: () => loadAppStrings(),
+  loader: () => loadStringSet("app"),
   component: AppLayout,
 });

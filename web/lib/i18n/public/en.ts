@@ -1,7 +1,8 @@
 /**
- * English strings of the pages shown before sign-in (and of the error screens and API error codes):
- * the reference for es and fr (checked by type and test). They load with every page; the app's
- * strings (../en.ts) load when its screens are first visited.
+ * English strings every page shows before sign-in (header, footer, sign-in forms, error screens): the
+ * reference for es and fr (checked by type and test). They load with every page; the other sets load
+ * with what shows them (lib/i18n `stringSets`): the landing and pricing pages' own, the API's error
+ * messages with the first failure, the app's when its screens are first visited.
  */
 export const publicEn = {
   common: {
@@ -39,112 +40,6 @@ export const publicEn = {
     label: "Footer navigation",
     tagline: "Live monitoring, alerts and analytics for solar fleets across every provider.",
     copyright: "© {{year}} Sunfleet. All rights reserved.",
-  },
-  landing: {
-    heroBadge: "AI-assisted solar fleet monitoring",
-    heroTitle: "Every solar site you manage, in one live view",
-    heroSubtitle:
-      "Sunfleet brings live power, daily generation, alerts and weather from your monitoring providers together, so you spot problems before they cost you.",
-    tryDemo: "Try the Demo",
-    signIn: "Sign In",
-    viewPricing: "View Pricing",
-    providersTitle: "Works with the providers you already use",
-    providersSubtitle:
-      "Connect your accounts with their API credentials and Sunfleet imports your sites and inverters.",
-    providers: {
-      meteronline: "Weather-aware monitoring for PV installations.",
-      solis: "SolisCloud inverters and stations.",
-      fronius: "Fronius Solar.web systems and inverters.",
-      sma: "SMA Sunny Portal plants and devices.",
-      solax: "SolaX Cloud inverters and batteries.",
-    },
-    aiTitle: "AI that works for your fleet",
-    aiSubtitle:
-      "Sunfleet analyses generation, faults and weather together and tells you where attention pays off.",
-    statValue: "15%",
-    statLabel: "average performance increase",
-    features: {
-      analytics: {
-        title: "AI-assisted analytics",
-        body: "Compare every system against its expected yield and see underperformers at a glance.",
-      },
-      maintenance: {
-        title: "Predictive maintenance",
-        body: "Spot failing inverters and strings from their trends before they stop producing.",
-      },
-      weather: {
-        title: "Weather impact analysis",
-        body: "Separate losses caused by cloud cover from losses caused by faults.",
-      },
-      scheduling: {
-        title: "Automated maintenance scheduling",
-        body: "Plan site visits around alerts and forecasts instead of fixed rounds.",
-      },
-      roi: {
-        title: "ROI recommendations",
-        body: "Know which repairs and upgrades return the most energy for their cost.",
-      },
-    },
-    ctaTitle: "Ready to see your whole fleet at a glance?",
-    ctaSubtitle: "Start your 14-day free trial. No credit card required.",
-    ctaPrimary: "Get Started",
-  },
-  pricing: {
-    title: "Simple, transparent pricing",
-    subtitle: "Choose the plan that fits your fleet. Every plan starts with a free trial.",
-    trialNote: "14-day free trial · No credit card required",
-    perMonth: "/month",
-    mostPopular: "Most Popular",
-    startTrial: "Start Free Trial",
-    viewDemo: "View Demo",
-    haveAccount: "Already have an account? Sign In",
-    plans: {
-      starter: { name: "Starter", description: "For installers monitoring their first sites." },
-      professional: { name: "Professional", description: "For growing fleets that need deeper insight." },
-      enterprise: { name: "Enterprise", description: "For large portfolios and service companies." },
-    },
-    features: {
-      sites5: "Up to 5 sites",
-      realtime: "Real-time monitoring",
-      basicAnalytics: "Basic analytics",
-      emailAlerts: "Email alerts",
-      standardSupport: "Standard support",
-      sites25: "Up to 25 sites",
-      aiAnalytics: "Advanced AI analytics",
-      predictiveMaintenance: "Predictive maintenance",
-      customDashboards: "Custom dashboards",
-      prioritySupport: "Priority support",
-      apiAccess: "API access",
-      weatherCorrelation: "Weather correlation",
-      unlimitedSites: "Unlimited sites",
-      whiteLabel: "White-label",
-      customIntegrations: "Custom integrations",
-      accountManager: "Dedicated account manager",
-      phoneSupport: "24/7 phone support",
-      advancedReporting: "Advanced reporting",
-      teamCollaboration: "Team collaboration",
-      sla: "SLA guarantees",
-    },
-    faqTitle: "Frequently asked questions",
-    faq: {
-      trial: {
-        question: "How does the free trial work?",
-        answer: "Every plan starts with 14 days free. No credit card is required to begin.",
-      },
-      changePlan: {
-        question: "Can I change plans later?",
-        answer: "Yes. You can move up or down at any time, and plan changes take effect immediately.",
-      },
-      providers: {
-        question: "Which monitoring providers are supported?",
-        answer: "Meteronline, Solis, Fronius, SMA and SolaX. You connect each one with its API credentials.",
-      },
-      demo: {
-        question: "Can I look around before signing up?",
-        answer:
-          "Yes. The demo page explains the live fleet view, and the trial lets you try it with your own sites.",
-      },
-    },
   },
   auth: {
     title: "Welcome to Sunfleet",
@@ -208,82 +103,9 @@ export const publicEn = {
     noAccessTitle: "Access restricted",
     noAccessBody: "Your role does not give access to this area.",
   },
-  /** Messages for the API's error codes (schema/api/errors.ts). */
-  apiErrors: {
-    validation_failed: "Some values are not valid: {{fields}}",
-    validation_failedNoField: "Some values are not valid.",
-    missing_fields: "Please fill in: {{fields}}",
-    unreadable_file: "The file could not be read.",
-    unreadable_fileColumns: "The file has no column named {{columns}}.",
-    unauthenticated: "Your session has ended. Log in again.",
-    invalid_login: "The email or password is not correct.",
-    onboarding_required: "Complete your organisation setup first.",
-    address_not_found: "No place matches this address. Check the spelling, or add the city and country.",
-    payload_too_large: "This is too large to send (at most {{size}}).",
-    upgrade_required: "This address only accepts live connections.",
-    rate_limited: "Too many attempts. Try again in {{seconds}} s.",
-    not_configured: "The server is not fully configured. Contact your administrator.",
-    internal_error: "Something went wrong on our side (reference {{requestId}}).",
-    invalid_request: {
-      owner_has_every_permission: "An organisation owner always has every permission.",
-      import_only_provider: "This provider's data arrives by CSV import, not by sync.",
-      malformed_body: "The request could not be read.",
-    },
-    forbidden: {
-      role: "You do not have permission to do this.",
-      api_key_scope: "This API key's scope does not allow this.",
-      api_key_endpoint: "API keys cannot use this endpoint.",
-      assign_role: "You cannot assign this role.",
-      act_on_self: "You cannot do this to your own account.",
-      manage_user: "You cannot manage this user.",
-      grant_permissions: "You cannot grant permissions you do not hold yourself.",
-      revoke_invite: "You cannot revoke this invite.",
-    },
-    not_found: {
-      route: "This address of the API does not exist.",
-      organisation: "The organisation was not found.",
-      user: "The user was not found.",
-      invite: "The invite was not found.",
-      site: "The site was not found.",
-      system: "The monitoring system was not found.",
-      portfolio: "The portfolio was not found.",
-      provider: "The provider was not found.",
-      connection: "This provider is not connected.",
-      alert: "The alert was not found.",
-      api_key: "The API key was not found.",
-      sync_run: "The sync run was not found.",
-    },
-    conflict: {
-      email_taken: "An account with this email already exists.",
-      already_member: "This person is already a member of your organisation.",
-      member_of_other_organisation: "This email belongs to a member of another organisation.",
-      invite_pending: "An invite for this email is already pending.",
-      invite_accepted: "This invite has already been accepted.",
-      last_owner: "An organisation must keep at least one owner.",
-      already_in_organisation: "You already belong to an organisation.",
-      platform_admin: "A platform administrator does not join organisations.",
-      portfolio_name_taken: "A portfolio with this name already exists.",
-      system_attached: "This system is already attached to another site.",
-      sync_running: "A sync for this provider is already running.",
-    },
-    provider_failure: {
-      auth: "{{provider}} refused the credentials. Check them and save again.",
-      rate_limited: "{{provider}} is limiting our calls. Try again in a few minutes.",
-      unavailable: "{{provider}} is unavailable at the moment.",
-      timeout: "{{provider}} did not answer in time.",
-      malformed: "{{provider}} sent an answer that could not be read.",
-      invalid_request: "{{provider}} refused the request.",
-      unreadable_credentials: "The stored {{provider}} credentials can no longer be read. Save them again.",
-      unexpected: "The {{provider}} sync failed unexpectedly.",
-    },
-    upstream_unavailable: {
-      geocoder: "The address lookup service is unavailable. Try again in a few seconds.",
-      weather: "The weather service is unavailable at the moment.",
-    },
-  },
 };
 
-type Leaves<T> = { [K in keyof T]: T[K] extends string ? string : Leaves<T[K]> };
+export type Leaves<T> = { [K in keyof T]: T[K] extends string ? string : Leaves<T[K]> };
 
 /** The shape every language's public strings must have. */
 export type PublicTranslation = Leaves<typeof publicEn>;

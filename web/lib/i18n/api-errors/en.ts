@@ -1,0 +1,80 @@
+import type { Leaves } from "../public/en";
+
+/** Messages for the API's error codes (schema/api/errors.ts): loaded with the first failed call (lib/api.ts). */
+export const apiErrorsEn = {
+  apiErrors: {
+    validation_failed: "Some values are not valid: {{fields}}",
+    validation_failedNoField: "Some values are not valid.",
+    missing_fields: "Please fill in: {{fields}}",
+    unreadable_file: "The file could not be read.",
+    unreadable_fileColumns: "The file has no column named {{columns}}.",
+    unauthenticated: "Your session has ended. Log in again.",
+    invalid_login: "The email or password is not correct.",
+    onboarding_required: "Complete your organisation setup first.",
+    address_not_found: "No place matches this address. Check the spelling, or add the city and country.",
+    payload_too_large: "This is too large to send (at most {{size}}).",
+    upgrade_required: "This address only accepts live connections.",
+    rate_limited: "Too many attempts. Try again in {{seconds}} s.",
+    not_configured: "The server is not fully configured. Contact your administrator.",
+    internal_error: "Something went wrong on our side (reference {{requestId}}).",
+    invalid_request: {
+      owner_has_every_permission: "An organisation owner always has every permission.",
+      import_only_provider: "This provider's data arrives by CSV import, not by sync.",
+      malformed_body: "The request could not be read.",
+    },
+    forbidden: {
+      role: "You do not have permission to do this.",
+      api_key_scope: "This API key's scope does not allow this.",
+      api_key_endpoint: "API keys cannot use this endpoint.",
+      assign_role: "You cannot assign this role.",
+      act_on_self: "You cannot do this to your own account.",
+      manage_user: "You cannot manage this user.",
+      grant_permissions: "You cannot grant permissions you do not hold yourself.",
+      revoke_invite: "You cannot revoke this invite.",
+    },
+    not_found: {
+      route: "This address of the API does not exist.",
+      organisation: "The organisation was not found.",
+      user: "The user was not found.",
+      invite: "The invite was not found.",
+      site: "The site was not found.",
+      system: "The monitoring system was not found.",
+      portfolio: "The portfolio was not found.",
+      provider: "The provider was not found.",
+      connection: "This provider is not connected.",
+      alert: "The alert was not found.",
+      api_key: "The API key was not found.",
+      sync_run: "The sync run was not found.",
+    },
+    conflict: {
+      email_taken: "An account with this email already exists.",
+      already_member: "This person is already a member of your organisation.",
+      member_of_other_organisation: "This email belongs to a member of another organisation.",
+      invite_pending: "An invite for this email is already pending.",
+      invite_accepted: "This invite has already been accepted.",
+      last_owner: "An organisation must keep at least one owner.",
+      already_in_organisation: "You already belong to an organisation.",
+      platform_admin: "A platform administrator does not join organisations.",
+      portfolio_name_taken: "A portfolio with this name already exists.",
+      system_attached: "This system is already attached to another site.",
+      sync_running: "A sync for this provider is already running.",
+    },
+    provider_failure: {
+      auth: "{{provider}} refused the credentials. Check them and save again.",
+      rate_limited: "{{provider}} is limiting our calls. Try again in a few minutes.",
+      unavailable: "{{provider}} is unavailable at the moment.",
+      timeout: "{{provider}} did not answer in time.",
+      malformed: "{{provider}} sent an answer that could not be read.",
+      invalid_request: "{{provider}} refused the request.",
+      unreadable_credentials: "The stored {{provider}} credentials can no longer be read. Save them again.",
+      unexpected: "The {{provider}} sync failed unexpectedly.",
+    },
+    upstream_unavailable: {
+      geocoder: "The address lookup service is unavailable. Try again in a few seconds.",
+      weather: "The weather service is unavailable at the moment.",
+    },
+  },
+};
+
+/** The shape every language's apiErrors strings must have. */
+export type ApiErrorsTranslation = Leaves<typeof apiErrorsEn>;
