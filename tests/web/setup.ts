@@ -9,8 +9,15 @@ import { FakeWebSocket } from "./fake-websocket";
 // English is a lazy chunk like every language: tests start once it is loaded.
 await initI18n("en");
 // Failures load the error contracts and their messages on demand; loaded here once, so a test's first
-// failed request does not wait for their first transform.
-await Promise.all([import("../../schema/api/errors"), import("../../web/lib/error-messages")]);
+// failed request does not wait for their first transform (the messages' strings are only imported:
+// each test still loads them into i18n with its first failure, as the client does).
+await Promise.all([
+  import("../../schema/api/errors"),
+  import("../../web/lib/error-messages"),
+  import("../../web/lib/i18n/api-errors/en"),
+  import("../../web/lib/i18n/api-errors/es"),
+  import("../../web/lib/i18n/api-errors/fr"),
+]);
 // Whole-app renders (router, lazy routes, Tremor) take seconds when a two-core machine is also
 // running the worker suite; waits and tests get room for that rather than failing at random.
 configure({ asyncUtilTimeout: 10_000 });
