@@ -33,6 +33,9 @@ const appStrings = languages.map((language) => [
  * nothing grows back. React with React DOM, TanStack Router and i18next alone are about 88 KB of
  * every page.
  */
+/** The entry chunk, its stylesheet and the bundler's runtime: every page loads them first. */
+const loadedByEveryPage = /(^|\/)(index|rolldown-runtime)-[^/]*\.(js|css)$/;
+
 const budgets = bundleBudget({
   pages: [
     {
@@ -69,16 +72,30 @@ export default defineConfig({
     // The client's zod is zod with its CSP-safe configuration applied first (web/lib/zod-config.ts).
     alias: [
       { find: /^zod$/, replacement: fileURLToPath(new URL("./web/lib/zod-config.ts", import.meta.url)) },
+      // React 18 has useSyncExternalStore: the shim's copy for older Reacts would be dead weight.
+      {
+        find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/,
+        replacement: "use-sync-external-store/with-selector",
+      },
     ],
   },
   build: {
     outDir: "dist",
     emptyOutDir: true,
     manifest: true,
-    // No dependency lists for lazy chunks: listing every chunk's imports in the entry cost each page
-    // 2.6 KB. A lazy chunk fetches its imports when it runs; links fetch a route's code on hover
-    // (the router's intent preloading), so only a page's first visit waits for that second hop.
-    modulePreload: false,
+    modulePreload: {
+      // Browsers without modulepreload fetch the page's chunks as they import them: no polyfill.
+      polyfill: false,
+      // The entry lists no lazy chunk's imports: those lists cost every page 2.6 KB. A route's chunk
+      // fetches its own imports when it runs, and links fetch a route's code on hover (the router's
+      // intent preloading). Lazy chunks loaded by other chunks (the settings dialog, the charts)
+      // fetch their imports alongside them, less what every page has already loaded.
+      resolveDependencies: (_file, deps, { hostId, hostType }) => {
+        if (hostType !== "js") return deps;
+        if (loadedByEveryPage.test(hostId)) return [];
+        return deps.filter((dep) => !loadedByEveryPage.test(dep));
+      },
+    },
     rolldownOptions: {
       // Tremor's package declares no `sideEffects`, so every component (and recharts behind the
       // charts) would be kept wherever one Tremor component is imported. Its modules only export.
