@@ -28,6 +28,12 @@ export const DEFAULT_GEOCODER_URL = "https://nominatim.openstreetmap.org";
 const SERVICE = "geocoder";
 /** Nominatim's usage policy: at most one call a second from the whole deployment. */
 const CALL_INTERVAL_MS = 1000;
+/**
+ * A call leaves up to a D1 round trip after its slot (the reservation itself), while the next
+ * caller may leave right on its own slot: slots are this much further apart, so the geocoder sees
+ * the interval between calls even when one left late.
+ */
+const SEND_ALLOWANCE_MS = 150;
 const MAX_QUEUE_WAIT_MS = 5000;
 export const GEOCODER_TIMEOUT_MS = 5000;
 const FOUND_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -169,7 +175,7 @@ async function takeCallSlot(ctx: ServiceContext): Promise<void> {
     ctx.db,
     SERVICE,
     now,
-    geocoderTimings(ctx.env).intervalMs,
+    geocoderTimings(ctx.env).intervalMs + SEND_ALLOWANCE_MS,
     MAX_QUEUE_WAIT_MS,
   );
   if (slot === null) {
