@@ -632,7 +632,8 @@ describe("solax Developer OpenAPI against the sandbox", () => {
     expect(ctx.http.calls).toBe(105);
   });
 
-  it("pages through an account with 500 plants at the allowed pace", async () => {
+  /** The sandbox on a clock that moves 600 ms a call (the OpenAPI's pace), recording every request. */
+  function pacedSandbox() {
     const clock = movableClock();
     const seen: Request[] = [];
     const sandbox = createSandbox({ now: clock.now });
@@ -640,6 +641,11 @@ describe("solax Developer OpenAPI against the sandbox", () => {
       clock.at += 600;
       return appFetch(sandbox, undefined, seen)(request);
     };
+    return { clock, seen, paced };
+  }
+
+  it("pages through an account with 500 plants at the allowed pace", async () => {
+    const { clock, seen, paced } = pacedSandbox();
     const snapshot = await readAllPages(
       solaxAdapter,
       context(paced, { now: clock.now }),
@@ -661,13 +667,7 @@ describe("solax Developer OpenAPI against the sandbox", () => {
   }, 60_000);
 
   it("keeps each unit of a 500-plant account small: the lists once, then 40 plants a unit", async () => {
-    const clock = movableClock();
-    const seen: Request[] = [];
-    const sandbox = createSandbox({ now: clock.now });
-    const paced: Fetch = (request) => {
-      clock.at += 600;
-      return appFetch(sandbox, undefined, seen)(request);
-    };
+    const { clock, seen, paced } = pacedSandbox();
     const ctx = context(paced, { now: clock.now });
     const units: { systems: number; calls: number }[] = [];
     let cursor: string | null = null;
