@@ -42,8 +42,11 @@ export function useAlertWording(locale: string, timeZone: string | undefined) {
   };
   return {
     facts,
-    heading: (alert: Alert) =>
-      alert.rule === "vendor_alarm" ? alert.title : t(`fleet.alerts.ruleNames.${alert.rule}`),
+    /** An alert's (or a notification's) heading: its rule's name, or the vendor's title. */
+    heading: (item: { rule: Alert["rule"] | null; title: string }) =>
+      item.rule === null || item.rule === "vendor_alarm"
+        ? item.title
+        : t(`fleet.alerts.ruleNames.${item.rule}`),
     text: (alert: Alert) => facts(alert.facts) ?? alert.message,
   };
 }

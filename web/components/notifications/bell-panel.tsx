@@ -6,6 +6,7 @@ import type { Notification } from "../../../schema/api/notifications";
 import { formatDateTime, localeFor } from "../../lib/format";
 import { useAlertingStrings } from "../../lib/i18n/alerting";
 import { notificationsQueryOptions, useMarkNotificationsReadMutation } from "../../lib/queries/notifications";
+import { useAlertWording } from "../alerts/alert-facts";
 import { SeverityBadge } from "../alerts/severity-badge";
 import { ErrorState } from "../ui/error-state";
 import { Spinner } from "../ui/spinner";
@@ -14,12 +15,8 @@ import { useUserTimeZone } from "../use-user-time-zone";
 function NotificationRow({ notification, onRead }: { notification: Notification; onRead: () => void }) {
   const { t, i18n } = useTranslation();
   const timeZone = useUserTimeZone();
-  // Sunfleet's rules are named in the reader's language (the kind says opened or resolved); a
-  // vendor's alarm keeps the vendor's title.
-  const title =
-    notification.rule && notification.rule !== "vendor_alarm"
-      ? t(`fleet.alerts.ruleNames.${notification.rule}`)
-      : notification.title;
+  // The kind says opened or resolved; the heading names the rule as the Alerts screen does.
+  const title = useAlertWording(localeFor(i18n.language), timeZone).heading(notification);
   return (
     <li
       aria-label={title}
