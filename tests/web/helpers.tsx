@@ -9,6 +9,7 @@ import { App } from "../../web/app";
 import { createQueryClient } from "../../web/lib/query-client";
 import { restoreSession, TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from "../../web/lib/session";
 import { createAppRouter } from "../../web/router";
+import { emptyFleetSummary } from "./dashboard-fixtures";
 
 export function makeProfile(overrides: Partial<Profile> = {}): Profile {
   return {
@@ -88,11 +89,15 @@ export function mockApi(handlers: Record<string, Handler>) {
   return { calls, fetchMock };
 }
 
-/** The handlers every signed-in screen needs. */
+/**
+ * The handlers every signed-in screen needs, for an organisation without systems yet. The dashboard
+ * (where sign-in lands) retries a failed summary a second later, so it is answered here too.
+ */
 export function signedInApi(profile: Profile, preferences: Preferences = defaultPreferences) {
   return {
     "GET /api/user/profile": { body: profile },
     "GET /api/user/preferences": { body: preferences },
+    "GET /api/dashboard/summary": { body: emptyFleetSummary() },
   } satisfies Record<string, Handler>;
 }
 

@@ -44,6 +44,8 @@ async function openSettings(role: Role, extra: Parameters<typeof mockApi>[0] = {
   await screen.findByText("No sites yet");
   await rendered.user.click(screen.getByRole("button", { name: "Settings" }));
   const dialog = await screen.findByRole("dialog");
+  // The dialog opens on the Account tab, whose panel loads with it.
+  await within(dialog).findByLabelText("Email");
   return { ...rendered, ...api, dialog, profile };
 }
 
