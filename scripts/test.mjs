@@ -2,8 +2,9 @@
 // `npm test`: typecheck, lint, build, then every vitest project (worker in workerd, web in jsdom,
 // node checks, browser end-to-end). The last line is the plain count `N passed, M failed`.
 //
-// The steps overlap: typecheck and lint run beside the build and the tests (nothing depends on
-// them), and vitest starts as soon as the client is built (the worker serves dist/, e2e loads it).
+// The client is built first, alone (the worker serves dist/, e2e loads it). Then the steps overlap:
+// typecheck and lint run beside the jsdom and node tests (nothing depends on them), and the browser
+// suite beside the worker tests, whose files spend much of their time starting a runtime each.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -54,13 +55,13 @@ async function check(name, args) {
   return code === 0;
 }
 
+const built = await check("build client (vite)", [bin("vite", "bin/vite.js"), "build", "--logLevel", "warn"]);
 const checks = [
   ...["tsconfig.worker.json", "tsconfig.web.json", "tsconfig.node.json"].map((config) =>
     check(`typecheck ${config}`, [bin("typescript", "bin/tsc"), "-p", config]),
   ),
   check("lint (biome)", [bin("@biomejs/biome", "bin/biome"), "check", "."]),
 ];
-const built = await check("build client (vite)", [bin("vite", "bin/vite.js"), "build", "--logLevel", "warn"]);
 
 /** One vitest run; its JSON report feeds the count. */
 function vitest(name, projects, reportName, options) {
@@ -77,13 +78,15 @@ function vitest(name, projects, reportName, options) {
   return step(name, args, options).then(() => report);
 }
 
-// The browser suite runs after the others: beside them, on two cores, the jsdom tests' first
-// renders (which load lazy chunks) outran their waits.
-const unitReport = await vitest("vitest (worker, web, node)", ["worker", "web", "node"], "vitest.json", {
-  inherit: true,
-});
-const e2eReport = built ? await vitest("vitest (e2e)", ["e2e"], "vitest-e2e.json", { inherit: true }) : null;
-const reports = [unitReport, e2eReport, ...(await Promise.all(checks))].filter(
+// The browser suite runs beside the worker tests, not the jsdom ones: beside it, on two cores, the
+// jsdom tests' first renders (which load lazy chunks) outran their waits. Its output is held and
+// printed in one piece when it ends.
+const jsdomReport = await vitest("vitest (web, node)", ["web", "node"], "vitest-web.json", { inherit: true });
+const [workerReport, e2eReport] = await Promise.all([
+  vitest("vitest (worker)", ["worker", "worker-units"], "vitest-worker.json", { inherit: true }),
+  built ? vitest("vitest (e2e)", ["e2e"], "vitest-e2e.json") : null,
+]);
+const reports = [jsdomReport, workerReport, e2eReport, ...(await Promise.all(checks))].filter(
   (result) => typeof result === "string",
 );
 

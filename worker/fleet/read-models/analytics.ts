@@ -66,6 +66,12 @@ export async function buildSystemAnalytics(
   const first = days[0]?.date ?? "";
   const last = days[days.length - 1]?.date ?? "";
   const key = row.location_key;
+  // Asked of D1 first, so the store's reads below run while it answers. The days end with today
+  // (so far), so they also give the metric's today expectation.
+  const irradiationRead = readIrradiation(
+    d1,
+    key ? days.map((d) => ({ key, start: d.startMs, end: Math.min(d.endMs, now) })) : [],
+  );
   const rawPower =
     range === "24h" || range === "7d"
       ? powerReadings(store, row.id, from, now)
@@ -73,11 +79,7 @@ export async function buildSystemAnalytics(
         ? hourlyPower(store, row.id, from, now)
         : [];
   const energyRows = dailyEnergy(store, row.id, first, last);
-  // The days end with today (so far), so they also give the metric's today expectation.
-  const irradiation = await readIrradiation(
-    d1,
-    key ? days.map((d) => ({ key, start: d.startMs, end: Math.min(d.endMs, now) })) : [],
-  );
+  const irradiation = await irradiationRead;
   const metric = metricsFromRows(
     { systems: [row], inverters: rows.inverters.filter((inv) => inv.system_id === row.id) },
     irradiation,
