@@ -92,12 +92,17 @@ const workerdPlugin = (sandbox: typeof testSandbox) =>
 const workerDeps = { optimizer: { ssr: { enabled: true, include: workerOptimizedDeps } } };
 
 /**
- * Worker test files that touch no storage (pure rules, the adapters against an in-process sandbox).
- * They share one runtime per vitest worker instead of starting one each (about 2 s a file here).
- * Their project applies no migrations, so a file listed here that starts using D1 fails at once.
+ * Worker test files whose tests read only what they wrote (their own organisation's rows, or no
+ * storage at all): they share one runtime and its storage per vitest worker instead of starting one
+ * each (about 2 s a file here), which also runs them beside other organisations' data. A file that
+ * reads platform-wide rows (irradiance or geocodes by location, cron jobs over every organisation,
+ * the outbox, throttles by address) keeps a runtime of its own: the default for any file not listed.
  */
-const storageFreeWorkerTests = [
+const sharedRuntimeWorkerTests = [
   "tests/worker/alerts/detection-rules.test.ts",
+  "tests/worker/api/{alert-lifecycle,alerts,api-keys,audit,auth,bad-input,credentials,error-codes}.test.ts",
+  "tests/worker/api/{exports,invites,isolation,members,meteronline-import,password-reset,preferences}.test.ts",
+  "tests/worker/api/{profile-onboarding,roles-table,security-headers,sessions,smoke,timezones}.test.ts",
   "tests/worker/fleet/fleet-summary.test.ts",
   "tests/worker/providers/{fronius,history,registration,sma,solax,solis,solis-signature}.test.ts",
   "tests/worker/services/{local-day,metric-normalise,password,site-status,solar-model}.test.ts",
@@ -115,7 +120,7 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["tests/worker/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, ...storageFreeWorkerTests],
+          exclude: [...configDefaults.exclude, ...sharedRuntimeWorkerTests],
           setupFiles: ["./tests/worker/apply-migrations.ts"],
           deps: workerDeps,
         },
@@ -123,9 +128,10 @@ export default defineConfig({
       {
         plugins: [workerdPlugin(testSandbox), sqlAsText()],
         test: {
-          name: "worker-units",
-          include: storageFreeWorkerTests,
+          name: "worker-shared",
+          include: sharedRuntimeWorkerTests,
           isolate: false,
+          setupFiles: ["./tests/worker/apply-migrations.ts"],
           deps: workerDeps,
         },
       },

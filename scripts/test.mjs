@@ -83,7 +83,7 @@ function vitest(name, projects, reportName, options) {
 // printed in one piece when it ends.
 const jsdomReport = await vitest("vitest (web, node)", ["web", "node"], "vitest-web.json", { inherit: true });
 const [workerReport, e2eReport] = await Promise.all([
-  vitest("vitest (worker)", ["worker", "worker-units"], "vitest-worker.json", { inherit: true }),
+  vitest("vitest (worker)", ["worker", "worker-shared"], "vitest-worker.json", { inherit: true }),
   built ? vitest("vitest (e2e)", ["e2e"], "vitest-e2e.json") : null,
 ]);
 const reports = [jsdomReport, workerReport, e2eReport, ...(await Promise.all(checks))].filter(
