@@ -222,31 +222,6 @@ export function makeSummary(
   };
 }
 
-/** GET /api/dashboard/summary's answer for an organisation without systems. */
-export function emptyFleetSummary(): DashboardSummary {
-  return makeSummary({
-    systemCount: 0,
-    weatherPlace: null,
-    sites: { count: 0, activeCount: 0 },
-    totals: {
-      systemCount: 0,
-      todayWh: 0,
-      powerW: 0,
-      capacityKw: 0,
-      meanEfficiencyPercent: null,
-      performanceRatio: null,
-      dataTime: null,
-    },
-    providers: summaryProviders.map((provider) => ({
-      provider,
-      siteCount: 0,
-      systemCount: 0,
-      capacityKw: 0,
-      powerW: 0,
-    })),
-  });
-}
-
 /**
  * GET /api/dashboard/systems answered from `metrics` in the order given (as the API ordered
  * them): the page and page size asked for, `q` matched against the system names.

@@ -6,10 +6,10 @@ import { vi } from "vitest";
 import type { AuthUser, Profile } from "../../schema/api/auth";
 import { defaultPreferences, type Preferences } from "../../schema/api/preferences";
 import { App } from "../../web/app";
+import { emptySummary } from "../../web/lib/queries/dashboard";
 import { createQueryClient } from "../../web/lib/query-client";
 import { restoreSession, TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from "../../web/lib/session";
 import { createAppRouter } from "../../web/router";
-import { emptyFleetSummary } from "./dashboard-fixtures";
 
 export function makeProfile(overrides: Partial<Profile> = {}): Profile {
   return {
@@ -97,7 +97,7 @@ export function signedInApi(profile: Profile, preferences: Preferences = default
   return {
     "GET /api/user/profile": { body: profile },
     "GET /api/user/preferences": { body: preferences },
-    "GET /api/dashboard/summary": { body: emptyFleetSummary() },
+    "GET /api/dashboard/summary": { body: emptySummary() },
   } satisfies Record<string, Handler>;
 }
 
