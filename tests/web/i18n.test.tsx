@@ -1,5 +1,5 @@
 import { screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Language } from "../../schema/domain";
 import { roleLabels } from "../../schema/roles";
 import { i18n, loadStringSet, publicLanguageLoaders, type StringSet, stringSets } from "../../web/lib/i18n";
@@ -114,6 +114,19 @@ describe("loading languages", () => {
     await loadStringSet("pricing");
     expect(i18n.getResourceBundle("en", "translation")).toEqual({ ...publicEn, ...en, ...pricingEn });
     expect(i18n.getResourceBundle("fr", "translation")).toEqual({ ...publicFr, ...fr, ...pricingFr });
+  });
+
+  it("asks again for a language's strings that failed to arrive, instead of showing keys", async () => {
+    const loader = vi
+      .spyOn(publicLanguageLoaders, "fr")
+      .mockRejectedValueOnce(new TypeError("Failed to fetch"));
+    try {
+      await i18n.reloadResources(["fr"]);
+      expect(loader).toHaveBeenCalledTimes(2);
+      expect(i18n.t("common.retry", { lng: "fr" })).toBe(publicFr.common.retry);
+    } finally {
+      loader.mockRestore();
+    }
   });
 
   it("falls back to English for a language it does not have", () => {

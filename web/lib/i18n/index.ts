@@ -81,9 +81,11 @@ const lazyLanguages: BackendModule = {
       callback(null, {});
       return;
     }
+    // A chunk that fails to arrive (a dropped connection) is asked for again: `true` has i18next
+    // retry the read, 5 times with doubling waits from 350 ms, rather than leave keys on screen.
     loadStrings(language).then(
       (resource) => callback(null, resource),
-      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), true),
     );
   },
 };
