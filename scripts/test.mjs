@@ -75,22 +75,21 @@ function vitest(name, projects, reportName, options) {
     "--reporter=json",
     `--outputFile.json=${report}`,
   ];
-  return step(name, args, options).then(() => report);
+  return step(name, args, options).then((code) => ({ name, report, code }));
 }
 
 // The browser suite runs beside the worker tests, not the jsdom ones: beside it, on two cores, the
 // jsdom tests' first renders (which load lazy chunks) outran their waits. Its output is held and
 // printed in one piece when it ends.
-const jsdomReport = await vitest("vitest (web, node)", ["web", "node"], "vitest-web.json", { inherit: true });
-const [workerReport, e2eReport] = await Promise.all([
+const jsdomRun = await vitest("vitest (web, node)", ["web", "node"], "vitest-web.json", { inherit: true });
+const [workerRun, e2eRun] = await Promise.all([
   vitest("vitest (worker)", ["worker", "worker-shared"], "vitest-worker.json", { inherit: true }),
   built ? vitest("vitest (e2e)", ["e2e"], "vitest-e2e.json") : null,
 ]);
-const reports = [jsdomReport, workerReport, e2eReport, ...(await Promise.all(checks))].filter(
-  (result) => typeof result === "string",
-);
+await Promise.all(checks);
+const runs = [jsdomRun, workerRun, e2eRun].filter((run) => run !== null);
 
-for (const report of reports) {
+for (const { name, report, code } of runs) {
   if (!existsSync(report)) {
     failed++;
     console.log(`✖ vitest produced no report (${path.basename(report)})`);
@@ -104,6 +103,12 @@ for (const report of reports) {
     (file) => file.status === "failed" && file.assertionResults.length === 0,
   );
   failed += brokenFiles.length;
+  // Errors outside any test (an unhandled rejection, a timer firing after its file ended) fail the
+  // run without failing a test: they count as one failure.
+  if (code !== 0 && summary.numFailedTests === 0 && brokenFiles.length === 0) {
+    failed++;
+    console.log(`✖ ${name} exited with ${code}: errors outside the tests (see its output)`);
+  }
 }
 
 console.log(`\n${passed} passed, ${failed} failed`);

@@ -1,6 +1,6 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
-import { afterEach, vi } from "vitest";
+import { afterAll, afterEach, vi } from "vitest";
 import { i18n, initI18n } from "../../web/lib/i18n";
 import { disconnectLive } from "../../web/lib/live";
 import { restoreSession } from "../../web/lib/session";
@@ -57,3 +57,9 @@ afterEach(async () => {
   vi.stubGlobal("WebSocket", FakeWebSocket);
   await i18n.changeLanguage("en");
 });
+
+// Tremor's Button ends its loading transition on a 50 ms timer that unmounting does not clear
+// (react-transition-state); one left by a file's last test would fire after the jsdom window is gone
+// (`cancelAnimationFrame is not defined`). The file waits it out before its environment closes.
+const TRANSITION_TIMER_MS = 50;
+afterAll(() => new Promise((resolve) => setTimeout(resolve, TRANSITION_TIMER_MS * 2)));
