@@ -10,6 +10,7 @@ import { pricingEn } from "../../web/lib/i18n/pricing/en";
 import { pricingFr } from "../../web/lib/i18n/pricing/fr";
 import { publicEn } from "../../web/lib/i18n/public/en";
 import { publicFr } from "../../web/lib/i18n/public/fr";
+import { reloadPage } from "../../web/lib/reload-page";
 import { mockApi, renderApp } from "./helpers";
 
 /** Every leaf of a resource as [dotted key, text]. */
@@ -116,16 +117,21 @@ describe("loading languages", () => {
     expect(i18n.getResourceBundle("fr", "translation")).toEqual({ ...publicFr, ...fr, ...pricingFr });
   });
 
-  it("asks again for a language's strings that failed to arrive, instead of showing keys", async () => {
-    const loader = vi
-      .spyOn(publicLanguageLoaders, "fr")
-      .mockRejectedValueOnce(new TypeError("Failed to fetch"));
+  it("reloads the page when a language's strings fail to arrive, once a minute at most", async () => {
+    const strings = vi.spyOn(publicLanguageLoaders, "fr").mockRejectedValue(new TypeError("Failed to fetch"));
+    const landing = vi.spyOn(stringSets.landing, "fr").mockRejectedValue(new TypeError("Failed to fetch"));
     try {
       await i18n.reloadResources(["fr"]);
-      expect(loader).toHaveBeenCalledTimes(2);
-      expect(i18n.t("common.retry", { lng: "fr" })).toBe(publicFr.common.retry);
+      expect(strings).toHaveBeenCalled();
+      expect(reloadPage).toHaveBeenCalledTimes(1);
+      // Another failure within the minute shows what there is rather than reload again.
+      await expect(loadStringSet("landing")).rejects.toThrow("Failed to fetch");
+      expect(landing).toHaveBeenCalled();
+      expect(reloadPage).toHaveBeenCalledTimes(1);
     } finally {
-      loader.mockRestore();
+      strings.mockRestore();
+      landing.mockRestore();
+      sessionStorage.clear();
     }
   });
 

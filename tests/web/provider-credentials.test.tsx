@@ -5,9 +5,9 @@ import type { MeteronlineImportResult } from "../../schema/api/meteronline";
 import { defaultPreferences, type Preferences } from "../../schema/api/preferences";
 import type { ConfiguredCredential, CredentialField, Provider } from "../../schema/api/providers";
 import type { Role } from "../../schema/roles";
-import { reloadPage } from "../../web/components/providers/reload-page";
 import { formatDateTime } from "../../web/lib/format";
 import type { SyncRun } from "../../web/lib/queries/providers";
+import { reloadPage } from "../../web/lib/reload-page";
 import { TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from "../../web/lib/session";
 import { FakeWebSocket } from "./fake-websocket";
 import {
@@ -19,9 +19,6 @@ import {
   storeSession,
   testQueryClient,
 } from "./helpers";
-
-// jsdom cannot reload a page; the Log Out action's reload is observed instead.
-vi.mock("../../web/components/providers/reload-page", () => ({ reloadPage: vi.fn() }));
 
 // sonner replays toasts still active in its global store into the next test's Toaster.
 afterEach(() => {

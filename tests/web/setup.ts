@@ -3,8 +3,13 @@ import { cleanup, configure } from "@testing-library/react";
 import { afterAll, afterEach, vi } from "vitest";
 import { i18n, initI18n } from "../../web/lib/i18n";
 import { disconnectLive } from "../../web/lib/live";
+import { reloadPage } from "../../web/lib/reload-page";
 import { restoreSession } from "../../web/lib/session";
 import { FakeWebSocket } from "./fake-websocket";
+
+// jsdom cannot reload a page: every test observes the reload instead (the strings loader and the
+// Log Out action reload).
+vi.mock("../../web/lib/reload-page", () => ({ reloadPage: vi.fn() }));
 
 // English is a lazy chunk like every language: tests start once it is loaded.
 await initI18n("en");
@@ -47,6 +52,7 @@ window.scrollTo = () => undefined;
 
 afterEach(async () => {
   cleanup();
+  vi.mocked(reloadPage).mockClear();
   disconnectLive();
   FakeWebSocket.instances.length = 0;
   localStorage.clear();

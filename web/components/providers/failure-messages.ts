@@ -1,8 +1,8 @@
 import type { TFunction } from "i18next";
 import { ApiRequestError } from "../../lib/api";
+import { reloadPage } from "../../lib/reload-page";
 import { clearSession } from "../../lib/session";
 import { toast } from "../../lib/toast";
-import { reloadPage } from "./reload-page";
 
 export function toastMissingFields(t: TFunction, labels: string[]): void {
   toast.error(t("settings.providers.toasts.missingFields"), {

@@ -1,6 +1,7 @@
 import i18n, { type BackendModule } from "i18next";
 import { initReactI18next } from "react-i18next";
 import { type Language, languages } from "../../../schema/domain";
+import { reloadPage } from "../reload-page";
 import type { PublicTranslation } from "./public/en";
 
 /**
@@ -72,6 +73,25 @@ async function loadStrings(language: Language): Promise<object> {
   return resource;
 }
 
+const STRINGS_RELOAD_KEY = "sunfleet_strings_reload";
+const STRINGS_RELOAD_INTERVAL_MS = 60_000;
+
+/**
+ * A strings chunk that failed to arrive (a dropped connection, or a deploy that replaced the chunks)
+ * would leave keys on screen: the page reloads, once a minute at most. Asking again is no use, as
+ * a browser keeps a module that failed to load failed until the page is loaded again.
+ */
+function reloadOnceForStrings(): void {
+  try {
+    const last = Number(sessionStorage.getItem(STRINGS_RELOAD_KEY) ?? 0);
+    if (Date.now() - last < STRINGS_RELOAD_INTERVAL_MS) return;
+    sessionStorage.setItem(STRINGS_RELOAD_KEY, String(Date.now()));
+  } catch {
+    return;
+  }
+  reloadPage();
+}
+
 /** i18next asks this backend for a language it does not hold yet; `changeLanguage` waits for it. */
 const lazyLanguages: BackendModule = {
   type: "backend",
@@ -81,11 +101,12 @@ const lazyLanguages: BackendModule = {
       callback(null, {});
       return;
     }
-    // A chunk that fails to arrive (a dropped connection) is asked for again: `true` has i18next
-    // retry the read, 5 times with doubling waits from 350 ms, rather than leave keys on screen.
     loadStrings(language).then(
       (resource) => callback(null, resource),
-      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), true),
+      (error: unknown) => {
+        callback(error instanceof Error ? error : new Error(String(error)), false);
+        reloadOnceForStrings();
+      },
     );
   },
 };
@@ -99,7 +120,10 @@ export async function loadStringSet(set: StringSet): Promise<void> {
   const missing = [...setsLoaded].filter(([, sets]) => !sets.has(set));
   await Promise.all(
     missing.map(async ([language, sets]) => {
-      const strings = await stringSets[set][language]();
+      const strings = await stringSets[set][language]().catch((error: unknown) => {
+        reloadOnceForStrings();
+        throw error;
+      });
       i18n.addResourceBundle(language, "translation", strings, true, true);
       sets.add(set);
     }),
