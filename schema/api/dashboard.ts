@@ -75,6 +75,8 @@ export const systemsPageQuerySchema = z.strictObject({
   pageSize: z.coerce.number().int().min(1).max(MAX_SYSTEMS_PAGE_SIZE).default(50),
   /** Finds a system by its name, its site's name or the vendor's id for it (case-insensitive). */
   q: z.string().trim().max(100).default(""),
+  /** Only the systems attached to this site (Site Management's live rows). */
+  siteId: z.string().min(1).max(100).optional(),
   /** Worst performance ratio first unless asked otherwise. */
   sort: z.enum(systemSortKeys).default("pr"),
   direction: z.enum(sortDirections).default("asc"),
@@ -86,7 +88,7 @@ export const systemsPageSchema = z.object({
   items: z.array(dashboardMetricSchema),
   page: z.number(),
   pageSize: z.number(),
-  /** Systems matching `q` (all of them without one). */
+  /** Systems matching `q` and `siteId` (all of them without either). */
   total: z.number(),
 });
 export type SystemsPage = z.infer<typeof systemsPageSchema>;

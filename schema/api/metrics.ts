@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { exportFormatSchema } from "./exports";
 import { providerIdSchema } from "./providers";
 
 export const metricInverterSchema = z.object({
@@ -52,6 +53,19 @@ export const dashboardMetricSchema = z.object({
   }),
 });
 export type DashboardMetric = z.infer<typeof dashboardMetricSchema>;
+
+/**
+ * Entries per page of GET /api/dashboard/metrics: a fleet of 20,000 systems is 15 MB of JSON,
+ * which no client should have to inflate and parse to show a screen; a page is under 1 MB.
+ */
+export const METRICS_PAGE_SIZE = 1_000;
+
+export const metricsQuerySchema = z.strictObject({
+  /** 1-based; a page past the last is an empty list. `?format=csv` exports every system, unpaged. */
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  format: exportFormatSchema,
+});
+export type MetricsQuery = z.infer<typeof metricsQuerySchema>;
 
 export const dashboardFallbackSchema = z.object({
   matchedSites: z.number(),

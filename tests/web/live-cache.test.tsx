@@ -1,6 +1,6 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { act, render, screen } from "@testing-library/react";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { AlertSummary } from "../../schema/api/alerts";
 import type { SystemsPage } from "../../schema/api/dashboard";
 import type { DashboardMetric } from "../../schema/api/metrics";
@@ -8,7 +8,7 @@ import { SystemLiveRow } from "../../web/components/dashboard/system-live-row";
 import { ProfileProvider } from "../../web/components/profile-context";
 import { loadStringSet } from "../../web/lib/i18n";
 import { connectLive } from "../../web/lib/live";
-import { applyLiveMessage, mergeLiveUpdate, useLiveCacheSync } from "../../web/lib/live-cache";
+import { applyLiveMessage, mergeLiveUpdate, resetLiveSeen, useLiveCacheSync } from "../../web/lib/live-cache";
 import { alertKeys } from "../../web/lib/queries/alerts";
 import { dashboardKeys, keepNewerEntries } from "../../web/lib/queries/metrics";
 import { makeLiveUpdate, makeMetric, makeSummary } from "./dashboard-fixtures";
@@ -71,25 +71,6 @@ describe("merging live updates", () => {
     expect(mergeLiveUpdate(metric, makeLiveUpdate({ timestamp: yesterday })).todayGenerationWh).toBe(0);
   });
 
-  it("updates the cached entry of that system only, and ignores an older message", () => {
-    const queryClient = testQueryClient();
-    const other = makeMetric({ systemId: "sys-2", currentPowerW: 800 });
-    queryClient.setQueryData(dashboardKeys.metrics(), [makeMetric(), other]);
-    applyLiveMessage(queryClient, { type: "solis_realtime_update", data: makeLiveUpdate({ powerW: 4200 }) });
-    const after = queryClient.getQueryData<DashboardMetric[]>(dashboardKeys.metrics());
-    expect(after?.[0]?.currentPowerW).toBe(4200);
-    expect(after?.[1]).toBe(other);
-
-    const older = new Date(Date.now() - 3_600_000).toISOString();
-    applyLiveMessage(queryClient, {
-      type: "solis_realtime_update",
-      data: makeLiveUpdate({ powerW: 10, timestamp: older }),
-    });
-    expect(queryClient.getQueryData<DashboardMetric[]>(dashboardKeys.metrics())?.[0]?.currentPowerW).toBe(
-      4200,
-    );
-  });
-
   it("updates the system on every cached page of the systems list and has the totals read again", () => {
     const queryClient = testQueryClient();
     const query = { page: 1, pageSize: 50, q: "", sort: "pr", direction: "asc" } as const;
@@ -115,16 +96,17 @@ describe("merging live updates", () => {
     expect(
       queryClient.getQueryData<SystemsPage>(dashboardKeys.systems(byName))?.items[0]?.currentPowerW,
     ).toBe(4200);
+    const older = new Date(Date.now() - 3_600_000).toISOString();
+    applyLiveMessage(queryClient, {
+      type: "solis_realtime_update",
+      data: makeLiveUpdate({ powerW: 10, timestamp: older }),
+    });
+    expect(queryClient.getQueryData<SystemsPage>(dashboardKeys.systems(query))?.items[1]?.currentPowerW).toBe(
+      4200,
+    );
     // The client adds nothing up: the totals and the pages' order come from the API again.
     expect(queryClient.getQueryState(dashboardKeys.summary())?.isInvalidated).toBe(true);
     expect(queryClient.getQueryState(dashboardKeys.systems(query))?.isInvalidated).toBe(true);
-  });
-
-  it("asks the server again for a system the cache does not know", () => {
-    const queryClient = testQueryClient();
-    queryClient.setQueryData(dashboardKeys.metrics(), [makeMetric()]);
-    applyLiveMessage(queryClient, { type: "realtime_update", data: makeLiveUpdate({ systemId: "sys-new" }) });
-    expect(queryClient.getQueryState(dashboardKeys.metrics())?.isInvalidated).toBe(true);
   });
 
   it("keeps a live-updated entry when a slower read answers with older values", () => {
@@ -153,32 +135,49 @@ describe("merging live updates", () => {
   });
 });
 
-function LiveRowHarness({ systemId }: { systemId: string }) {
+function LiveRowHarness({ siteId, systemId }: { siteId: string; systemId: string }) {
   useLiveCacheSync();
-  return <SystemLiveRow systemId={systemId} />;
+  return <SystemLiveRow siteId={siteId} systemId={systemId} />;
 }
+
+/** The site's page as the API answers it. */
+const sitePage = (items: DashboardMetric[]): SystemsPage => ({
+  items,
+  page: 1,
+  pageSize: 200,
+  total: items.length,
+});
 
 describe("SystemLiveRow", () => {
   it("waits for the first live message of the session, then shows the system's live values", async () => {
+    // Messages applied by the tests above count as seen in this module: this session starts afresh.
+    resetLiveSeen();
     const profile = makeProfile();
     localStorage.setItem("auth_token", "tok");
     const { calls } = mockApi({
-      "GET /api/dashboard/metrics": { body: [makeMetric({ currentPowerW: 1500 })] },
+      "GET /api/dashboard/systems": {
+        body: sitePage([makeMetric({ currentPowerW: 1500, siteId: "site-1" })]),
+      },
       "GET /api/user/preferences": { status: 404, body: { error: "none" } },
     });
     const queryClient = testQueryClient();
     render(
       <QueryClientProvider client={queryClient}>
         <ProfileProvider profile={profile}>
-          <LiveRowHarness systemId="sys-1" />
+          <LiveRowHarness siteId="site-1" systemId="sys-1" />
         </ProfileProvider>
       </QueryClientProvider>,
     );
     // The stored values are known, but nothing has come live yet.
-    await act(async () => {
-      await queryClient.fetchQuery({ queryKey: dashboardKeys.metrics() });
-    });
+    await vi.waitFor(() =>
+      expect(queryClient.getQueriesData({ queryKey: dashboardKeys.systemPages() })[0]?.[1]).toBeDefined(),
+    );
+    expect(calls.filter((call) => call.path === "/api/dashboard/systems")).toHaveLength(1);
     expect(screen.getByText("Waiting for real-time data...")).toBeInTheDocument();
+    // Only its site's systems are read, never the whole fleet.
+    expect(new URL(calls[calls.length - 1]?.url ?? "", "http://localhost").searchParams.get("siteId")).toBe(
+      "site-1",
+    );
 
     connectLive("tok");
     const socket = FakeWebSocket.instances[0];
@@ -200,17 +199,31 @@ describe("SystemLiveRow", () => {
     expect(screen.getByText("Online")).toBeInTheDocument();
     expect(screen.getByText("Data time")).toBeInTheDocument();
     expect(screen.queryByText("Waiting for real-time data...")).not.toBeInTheDocument();
-    // One read at first and one for the unknown sys-9; sys-1's own message caused none, and the
-    // read answering after it did not put its older values back.
-    expect(calls.filter((call) => call.path === "/api/dashboard/metrics")).toHaveLength(2);
+    // The page is read again after live messages (its order may change); the read answering
+    // after sys-1's message, with older values, did not put them back.
+    await vi.waitFor(() =>
+      expect(calls.filter((call) => call.path === "/api/dashboard/systems").length).toBeGreaterThan(1),
+    );
+    await act(async () => {
+      await queryClient.refetchQueries();
+    });
     expect(screen.getByText("4.2 kW")).toBeInTheDocument();
+    expect(calls.filter((call) => call.path === "/api/dashboard/metrics")).toHaveLength(0);
   });
 });
 
 describe("reconnecting", () => {
-  it("reads the metrics again after a reconnect, not on the first connection", async () => {
+  it("reads the systems pages again after a reconnect, not on the first connection", async () => {
     const queryClient = testQueryClient();
-    queryClient.setQueryData(dashboardKeys.metrics(), [makeMetric()]);
+    const siteQuery = {
+      page: 1,
+      pageSize: 200,
+      q: "",
+      sort: "system",
+      direction: "asc",
+      siteId: "site-1",
+    } as const;
+    queryClient.setQueryData(dashboardKeys.systems(siteQuery), sitePage([makeMetric()]));
     render(
       <QueryClientProvider client={queryClient}>
         <SyncOnly />
@@ -221,9 +234,9 @@ describe("reconnecting", () => {
     const connected = { type: "connected", data: { orgId: "org-1", serverTime: new Date().toISOString() } };
     act(() => socket?.serverOpens());
     act(() => socket?.serverSends(connected));
-    expect(queryClient.getQueryState(dashboardKeys.metrics())?.isInvalidated).toBe(false);
+    expect(queryClient.getQueryState(dashboardKeys.systems(siteQuery))?.isInvalidated).toBe(false);
     act(() => socket?.serverSends(connected));
-    expect(queryClient.getQueryState(dashboardKeys.metrics())?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(dashboardKeys.systems(siteQuery))?.isInvalidated).toBe(true);
   });
 });
 

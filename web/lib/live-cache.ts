@@ -12,7 +12,7 @@ import { notificationKeys } from "./queries/notifications";
 
 /**
  * Live messages go into the query cache: a system update replaces that system's entry wherever
- * it is shown (['dashboard','metrics'], the systems pages) at once, and the fleet's totals and the
+ * it is shown (the systems pages: the dashboard's list, Site Management's live rows) at once, and the fleet's totals and the
  * pages' order are read again from the API, which computes them (the fleet chart's hourly means
  * come from the server's rollups, read again every few minutes); alerts_changed sets the
  * unresolved count at once.
@@ -76,21 +76,6 @@ const isNewer = (update: LiveSystemUpdate, dataTime: string | null) =>
 
 function applySystemUpdate(queryClient: QueryClient, update: LiveSystemUpdate): void {
   markLiveSeen(update.systemId);
-  const metrics = queryClient.getQueryData<DashboardMetric[]>(dashboardKeys.metrics());
-  if (metrics) {
-    const index = metrics.findIndex((metric) => metric.systemId === update.systemId);
-    if (index === -1) {
-      // A system the cache has not seen (new since the last read): its full entry comes from the server.
-      void queryClient.invalidateQueries({ queryKey: dashboardKeys.metrics(), exact: true });
-    } else {
-      const current = metrics[index] as DashboardMetric;
-      if (isNewer(update, current.dataTime)) {
-        const next = [...metrics];
-        next[index] = mergeLiveUpdate(current, update);
-        queryClient.setQueryData(dashboardKeys.metrics(), next);
-      }
-    }
-  }
   for (const [queryKey, page] of queryClient.getQueriesData<SystemsPage>({
     queryKey: dashboardKeys.systemPages(),
   })) {
@@ -170,7 +155,6 @@ export function useLiveCacheSync(): void {
       if (message.type === "connected") {
         // Updates sent while the socket was down were missed: read the live screens' data again.
         if (connectedBefore) {
-          void queryClient.invalidateQueries({ queryKey: dashboardKeys.metrics(), exact: true });
           void queryClient.invalidateQueries({ queryKey: dashboardKeys.summary() });
           void queryClient.invalidateQueries({ queryKey: dashboardKeys.systemPages() });
           void queryClient.invalidateQueries({ queryKey: alertKeys.all });

@@ -11,6 +11,8 @@ export interface DescribedResponse {
   csv: boolean;
   /** The answer carries an ETag, and If-None-Match with the current tag answers 304 without a body. */
   etag: boolean;
+  /** The answer is one page of a list, with `Link` (first, prev, next, last) and `X-Total-Count` headers. */
+  paged: boolean;
 }
 export const RESPONSE_DESCRIPTION = Symbol("response description");
 
@@ -21,7 +23,7 @@ export const RESPONSE_DESCRIPTION = Symbol("response description");
 export const responds = (
   name: string,
   schema: ZodType,
-  options: { status?: 200 | 201; csv?: boolean; etag?: boolean } = {},
+  options: { status?: 200 | 201; csv?: boolean; etag?: boolean; paged?: boolean } = {},
 ): MiddlewareHandler =>
   Object.assign(async (_c: unknown, next: () => Promise<void>) => next(), {
     [RESPONSE_DESCRIPTION]: {
@@ -30,6 +32,7 @@ export const responds = (
       status: options.status ?? 200,
       csv: options.csv ?? false,
       etag: options.etag ?? false,
+      paged: options.paged ?? false,
     } satisfies DescribedResponse,
   });
 

@@ -79,12 +79,23 @@ function successResponse(response: DescribedResponse | undefined, schemas: Recor
       : description,
     content,
   };
-  if (!response.etag) return { [String(response.status)]: success };
+  const headers: Record<string, unknown> = {};
+  if (response.paged) {
+    headers.Link = {
+      description: 'The first, previous, next and last pages (RFC 8288: `<…?page=2>; rel="next"`)',
+      schema: { type: "string" },
+    };
+    headers["X-Total-Count"] = { description: "Items over all pages", schema: { type: "integer" } };
+  }
+  if (response.etag) {
+    headers.ETag = { description: "The answer's tag, for If-None-Match", schema: { type: "string" } };
+  }
+  const answered = {
+    [String(response.status)]: Object.keys(headers).length ? { ...success, headers } : success,
+  };
+  if (!response.etag) return answered;
   return {
-    [String(response.status)]: {
-      ...success,
-      headers: { ETag: { description: "The answer's tag, for If-None-Match", schema: { type: "string" } } },
-    },
+    ...answered,
     "304": { description: "Not modified: the If-None-Match header names the current tag (no body)" },
   };
 }

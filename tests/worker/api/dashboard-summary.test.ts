@@ -297,6 +297,27 @@ describe("GET /api/dashboard/systems", SEEDED, () => {
     expect(await pageOf(owner, "q=nowhere-at-all")).toMatchObject({ total: 0, items: [] });
   });
 
+  it("lists one site's systems only, with or without a search", async () => {
+    const { owner, metrics } = await seededFleet();
+    const [first, second, outside] = metrics as [DashboardMetric, DashboardMetric, DashboardMetric];
+    const site = await createSite(owner, { name: "Haarlem Yard" });
+    await attach(owner, site.id, first.systemId);
+    await attach(owner, site.id, second.systemId);
+    const bySite = await pageOf(owner, `siteId=${site.id}&sort=system`);
+    expect(bySite.total).toBe(2);
+    expect(bySite.items.map((m) => m.systemId).sort()).toEqual([first.systemId, second.systemId].sort());
+    expect(bySite.items.every((m) => m.siteId === site.id)).toBe(true);
+    const searched = await pageOf(owner, `siteId=${site.id}&q=${encodeURIComponent(first.providerId)}`);
+    expect(searched.items.map((m) => m.systemId)).toEqual([first.systemId]);
+    expect((await pageOf(owner, `siteId=${site.id}&q=${encodeURIComponent(outside.providerId)}`)).total).toBe(
+      0,
+    );
+    // Another organisation's site id lists nothing of this fleet.
+    const other = await registerOwner("Other");
+    const foreignSite = await createSite(other);
+    expect(await pageOf(owner, `siteId=${foreignSite.id}`)).toMatchObject({ total: 0, items: [] });
+  });
+
   it("refuses a bad query with validation_failed", async () => {
     const owner = await registerOwner();
     for (const query of [
@@ -308,6 +329,7 @@ describe("GET /api/dashboard/systems", SEEDED, () => {
       "sort=capacity",
       "direction=up",
       `q=${"x".repeat(101)}`,
+      "siteId=",
       "limit=10",
     ]) {
       const error = await expectError(

@@ -2,13 +2,13 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
-import type { DashboardMetric } from "../../../schema/api/metrics";
+import { type DashboardMetric, METRICS_PAGE_SIZE } from "../../../schema/api/metrics";
 import { refreshIrradiance } from "../../../worker/cron/irradiance";
 import worker from "../../../worker/index";
 import { timezoneAt } from "../../../worker/lib/geo/timezone-at";
 import { gunzipText } from "../../../worker/lib/gzip";
 import { attach, connectProvider, createSite, storeSql } from "../fleet-helpers";
-import { BASE, call, expectRejectsBadTokens, expectStatus, registerOwner } from "../helpers";
+import { BASE, call, expectError, expectRejectsBadTokens, expectStatus, registerOwner } from "../helpers";
 
 const metricsOf = async (token: string) =>
   expectStatus<DashboardMetric[]>(await call("/api/dashboard/metrics", { token }), 200);
@@ -80,6 +80,66 @@ describe("GET /api/dashboard/metrics", () => {
     const entries = (await changed.json()) as DashboardMetric[];
     expect(entries.find((m) => m.systemId === systemId)?.siteId).toBe(site.id);
     expect(firstEntries.find((m) => m.systemId === systemId)?.siteId).toBeNull();
+  });
+
+  it("answers a fleet of more than 1,000 systems a page at a time, with links to the others and the total", async () => {
+    const owner = await registerOwner();
+    const systemCount = 2 * METRICS_PAGE_SIZE + 345;
+    const now = Date.now();
+    await env.DB.prepare(
+      `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, capacity_w, state, timezone,
+         created_at, updated_at)
+       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${systemCount})
+       SELECT ? || '-' || i, ?, 'solis', 'P' || i, 'Plant ' || i, 5000, 'online', 'UTC', ?, ? FROM n`,
+    )
+      .bind(owner.orgId, owner.orgId, now, now)
+      .run();
+    const pageAt = async (page: number) => {
+      const res = await call(`/api/dashboard/metrics?page=${page}`, { token: owner.token });
+      expect(res.status).toBe(200);
+      return { res, entries: (await res.json()) as DashboardMetric[] };
+    };
+    const first = await call("/api/dashboard/metrics", { token: owner.token });
+    const firstEntries = (await first.json()) as DashboardMetric[];
+    expect(firstEntries).toHaveLength(METRICS_PAGE_SIZE);
+    expect(first.headers.get("X-Total-Count")).toBe(String(systemCount));
+    expect(first.headers.get("Link")).toBe(
+      '</api/dashboard/metrics?page=1>; rel="first", </api/dashboard/metrics?page=2>; rel="next", </api/dashboard/metrics?page=3>; rel="last"',
+    );
+    const second = await pageAt(2);
+    expect(second.entries).toHaveLength(METRICS_PAGE_SIZE);
+    expect(second.res.headers.get("Link")).toContain('</api/dashboard/metrics?page=1>; rel="prev"');
+    expect(second.res.headers.get("ETag")).not.toBe(first.headers.get("ETag"));
+    const last = await pageAt(3);
+    expect(last.entries).toHaveLength(345);
+    expect(last.res.headers.get("Link")).not.toContain('rel="next"');
+    // Every system once over the pages, in the answer's order (by name here).
+    const ids = [...firstEntries, ...second.entries, ...last.entries].map((m) => m.systemId);
+    expect(new Set(ids).size).toBe(systemCount);
+    const names = [...firstEntries, ...second.entries, ...last.entries].map((m) => m.stationName);
+    expect(names).toEqual([...names].sort());
+    expect((await pageAt(4)).entries).toEqual([]);
+    // A page's tag names that page only: page 1's tag does not make page 2 a 304.
+    const otherPage = await call("/api/dashboard/metrics?page=2", {
+      token: owner.token,
+      headers: { "If-None-Match": first.headers.get("ETag") ?? "" },
+    });
+    expect(otherPage.status).toBe(200);
+    // The CSV export is every system, not a page.
+    const csv = await call("/api/dashboard/metrics?format=csv", { token: owner.token });
+    expect((await csv.text()).split("\r\n").filter(Boolean)).toHaveLength(1 + systemCount);
+  });
+
+  it("refuses a page that is not a positive whole number, or an unknown parameter, and changes nothing", async () => {
+    const owner = await registerOwner();
+    for (const query of ["page=0", "page=-1", "page=1.5", "page=two", "pageSize=10"]) {
+      const error = await expectError(
+        await call(`/api/dashboard/metrics?${query}`, { token: owner.token }),
+        400,
+        "Invalid input",
+      );
+      expect(error.code, query).toBe("validation_failed");
+    }
   });
 
   it("answers one normalised entry per system from what the sync stored", async () => {

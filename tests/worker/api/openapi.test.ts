@@ -167,13 +167,14 @@ describe("OpenAPI responses", () => {
         | undefined;
       expect(Object.keys(response?.content ?? {}), path).toEqual(["application/json", "text/csv"]);
     }
-    // The fleet's metrics revalidate: documented with their tag and the bodiless 304.
+    // The fleet's metrics come a page at a time and revalidate: documented with their links, total,
+    // tag and the bodiless 304.
     const metrics = doc.paths["/api/dashboard/metrics"]?.get?.responses as Record<
       string,
       { headers?: object }
     >;
     expect(Object.keys(metrics)).toEqual(expect.arrayContaining(["200", "304"]));
-    expect(Object.keys(metrics["200"]?.headers ?? {})).toEqual(["ETag"]);
+    expect(Object.keys(metrics["200"]?.headers ?? {})).toEqual(["Link", "X-Total-Count", "ETag"]);
   });
 
   it("documents what the routes really answer: live answers parse with the declared schemas", async () => {

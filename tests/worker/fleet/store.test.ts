@@ -190,16 +190,20 @@ describe("the fleet store of an organisation", () => {
     const now = Date.now();
     await storePoints(orgId, [point(system, now - 60_000, 900, 900)]);
     const store = storeOf(orgId);
-    const first = await store.metricsAnswer(orgId, now, null);
+    const first = await store.metricsAnswer(orgId, now, 1, null);
+    expect(first).toMatchObject({ total: 1, pageCount: 1 });
     expect(JSON.parse(await gunzipText(first.gzip ?? new Uint8Array()))).toHaveLength(1);
-    expect(await store.metricsAnswer(orgId, now + 1, first.key)).toEqual({ key: first.key, gzip: null });
+    expect(await store.metricsAnswer(orgId, now + 1, 1, first.key)).toMatchObject({
+      key: first.key,
+      gzip: null,
+    });
     await storePoints(orgId, [point(system, now, 1900, 1000)]);
-    const changed = await store.metricsAnswer(orgId, now + 2, first.key);
+    const changed = await store.metricsAnswer(orgId, now + 2, 1, first.key);
     expect(changed.key).not.toBe(first.key);
     const changedJson = await gunzipText(changed.gzip ?? new Uint8Array());
     expect((JSON.parse(changedJson) as DashboardMetric[])[0]?.currentPowerW).toBe(1900);
     // Past the max age the answer is rebuilt under a new key even when nothing was written.
-    const aged = await store.metricsAnswer(orgId, now + 2 + READ_MODEL_MAX_AGE_MS, changed.key);
+    const aged = await store.metricsAnswer(orgId, now + 2 + READ_MODEL_MAX_AGE_MS, 1, changed.key);
     expect(aged.key).not.toBe(changed.key);
     expect(aged.gzip).not.toBeNull();
   });
@@ -211,7 +215,7 @@ describe("the fleet store of an organisation", () => {
       `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, capacity_w, state, timezone,
          created_at, updated_at)
        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${BACKGROUND_REBUILD_FROM_SYSTEMS - 1})
-       SELECT ? || '-' || i, ?, 'solis', 'P' || i, 'Plant ' || i, 5000, 'online', 'UTC', ?, ? FROM n`,
+       SELECT ? || '-' || i, ?, 'solis', 'P' || i, 'Zone ' || i, 5000, 'online', 'UTC', ?, ? FROM n`,
     )
       .bind(orgId, orgId, now, now)
       .run();
@@ -222,15 +226,18 @@ describe("the fleet store of an organisation", () => {
       (JSON.parse(await gunzipText(answer.gzip ?? new Uint8Array())) as DashboardMetric[]).find(
         (m) => m.systemId === system.id,
       )?.currentPowerW;
-    const first = await store.metricsAnswer(orgId, now, null);
+    const first = await store.metricsAnswer(orgId, now, 1, null);
     expect(await powerIn(first)).toBe(900);
     await storePoints(orgId, [point(system, now, 1900, 1000)]);
     // The write is not waited for: the last answer comes back and a rebuild starts behind it.
-    expect(await store.metricsAnswer(orgId, now + 1, first.key)).toEqual({ key: first.key, gzip: null });
+    expect(await store.metricsAnswer(orgId, now + 1, 1, first.key)).toMatchObject({
+      key: first.key,
+      gzip: null,
+    });
     await runInDurableObject(store, (instance: FleetStore) =>
       (instance as unknown as { rebuilding: Map<string, Promise<void>> }).rebuilding.get("metrics"),
     );
-    const rebuilt = await store.metricsAnswer(orgId, now + 2, first.key);
+    const rebuilt = await store.metricsAnswer(orgId, now + 2, 1, first.key);
     expect(rebuilt.key).not.toBe(first.key);
     expect(await powerIn(rebuilt)).toBe(1900);
 
@@ -238,9 +245,9 @@ describe("the fleet store of an organisation", () => {
     const smallOrg = await insertOrg();
     const small = await insertSystem(smallOrg);
     await storePoints(smallOrg, [point(small, now - 60_000, 900, 900)]);
-    const smallFirst = await storeOf(smallOrg).metricsAnswer(smallOrg, now, null);
+    const smallFirst = await storeOf(smallOrg).metricsAnswer(smallOrg, now, 1, null);
     await storePoints(smallOrg, [point(small, now, 1900, 1000)]);
-    const smallNext = await storeOf(smallOrg).metricsAnswer(smallOrg, now + 1, smallFirst.key);
+    const smallNext = await storeOf(smallOrg).metricsAnswer(smallOrg, now + 1, 1, smallFirst.key);
     expect(smallNext.key).not.toBe(smallFirst.key);
   });
 

@@ -1,25 +1,32 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import type { DashboardMetric } from "../../../schema/api/metrics";
+import { MAX_SYSTEMS_PAGE_SIZE, type SystemsPage } from "../../../schema/api/dashboard";
 import { formatEnergyWh, formatPowerW, formatTime, localeFor } from "../../lib/format";
 import { useLiveSeenAt } from "../../lib/live-cache";
-import { metricsQueryOptions } from "../../lib/queries/metrics";
+import { systemsPageQueryOptions } from "../../lib/queries/dashboard";
 import { useUserTimeZone } from "../use-user-time-zone";
 import { SystemStatusBadge } from "./system-status-badge";
 
 /**
- * One system's live values for Site Management, from the metrics cache that live messages
- * update. Until this session has received a live message for the system it says it is waiting
- *, for every provider rather than solis only.
+ * One system's live values for Site Management, from its site's page of the systems list (one
+ * read per site, up to 200 systems), which live messages update. Until this session has received
+ * a live message for the system it says it is waiting, for every provider rather than solis only.
  */
-export function SystemLiveRow({ systemId }: { systemId: string }) {
+export function SystemLiveRow({ siteId, systemId }: { siteId: string; systemId: string }) {
   const { t, i18n } = useTranslation();
   const locale = localeFor(i18n.language);
   const timeZone = useUserTimeZone();
   const seenAt = useLiveSeenAt(systemId);
   const metric = useQuery({
-    ...metricsQueryOptions(),
-    select: (metrics: DashboardMetric[]) => metrics.find((entry) => entry.systemId === systemId),
+    ...systemsPageQueryOptions({
+      page: 1,
+      pageSize: MAX_SYSTEMS_PAGE_SIZE,
+      q: "",
+      sort: "system",
+      direction: "asc",
+      siteId,
+    }),
+    select: (page: SystemsPage) => page.items.find((entry) => entry.systemId === systemId),
   }).data;
 
   if (seenAt === null || !metric) {

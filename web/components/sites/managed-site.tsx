@@ -245,7 +245,7 @@ function SystemsTable({ site, canManage }: ManagedSiteProps) {
                 : t("sites.card.noData")}
             </TableCell>
             <TableCell>
-              <SystemLiveRow systemId={system.id} />
+              <SystemLiveRow siteId={site.id} systemId={system.id} />
             </TableCell>
             {canManage ? (
               <TableCell className="text-right">

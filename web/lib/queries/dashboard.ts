@@ -153,6 +153,7 @@ export const systemsPageQueryOptions = (query: SystemsPageQuery) =>
         direction: query.direction,
       });
       if (query.q) params.set("q", query.q);
+      if (query.siteId) params.set("siteId", query.siteId);
       return api.get<SystemsPage>(`/dashboard/systems?${params.toString()}`, { signal });
     },
     refetchInterval: METRICS_REFETCH_MS,

@@ -1,14 +1,11 @@
-import { queryOptions, replaceEqualDeep } from "@tanstack/react-query";
+import { replaceEqualDeep } from "@tanstack/react-query";
 import type { SystemsPageQuery } from "../../../schema/api/dashboard";
 import type { DashboardMetric } from "../../../schema/api/metrics";
-import { api } from "../api";
 import { shouldRetryQuery } from "../query-client";
 
 /** Everything the dashboard reads lives under ['dashboard'] (site and provider writes invalidate it). */
 export const dashboardKeys = {
   all: ["dashboard"] as const,
-  /** Every system's entry (Site Management's live rows, the CSV export). */
-  metrics: () => [...dashboardKeys.all, "metrics"] as const,
   /** The fleet's totals as the API computed them. */
   summary: () => [...dashboardKeys.all, "summary"] as const,
   /** Epoch ms since when neither the summary nor the fallback could be read; null once they can. */
@@ -42,16 +39,3 @@ export function keepNewerEntries(previous: unknown, next: unknown): unknown {
   });
   return replaceEqualDeep(previous, merged);
 }
-
-/** GET /dashboard/metrics, every system's entry; a non-array answer is an empty list. */
-export const metricsQueryOptions = () =>
-  queryOptions({
-    queryKey: dashboardKeys.metrics(),
-    queryFn: async ({ signal }) => {
-      const metrics = await api.get<unknown>("/dashboard/metrics", { signal });
-      return Array.isArray(metrics) ? (metrics as DashboardMetric[]) : [];
-    },
-    refetchInterval: METRICS_REFETCH_MS,
-    retry: retryOnce,
-    structuralSharing: keepNewerEntries,
-  });

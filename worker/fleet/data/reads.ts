@@ -27,7 +27,7 @@ export function readMetricRows(db: FleetDb, systemOrSiteId?: string): MetricRows
   if (systemOrSiteId === undefined) {
     return {
       systems: db.all<SystemMetricRow>(
-        sql`SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s ORDER BY coalesce(s.site_name, s.name), s.name`,
+        sql`SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s ORDER BY coalesce(s.site_name, s.name), s.name, s.system_id`,
       ),
       inverters: db.all<InverterMetricRow>(sql`
         SELECT s.system_id, i.serial, ${sql.raw(stateNameSql("i.state"))} AS state, i.power_w, i.energy_today_wh,
@@ -43,7 +43,7 @@ export function readMetricRows(db: FleetDb, systemOrSiteId?: string): MetricRows
   return {
     systems: db.all<SystemMetricRow>(sql`
       SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s WHERE s.sys IN (SELECT value FROM json_each(${sysList}))
-      ORDER BY coalesce(s.site_name, s.name), s.name`),
+      ORDER BY coalesce(s.site_name, s.name), s.name, s.system_id`),
     inverters: db.all<InverterMetricRow>(sql`
       SELECT s.system_id, i.serial, ${sql.raw(stateNameSql("i.state"))} AS state, i.power_w, i.energy_today_wh,
         i.temperature_c

@@ -72,6 +72,9 @@ export async function buildSystemAnalytics(
     d1,
     key ? days.map((d) => ({ key, start: d.startMs, end: Math.min(d.endMs, now) })) : [],
   );
+  // Awaited below; marked handled now so that, if a store read throws first, a failed D1 read is
+  // not also reported as an unhandled rejection.
+  irradiationRead.catch(() => undefined);
   const rawPower =
     range === "24h" || range === "7d"
       ? powerReadings(store, row.id, from, now)

@@ -1,3 +1,4 @@
+import { METRICS_PAGE_SIZE } from "../../../schema/api/metrics";
 import type { Db } from "../../lib/db";
 import { yieldTurn } from "../../lib/yield-turn";
 import {
@@ -13,10 +14,10 @@ import { type SystemsIndex, systemsIndex } from "./systems-page";
 
 export interface FleetMetricsSnapshot {
   metrics: FleetMetric[];
-  /** The dashboard metrics answer, serialised once. */
-  json: string;
-  /** The same, gzipped once when first asked for. */
-  gzip?: Promise<Uint8Array>;
+  /** The dashboard metrics answer's pages, each serialised once as a JSON array (at least one, maybe `[]`). */
+  pages: string[];
+  /** The same pages gzipped, once, when the store builds the snapshot. */
+  gzippedPages?: Uint8Array[];
   /** The fleet's totals, computed once from the same entries. */
   summary: FleetSummary;
   /** Sites with a live system, for the summary's count of active sites. */
@@ -25,35 +26,38 @@ export interface FleetMetricsSnapshot {
   systems: SystemsIndex;
 }
 
-/** Entries serialised per slice, with a turn of the event loop between slices. */
-const JSON_SLICE_SYSTEMS = 2_000;
-
 /**
  * Every system's dashboard entry: the store's rows in two reads, today's irradiance from D1 in one;
- * then serialised, totalled and indexed in steps, each on its own turn.
+ * then serialised a page at a time, totalled and indexed, each step on its own turn.
  */
 export async function buildFleetMetrics(store: FleetDb, d1: Db, now: number): Promise<FleetMetricsSnapshot> {
   const rows = readMetricRows(store);
   const irradiation = await readIrradiation(d1, todayIrradianceWindows(rows.systems, now));
   const metrics = metricsFromRows(rows, irradiation, now);
   const entries = metrics.map((m) => m.metric);
-  const parts: string[] = [];
-  for (let first = 0; first < entries.length; first += JSON_SLICE_SYSTEMS) {
+  const pages: string[] = [];
+  for (let first = 0; first < entries.length || first === 0; first += METRICS_PAGE_SIZE) {
     await yieldTurn();
-    // Each slice's array without its brackets: the slices joined by commas are the whole array.
-    parts.push(JSON.stringify(entries.slice(first, first + JSON_SLICE_SYSTEMS)).slice(1, -1));
+    pages.push(JSON.stringify(entries.slice(first, first + METRICS_PAGE_SIZE)));
   }
   await yieldTurn();
   const summary = fleetSummary(entries, now);
   await yieldTurn();
   return {
     metrics,
-    json: `[${parts.join(",")}]`,
+    pages,
     summary,
     liveSiteIds: liveSiteIds(entries),
     systems: systemsIndex(entries),
   };
 }
+
+/** Every page's entries as one JSON array (the CSV export's input). */
+export const wholeMetricsJson = (snapshot: FleetMetricsSnapshot) =>
+  `[${snapshot.pages
+    .map((page) => page.slice(1, -1))
+    .filter(Boolean)
+    .join(",")}]`;
 
 /**
  * SPEC's fallback totals (the client's path when the dashboard's summary fails): the summary's

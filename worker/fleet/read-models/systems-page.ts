@@ -99,13 +99,15 @@ export function systemsPage(index: SystemsIndex, query: SystemsPageQuery): Syste
   const order = orderOf(index, query.sort, query.direction);
   const needle = query.q.toLocaleLowerCase();
   let matching: ArrayLike<number> = order;
-  if (needle) {
+  if (needle || query.siteId !== undefined) {
     // A plain loop: the total needs every match counted, and this is the path a search takes per call.
-    const text = searchTextOf(index);
+    const text = needle ? searchTextOf(index) : null;
     const found: number[] = [];
     for (let i = 0; i < order.length; i++) {
       const entry = order[i] as number;
-      if ((text[entry] as string).includes(needle)) found.push(entry);
+      if (query.siteId !== undefined && index.metrics[entry]?.siteId !== query.siteId) continue;
+      if (text && !(text[entry] as string).includes(needle)) continue;
+      found.push(entry);
     }
     matching = found;
   }
