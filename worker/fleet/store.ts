@@ -8,6 +8,7 @@ import type { Env } from "../env";
 import { createDb } from "../lib/db";
 import { gzipText } from "../lib/gzip";
 import { daysToBackfill, GAP_SLOT_MS, type GapOptions, HISTORY_DAYS } from "../lib/history/gaps";
+import { yieldTurn } from "../lib/yield-turn";
 import {
   closeIfExpired,
   closeSessionSocket,
@@ -407,10 +408,19 @@ export class FleetStore extends DurableObject<Env> {
     return (await this.cachedEntry(orgId, "metrics", now, () => this.buildMetrics(now))).value;
   }
 
-  /** The dashboard answer's pages are gzipped as soon as they are built, so a background rebuild leaves nothing for the next caller. */
+  /**
+   * The dashboard answer's pages are gzipped as soon as they are built, so a background rebuild
+   * leaves nothing for the next caller; one page per turn, since a compression's steps run as
+   * promise callbacks that no queued call can come between.
+   */
   private async buildMetrics(now: number): Promise<FleetMetricsSnapshot> {
     const snapshot = await buildFleetMetrics(this.db, createDb(this.env.DB), now);
-    snapshot.gzippedPages = await Promise.all(snapshot.pages.map(gzipText));
+    const gzippedPages: Uint8Array[] = [];
+    for (const page of snapshot.pages) {
+      await yieldTurn();
+      gzippedPages.push(await gzipText(page));
+    }
+    snapshot.gzippedPages = gzippedPages;
     return snapshot;
   }
 

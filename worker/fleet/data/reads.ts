@@ -7,6 +7,7 @@ import type {
 } from "../../../schema/fleet-tables";
 import type { SqlRow } from "../../../schema/sql-row";
 import type { InverterMetricRow, MetricRows, SystemMetricRow } from "../../data/metrics";
+import { yieldTurn } from "../../lib/yield-turn";
 import type { FleetDb } from "../db";
 import { fromStoredState, stateNameSql } from "../state";
 import type { LiveValues } from "../types";
@@ -22,19 +23,39 @@ const SYSTEM_METRIC_COLUMNS =
   ${stateNameSql("s.state")} AS state, s.power_w, s.energy_today_wh, s.data_time, s.site_id, s.site_name,
   s.site_capacity_kw, s.address, s.latitude, s.longitude, s.timezone, s.location_key`);
 
-/** Every system with its inverters (or one system, or the systems of the site with that id). */
-export function readMetricRows(db: FleetDb, systemOrSiteId?: string): MetricRows {
-  if (systemOrSiteId === undefined) {
-    return {
+const INVERTER_METRIC_COLUMNS =
+  sql.raw(`s.system_id, i.serial, ${stateNameSql("i.state")} AS state, i.power_w,
+  i.energy_today_wh, i.temperature_c`);
+
+/** Systems read per turn of the store's event loop when the whole fleet is read. */
+const FLEET_READ_SLICE_SYSTEMS = 1_000;
+
+/**
+ * Every system with its inverters, in slices of consecutive keys, each read in one step (a
+ * system's row and its inverters together) with a turn of the event loop between slices: read
+ * whole, a 20,000-system fleet held the store ~160 ms, and every sync page or read waited it out.
+ * Slices are in key order; the caller orders the systems.
+ */
+export async function readFleetMetricSlices(db: FleetDb): Promise<MetricRows[]> {
+  const lastSys = db.get<{ last: number | null }>(sql`SELECT max(sys) AS last FROM systems`)?.last ?? 0;
+  const slices: MetricRows[] = [];
+  for (let first = 1; first <= lastSys; first += FLEET_READ_SLICE_SYSTEMS) {
+    const last = first + FLEET_READ_SLICE_SYSTEMS - 1;
+    slices.push({
       systems: db.all<SystemMetricRow>(
-        sql`SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s ORDER BY coalesce(s.site_name, s.name), s.name, s.system_id`,
+        sql`SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s WHERE s.sys BETWEEN ${first} AND ${last}`,
       ),
       inverters: db.all<InverterMetricRow>(sql`
-        SELECT s.system_id, i.serial, ${sql.raw(stateNameSql("i.state"))} AS state, i.power_w, i.energy_today_wh,
-          i.temperature_c
-        FROM inverters i CROSS JOIN systems s ON s.sys = i.sys ORDER BY i.serial`),
-    };
+        SELECT ${INVERTER_METRIC_COLUMNS} FROM inverters i CROSS JOIN systems s ON s.sys = i.sys
+        WHERE i.sys BETWEEN ${first} AND ${last} ORDER BY i.sys, i.serial`),
+    });
+    if (first + FLEET_READ_SLICE_SYSTEMS <= lastSys) await yieldTurn();
   }
+  return slices;
+}
+
+/** One system by its id, or the systems of the site with that id, with their inverters. */
+export function readMetricRows(db: FleetDb, systemOrSiteId: string): MetricRows {
   // One system by its id, else a site's systems: each an index lookup, never a scan of the fleet.
   const keys = db.all<Pick<SystemColumns, "sys">>(sql`
     SELECT sys FROM systems WHERE system_id = ${systemOrSiteId}
@@ -45,9 +66,7 @@ export function readMetricRows(db: FleetDb, systemOrSiteId?: string): MetricRows
       SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s WHERE s.sys IN (SELECT value FROM json_each(${sysList}))
       ORDER BY coalesce(s.site_name, s.name), s.name, s.system_id`),
     inverters: db.all<InverterMetricRow>(sql`
-      SELECT s.system_id, i.serial, ${sql.raw(stateNameSql("i.state"))} AS state, i.power_w, i.energy_today_wh,
-        i.temperature_c
-      FROM inverters i CROSS JOIN systems s ON s.sys = i.sys
+      SELECT ${INVERTER_METRIC_COLUMNS} FROM inverters i CROSS JOIN systems s ON s.sys = i.sys
       WHERE i.sys IN (SELECT value FROM json_each(${sysList})) ORDER BY i.serial`),
   };
 }

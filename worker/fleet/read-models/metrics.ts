@@ -7,7 +7,7 @@ import {
   readIrradiation,
   todayIrradianceWindows,
 } from "../../services/metrics";
-import { readMetricRows } from "../data/reads";
+import { readFleetMetricSlices } from "../data/reads";
 import type { FleetDb } from "../db";
 import { countsInTotals, type FleetSummary, fleetSummary, liveSiteIds } from "./fleet-summary";
 import { type SystemsIndex, systemsIndex } from "./systems-page";
@@ -26,14 +26,40 @@ export interface FleetMetricsSnapshot {
   systems: SystemsIndex;
 }
 
+/** The answer's order: by site (a system without one by its own name), then name, then id. */
+function byListOrder(a: FleetMetric, b: FleetMetric): number {
+  const left = a.metric;
+  const right = b.metric;
+  return (
+    compareText(left.siteName ?? left.stationName, right.siteName ?? right.stationName) ||
+    compareText(left.stationName, right.stationName) ||
+    compareText(left.systemId, right.systemId)
+  );
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
- * Every system's dashboard entry: the store's rows in two reads, today's irradiance from D1 in one;
- * then serialised a page at a time, totalled and indexed, each step on its own turn.
+ * Every system's dashboard entry: the store's rows a slice at a time, today's irradiance from D1
+ * in one query; then the entries of each slice, put in the answer's order, serialised a page at a
+ * time, totalled and indexed, each step on its own turn.
  */
 export async function buildFleetMetrics(store: FleetDb, d1: Db, now: number): Promise<FleetMetricsSnapshot> {
-  const rows = readMetricRows(store);
-  const irradiation = await readIrradiation(d1, todayIrradianceWindows(rows.systems, now));
-  const metrics = metricsFromRows(rows, irradiation, now);
+  const slices = await readFleetMetricSlices(store);
+  const irradiation = await readIrradiation(
+    d1,
+    todayIrradianceWindows(
+      slices.flatMap((slice) => slice.systems),
+      now,
+    ),
+  );
+  const metrics: FleetMetric[] = [];
+  for (const slice of slices) {
+    await yieldTurn();
+    metrics.push(...metricsFromRows(slice, irradiation, now));
+  }
+  await yieldTurn();
+  metrics.sort(byListOrder);
   const entries = metrics.map((m) => m.metric);
   const pages: string[] = [];
   for (let first = 0; first < entries.length || first === 0; first += METRICS_PAGE_SIZE) {
