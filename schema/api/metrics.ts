@@ -65,7 +65,6 @@ export const metricsQuerySchema = z.strictObject({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   format: exportFormatSchema,
 });
-export type MetricsQuery = z.infer<typeof metricsQuerySchema>;
 
 export const dashboardFallbackSchema = z.object({
   matchedSites: z.number(),

@@ -12,10 +12,10 @@ import { notificationKeys } from "./queries/notifications";
 
 /**
  * Live messages go into the query cache: a system update replaces that system's entry wherever
- * it is shown (the systems pages: the dashboard's list, Site Management's live rows) at once, and the fleet's totals and the
- * pages' order are read again from the API, which computes them (the fleet chart's hourly means
- * come from the server's rollups, read again every few minutes); alerts_changed sets the
- * unresolved count at once.
+ * it is shown (the systems pages: the dashboard's list, Site Management's live rows) at once,
+ * and the fleet's totals and the pages' order are read again from the API, which computes them
+ * (the fleet chart's hourly means come from the server's rollups, read again every few
+ * minutes); alerts_changed sets the unresolved count at once.
  */
 
 const statusOfState = (state: LiveSystemUpdate["state"]): DashboardMetric["status"] =>
