@@ -66,6 +66,10 @@ describe("sites, systems and portfolios in the browser", () => {
     const systems = site.getByRole("table", { name: "Monitoring systems of Keizersgracht Rooftops" });
     await systems.getByRole("row", { name: new RegExp(first.name) }).waitFor();
     await systems.getByRole("row", { name: new RegExp(second.name) }).waitFor();
+    // A wide systems table scrolls inside its card; the page itself never scrolls sideways.
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBe(0);
     await screenshot(page, "13-site-management");
 
     // The systems left the available list; the site is stored with its location and zone.

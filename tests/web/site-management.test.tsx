@@ -80,6 +80,19 @@ describe("Site Management", () => {
     expect(post?.body).toEqual({ systemIds: ["plant-1", "plant-2"] });
   });
 
+  it("says one plant and one site in the singular", async () => {
+    const placed = makeAvailableSystem({ id: "plant-1", latitude: 52.1, longitude: 4.3 });
+    const { user } = openManagement("orgOwner", {
+      "GET /api/available-systems": { body: [placed] },
+      "POST /api/sites/from-systems": {
+        status: 201,
+        body: { created: 1, sites: [makeEnhancedSite({ locationSource: "vendor" })], skipped: [] },
+      },
+    });
+    await user.click(await screen.findByRole("button", { name: "Create a site for 1 plant" }));
+    expect(await findToast("1 site created")).toBeInTheDocument();
+  });
+
   it("shows where a site's location came from", async () => {
     const { user } = openManagement();
     const warehouse = await siteGroup("Warehouse Roof");

@@ -204,7 +204,9 @@ function SystemsTable({ site, canManage }: ManagedSiteProps) {
   };
 
   return (
-    <Table aria-label={t("siteManagement.systemsOf", { name: site.name })}>
+    // Positioned, so the header's visually hidden label stays inside the scrolling table instead
+    // of widening the page.
+    <Table className="relative" aria-label={t("siteManagement.systemsOf", { name: site.name })}>
       <TableHead>
         <TableRow>
           <TableHeaderCell>{t("siteManagement.columns.system")}</TableHeaderCell>

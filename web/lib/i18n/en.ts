@@ -148,8 +148,10 @@ export const en = {
     systemsCount: "Systems: {{count}}",
     noSystems: "No monitoring systems are attached to this site.",
     systemsOf: "Monitoring systems of {{name}}",
-    createFromPlants: "Create sites for {{count}} plants",
-    createdFromPlants: "{{count}} sites created",
+    createFromPlants_one: "Create a site for 1 plant",
+    createFromPlants_other: "Create sites for {{count}} plants",
+    createdFromPlants_one: "1 site created",
+    createdFromPlants_other: "{{count}} sites created",
     createFromPlantsFailed: "Sites could not be created",
     details: {
       capacity: "Capacity",

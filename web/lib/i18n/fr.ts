@@ -148,8 +148,10 @@ export const fr: Translation = {
     systemsCount: "Systèmes : {{count}}",
     noSystems: "Aucun système de supervision n’est rattaché à ce site.",
     systemsOf: "Systèmes de supervision de {{name}}",
-    createFromPlants: "Créer des sites pour {{count}} centrales",
-    createdFromPlants: "{{count}} sites créés",
+    createFromPlants_one: "Créer un site pour {{count}} centrale",
+    createFromPlants_other: "Créer des sites pour {{count}} centrales",
+    createdFromPlants_one: "{{count}} site créé",
+    createdFromPlants_other: "{{count}} sites créés",
     createFromPlantsFailed: "Les sites n’ont pas pu être créés",
     details: {
       capacity: "Puissance installée",
