@@ -264,6 +264,62 @@ describe("GET /api/dashboard/series", () => {
     expect(missingDay.changePct).toBeCloseTo(-41.4, 6);
   });
 
+  it("adds up a fleet read 1,000 systems a turn as if it were read at once", async () => {
+    const location = { latitude: -34.55, longitude: 19.55, capacityW: 10_000 };
+    await seedIrradiance("-34.55,19.55", [
+      ["2026-06-09T12:00:00Z", 1000],
+      ["2026-06-10T10:00:00Z", 800],
+    ]);
+    /** Two systems of one group, one at each end of the fleet's keys when fillers come between. */
+    async function seriesOfPair(name: string, fillers: number) {
+      const owner = await registerOwner(name);
+      const first = (await insertSystem(owner.orgId, location)).id;
+      if (fillers > 0) {
+        await env.DB.prepare(
+          `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, capacity_w, state,
+             timezone, created_at, updated_at)
+           WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${fillers})
+           SELECT ? || '-' || i, ?, 'solis', 'F' || i, 'Filler ' || i, 5000, 'online', 'UTC', 0, 0 FROM n`,
+        )
+          .bind(owner.orgId, owner.orgId)
+          .run();
+      }
+      const last = (await insertSystem(owner.orgId, location)).id;
+      for (const [systemId, share] of [
+        [first, 1],
+        [last, 2],
+      ] as const) {
+        await seedHours(systemId, [
+          ["2026-06-09T10:00:00Z", 1000 * share],
+          ["2026-06-10T10:00:00Z", 1500 * share],
+        ]);
+        await seedDays(systemId, [["2026-06-09", 6000 * share]]);
+        await setSystemLive(systemId, {
+          state: "online",
+          powerW: null,
+          energyTodayWh: 4000 * share,
+          dataTime: at("2026-06-10T11:55:00Z"),
+        });
+      }
+      const sys = await systemStoreSql(last, "SELECT sys FROM systems WHERE system_id = ?", last);
+      return { series: await seriesAt(owner, "2026-06-10T12:00:00Z"), lastSys: Number(sys[0]?.sys) };
+    }
+    const together = await seriesOfPair("Adjacent Co", 0);
+    const apart = await seriesOfPair("Apart Co", 1_000);
+    // The second system is in the next range of keys.
+    expect(together.lastSys).toBe(2);
+    expect(apart.lastSys).toBe(1_002);
+    expect(together.series.generation).toEqual([
+      { time: "2026-06-10T10:00:00.000Z", values: { solis: 4500 } },
+    ]);
+    expect(together.series.today.systemCount).toBe(2);
+    expect(together.series.performance.todayPr).not.toBeNull();
+    expect(together.series.performance.dayCount).toBe(1);
+    expect(apart.series.generation).toEqual(together.series.generation);
+    expect(apart.series.today).toEqual(together.series.today);
+    expect(apart.series.performance).toEqual(together.series.performance);
+  });
+
   it("has no PR comparison without irradiance", async () => {
     const owner = await registerOwner("No Sun Co");
     const system = await seedSystem(owner.orgId, {

@@ -148,9 +148,9 @@ export const en = {
     systemsCount: "Systems: {{count}}",
     noSystems: "No monitoring systems are attached to this site.",
     systemsOf: "Monitoring systems of {{name}}",
-    createFromPlants_one: "Create a site for 1 plant",
+    createFromPlants_one: "Create a site for {{count}} plant",
     createFromPlants_other: "Create sites for {{count}} plants",
-    createdFromPlants_one: "1 site created",
+    createdFromPlants_one: "{{count}} site created",
     createdFromPlants_other: "{{count}} sites created",
     createFromPlantsFailed: "Sites could not be created",
     details: {

@@ -148,9 +148,9 @@ export const es: Translation = {
     systemsCount: "Sistemas: {{count}}",
     noSystems: "Esta instalación no tiene sistemas de monitorización.",
     systemsOf: "Sistemas de monitorización de {{name}}",
-    createFromPlants_one: "Crear una instalación para 1 planta",
+    createFromPlants_one: "Crear una instalación para {{count}} planta",
     createFromPlants_other: "Crear instalaciones para {{count}} plantas",
-    createdFromPlants_one: "1 instalación creada",
+    createdFromPlants_one: "{{count}} instalación creada",
     createdFromPlants_other: "{{count}} instalaciones creadas",
     createFromPlantsFailed: "No se pudieron crear las instalaciones",
     details: {

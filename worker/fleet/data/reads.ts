@@ -30,6 +30,22 @@ const INVERTER_METRIC_COLUMNS =
 /** Systems read per turn of the store's event loop when the whole fleet is read. */
 const FLEET_READ_SLICE_SYSTEMS = 1_000;
 
+/** A range of system keys, both ends included. */
+export interface SystemKeyRange {
+  first: number;
+  last: number;
+}
+
+/** The store's system keys in ranges of FLEET_READ_SLICE_SYSTEMS, for reads of the whole fleet a slice per turn. */
+export function systemKeyRanges(db: FleetDb): SystemKeyRange[] {
+  const lastSys = db.get<{ last: number | null }>(sql`SELECT max(sys) AS last FROM systems`)?.last ?? 0;
+  const ranges: SystemKeyRange[] = [];
+  for (let first = 1; first <= lastSys; first += FLEET_READ_SLICE_SYSTEMS) {
+    ranges.push({ first, last: Math.min(lastSys, first + FLEET_READ_SLICE_SYSTEMS - 1) });
+  }
+  return ranges;
+}
+
 /**
  * Every system with its inverters, in slices of consecutive keys, each read in one step (a
  * system's row and its inverters together) with a turn of the event loop between slices: read
@@ -37,10 +53,9 @@ const FLEET_READ_SLICE_SYSTEMS = 1_000;
  * Slices are in key order; the caller orders the systems.
  */
 export async function readFleetMetricSlices(db: FleetDb): Promise<MetricRows[]> {
-  const lastSys = db.get<{ last: number | null }>(sql`SELECT max(sys) AS last FROM systems`)?.last ?? 0;
   const slices: MetricRows[] = [];
-  for (let first = 1; first <= lastSys; first += FLEET_READ_SLICE_SYSTEMS) {
-    const last = first + FLEET_READ_SLICE_SYSTEMS - 1;
+  for (const [index, { first, last }] of systemKeyRanges(db).entries()) {
+    if (index > 0) await yieldTurn();
     slices.push({
       systems: db.all<SystemMetricRow>(
         sql`SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s WHERE s.sys BETWEEN ${first} AND ${last}`,
@@ -49,7 +64,6 @@ export async function readFleetMetricSlices(db: FleetDb): Promise<MetricRows[]> 
         SELECT ${INVERTER_METRIC_COLUMNS} FROM inverters i CROSS JOIN systems s ON s.sys = i.sys
         WHERE i.sys BETWEEN ${first} AND ${last} ORDER BY i.sys, i.serial`),
     });
-    if (first + FLEET_READ_SLICE_SYSTEMS <= lastSys) await yieldTurn();
   }
   return slices;
 }

@@ -2,13 +2,15 @@ import { sql } from "drizzle-orm";
 import type { fleetSystemDaily, fleetSystems } from "../../../schema/fleet-tables";
 import type { SqlRow } from "../../../schema/sql-row";
 import type { FleetDb } from "../db";
+import type { SystemKeyRange } from "./reads";
 
 /*
- * Fleet-wide reads for the dashboard's series: each query aggregates over every system of the
- * store at once, so the number of queries does not grow with the fleet. Hour ranges are turned
- * into bounds on the stored hour number, and CROSS JOIN fixes the join order (SQLite keeps it):
- * the small side drives and every read of a rollup table is a range of its (sys, …) key, never
- * a scan of a table that holds a year of every system's hours.
+ * Fleet-wide reads for the dashboard's series: each query aggregates over one range of system
+ * keys (the caller reads the ranges a turn apart and adds them up, so a sync page waits for one
+ * range, not the fleet). Hour ranges are turned into bounds on the stored hour number, and CROSS
+ * JOIN fixes the join order (SQLite keeps it): the small side drives and every read of a rollup
+ * table is a range of its (sys, …) key, never a scan of a table that holds a year of every
+ * system's hours.
  */
 const HOUR_MS = 3_600_000;
 /** Meteronline systems (CSV imports) stay out of fleet totals. */
@@ -32,12 +34,12 @@ export function listFleetGroups(db: FleetDb) {
 export type ProviderHourRow = Pick<SystemColumns, "provider"> & { hour_start: number; power_w: number };
 
 /** Hourly mean power summed per provider over the counted systems, for hours starting in [from, to]. */
-export function sumHourlyPowerByProvider(db: FleetDb, fromMs: number, toMs: number) {
+export function sumHourlyPowerByProvider(db: FleetDb, range: SystemKeyRange, fromMs: number, toMs: number) {
   return db.all<ProviderHourRow>(sql`
     SELECT h.hour * ${HOUR_MS} AS hour_start, s.provider, sum(h.avg_power_w) AS power_w
     FROM systems s CROSS JOIN system_hourly h ON h.sys = s.sys
       AND h.hour >= ${Math.ceil(fromMs / HOUR_MS)} AND h.hour <= ${Math.floor(toMs / HOUR_MS)}
-    WHERE ${COUNTED} AND h.avg_power_w IS NOT NULL
+    WHERE ${COUNTED} AND s.sys BETWEEN ${range.first} AND ${range.last} AND h.avg_power_w IS NOT NULL
     GROUP BY h.hour, s.provider ORDER BY h.hour, s.provider`);
 }
 
@@ -61,7 +63,7 @@ const overlappingHours = (startMs: number, endMs: number) => ({
  * each hour counts for the part of it inside the window, so partial hours are prorated. Only
  * systems with an hour before the same time yesterday count, on both sides.
  */
-export function sumSameTimeEnergy(db: FleetDb, windows: SameTimeWindow[]) {
+export function sumSameTimeEnergy(db: FleetDb, range: SystemKeyRange, windows: SameTimeWindow[]) {
   const empty = { systems: 0, today_wh: 0, yesterday_wh: 0 };
   if (windows.length === 0) return empty;
   const bounds = windows.map((w) => {
@@ -78,7 +80,7 @@ export function sumSameTimeEnergy(db: FleetDb, windows: SameTimeWindow[]) {
     ),
     compared AS MATERIALIZED (
       SELECT s.sys, w.* FROM systems s JOIN w ON w.zone = s.timezone
-      WHERE ${COUNTED} AND EXISTS (
+      WHERE ${COUNTED} AND s.sys BETWEEN ${range.first} AND ${range.last} AND EXISTS (
         SELECT 1 FROM system_hourly y WHERE y.sys = s.sys AND y.hour >= w.y_first AND y.hour <= w.y_last
           AND y.avg_power_w IS NOT NULL)
     ),
@@ -113,13 +115,17 @@ export type GroupEnergyRow = ExpectedGroup & Pick<SqlRow<typeof fleetSystemDaily
  * Stored daily energy per zone and location for the given local dates, over the systems that can
  * have an expectation and have a stored day (a system without one is left out of that day).
  */
-export function sumDailyEnergyByGroup(db: FleetDb, days: { zone: string; date: string }[]) {
+export function sumDailyEnergyByGroup(
+  db: FleetDb,
+  range: SystemKeyRange,
+  days: { zone: string; date: string }[],
+) {
   if (days.length === 0) return [];
   return db.all<GroupEnergyRow>(sql`
     WITH d AS MATERIALIZED (SELECT value ->> 'zone' AS zone, value ->> 'date' AS date FROM json_each(${JSON.stringify(days)}))
     SELECT s.timezone AS zone, s.location_key, d.date, sum(e.energy_wh) AS energy_wh, sum(s.capacity_w) AS capacity_w
     FROM d CROSS JOIN systems s ON d.zone = s.timezone CROSS JOIN system_daily e ON e.sys = s.sys AND e.date = d.date
-    WHERE ${COUNTED} AND ${HAS_EXPECTATION}
+    WHERE ${COUNTED} AND ${HAS_EXPECTATION} AND s.sys BETWEEN ${range.first} AND ${range.last}
     GROUP BY 1, 2, 3`);
 }
 
@@ -129,7 +135,11 @@ export type GroupTodayRow = ExpectedGroup & { energy_wh: number };
  * Today's energy per zone and location from the vendors' energy-today counters, counted only when
  * the counter's data time is in today's local day (the rule the dashboard metrics use).
  */
-export function sumTodayEnergyByGroup(db: FleetDb, days: { zone: string; startMs: number; endMs: number }[]) {
+export function sumTodayEnergyByGroup(
+  db: FleetDb,
+  range: SystemKeyRange,
+  days: { zone: string; startMs: number; endMs: number }[],
+) {
   if (days.length === 0) return [];
   return db.all<GroupTodayRow>(sql`
     WITH d AS (SELECT value ->> 'zone' AS zone, value ->> 'startMs' AS start_ms, value ->> 'endMs' AS end_ms
@@ -138,6 +148,6 @@ export function sumTodayEnergyByGroup(db: FleetDb, days: { zone: string; startMs
       sum(CASE WHEN s.data_time >= d.start_ms AND s.data_time < d.end_ms THEN coalesce(s.energy_today_wh, 0) ELSE 0 END)
         AS energy_wh
     FROM systems s JOIN d ON d.zone = s.timezone
-    WHERE ${COUNTED} AND ${HAS_EXPECTATION}
+    WHERE ${COUNTED} AND ${HAS_EXPECTATION} AND s.sys BETWEEN ${range.first} AND ${range.last}
     GROUP BY 1, 2`);
 }

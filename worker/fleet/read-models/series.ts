@@ -5,6 +5,7 @@ import type { Db } from "../../lib/db";
 import { expectedEnergyWh, performanceRatio } from "../../lib/energy/expected";
 import { type LocalDay, lastLocalDays, localDayOf, sameTimeDayBefore } from "../../lib/energy/local-day";
 import { yieldTurn } from "../../lib/yield-turn";
+import { type SystemKeyRange, systemKeyRanges } from "../data/reads";
 import {
   type FleetGroupRow,
   listFleetGroups,
@@ -21,10 +22,10 @@ export const PR_BASELINE_DAYS = 7;
 
 /**
  * The dashboard's fleet series: today's generation by provider, today against the same time
- * yesterday, and today's performance ratio against its 7-day median. A fixed number of queries
- * whatever the fleet's size: the zone/location groups and the hourly chart first, then the
- * same-time energy, the stored daily energy and today's counters from the store, and the
- * irradiance of every group and day at once from D1.
+ * yesterday, and today's performance ratio against its 7-day median: the zone/location groups,
+ * then the hourly chart, the same-time energy, the stored daily energy and today's counters from
+ * the store (each a query per range of 1,000 systems, a turn apart), and the irradiance of every
+ * group and day at once from D1.
  */
 export async function buildFleetSeries(
   store: FleetDb,
@@ -35,26 +36,30 @@ export async function buildFleetSeries(
   // Rollup hours are UTC hours: in a zone with a half-hour offset the first is 00:30 local.
   const viewerToday = localDayOf(now, tz);
   const groups = listFleetGroups(store);
-  // Each large read on its own turn (see yieldTurn): a 20,000-system series takes over a second.
-  await yieldTurn();
-  const hourRows = sumHourlyPowerByProvider(store, viewerToday.startMs, now);
-  await yieldTurn();
+  // Every large read is made a range of systems per turn (see yieldTurn): a 20,000-system series
+  // takes over a second, which a sync page would otherwise wait out.
+  const ranges = systemKeyRanges(store);
+  const hourRows = await perRange(ranges, (range) =>
+    sumHourlyPowerByProvider(store, range, viewerToday.startMs, now),
+  );
   // Each system zone's previous days and today, oldest first: every day is counted in its own zone.
   const daysByZone = new Map(
     groups.map((group) => [group.zone, lastLocalDays(now, group.zone, PR_BASELINE_DAYS + 1)]),
   );
-  const sameTime = sumSameTimeEnergy(
-    store,
-    [...daysByZone].map(([zone, days]) => ({
-      zone,
-      yesterdayStart: dayAt(days, -2).startMs,
-      sameTimeYesterday: sameTimeDayBefore(now, zone),
-      todayStart: dayAt(days, -1).startMs,
-      now,
-    })),
-  );
-  await yieldTurn();
-  const performance = await fleetPerformance(store, d1, groups, daysByZone, now);
+  const windows = [...daysByZone].map(([zone, days]) => ({
+    zone,
+    yesterdayStart: dayAt(days, -2).startMs,
+    sameTimeYesterday: sameTimeDayBefore(now, zone),
+    todayStart: dayAt(days, -1).startMs,
+    now,
+  }));
+  const sameTime = { systems: 0, today_wh: 0, yesterday_wh: 0 };
+  for (const part of await perRange(ranges, (range) => [sumSameTimeEnergy(store, range, windows)])) {
+    sameTime.systems += part.systems;
+    sameTime.today_wh += part.today_wh;
+    sameTime.yesterday_wh += part.yesterday_wh;
+  }
+  const performance = await fleetPerformance(store, d1, ranges, groups, daysByZone, now);
   return {
     timezone: tz,
     generatedAt: new Date(now).toISOString(),
@@ -79,14 +84,42 @@ function dayAt(days: LocalDay[], index: number): LocalDay {
   return day;
 }
 
+/** One read per range of system keys, each on its own turn, the rows of all of them in one list. */
+async function perRange<T>(ranges: SystemKeyRange[], read: (range: SystemKeyRange) => T[]): Promise<T[]> {
+  const rows: T[] = [];
+  for (const range of ranges) {
+    await yieldTurn();
+    rows.push(...read(range));
+  }
+  return rows;
+}
+
+/** Rows of the same key added up into one (the ranges' partial sums of a group). */
+function addedUp<T>(rows: T[], keyOf: (row: T) => string, add: (total: T, row: T) => void): T[] {
+  const totals = new Map<string, T>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const total = totals.get(key);
+    if (total) add(total, row);
+    else totals.set(key, { ...row });
+  }
+  return [...totals.values()];
+}
+
 function providerHours(rows: ProviderHourRow[]): ProviderHour[] {
   const byHour = new Map<number, ProviderHour["values"]>();
   for (const row of rows) {
     const values = byHour.get(row.hour_start) ?? {};
-    values[row.provider as ProviderId] = Math.round(row.power_w);
+    const provider = row.provider as ProviderId;
+    values[provider] = (values[provider] ?? 0) + row.power_w;
     byHour.set(row.hour_start, values);
   }
-  return [...byHour].map(([hourStart, values]) => ({ time: new Date(hourStart).toISOString(), values }));
+  return [...byHour].map(([hourStart, values]) => ({
+    time: new Date(hourStart).toISOString(),
+    values: Object.fromEntries(
+      Object.entries(values).map(([provider, powerW]) => [provider, Math.round(powerW)]),
+    ) as ProviderHour["values"],
+  }));
 }
 
 interface EnergyTotals {
@@ -102,6 +135,7 @@ interface EnergyTotals {
 async function fleetPerformance(
   store: FleetDb,
   d1: Db,
+  ranges: SystemKeyRange[],
   groups: FleetGroupRow[],
   daysByZone: Map<string, LocalDay[]>,
   now: number,
@@ -120,13 +154,23 @@ async function fleetPerformance(
     }
   }
   const pastDays = (zone: string) => (daysByZone.get(zone) ?? []).slice(0, PR_BASELINE_DAYS);
-  const dailyRows = sumDailyEnergyByGroup(
-    store,
-    zones.flatMap((zone) => pastDays(zone).map((day) => ({ zone, date: day.date }))),
+  const pastZoneDays = zones.flatMap((zone) => pastDays(zone).map((day) => ({ zone, date: day.date })));
+  const dailyRows = addedUp(
+    await perRange(ranges, (range) => sumDailyEnergyByGroup(store, range, pastZoneDays)),
+    (row) => `${row.zone}|${row.location_key}|${row.date}`,
+    (total, row) => {
+      total.energy_wh += row.energy_wh;
+      total.capacity_w += row.capacity_w;
+    },
   );
-  const todayRows = sumTodayEnergyByGroup(
-    store,
-    zones.map((zone) => ({ zone, ...dayAt(daysByZone.get(zone) ?? [], -1) })),
+  const todays = zones.map((zone) => ({ zone, ...dayAt(daysByZone.get(zone) ?? [], -1) }));
+  const todayRows = addedUp(
+    await perRange(ranges, (range) => sumTodayEnergyByGroup(store, range, todays)),
+    (row) => `${row.zone}|${row.location_key}`,
+    (total, row) => {
+      total.energy_wh += row.energy_wh;
+      total.capacity_w += row.capacity_w;
+    },
   );
   const irradiance = await sumIrradiance(d1, [...windows.values()]);
   const whPerM2 = new Map(irradiance.map((row) => [`${row.key}|${row.start}`, row.wh_m2]));
