@@ -179,6 +179,11 @@ describe("plants become sites in the browser", () => {
       return name;
     };
 
+    const dashboardReads: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith("/api/dashboard/")) dashboardReads.push(`${url.pathname}${url.search}`);
+    });
     await page.goto(`${baseUrl}/app/site-management`);
     for (const site of sites) {
       // Each site opens onto its plant's row.
@@ -186,6 +191,16 @@ describe("plants become sites in the browser", () => {
       await group.getByRole("button", { expanded: false }).first().click();
       await group.getByRole("cell", { name: plantOf(site), exact: true }).waitFor();
     }
+    // A sync's live messages fill each plant's live values, read for its own site only.
+    await api("/api/providers/solis/sync", { method: "POST", token: session.token });
+    await page
+      .getByRole("group", { name: first.name })
+      .getByLabel("Real-time data")
+      .waitFor({ timeout: 30_000 });
+    expect(dashboardReads.some((read) => read.startsWith("/api/dashboard/metrics"))).toBe(false);
+    expect(dashboardReads).toContain(
+      `/api/dashboard/systems?page=1&pageSize=200&sort=system&direction=asc&siteId=${first.id}`,
+    );
     await screenshot(page, "15-sites-from-plants");
 
     // Weather for one of them: its card with the current weather and the day's history.
