@@ -247,6 +247,28 @@ export const syncRuns = sqliteTable(
   ],
 );
 
+/**
+ * A history run's plan, one row per plant: the plant-local days it lacks (31 at most), and the
+ * number of the plan's first day that is this plant's (days are numbered across the plan in
+ * order). No value grows with the fleet: a 20,000-plant plan is 20,000 small rows, removed plant
+ * by plant as their days are stored and with their run.
+ */
+export const historyPlanPlants = sqliteTable(
+  "history_plan_plants",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => syncRuns.id, { onDelete: "cascade" }),
+    firstDay: integer("first_day").notNull(),
+    systemId: text("system_id").notNull(),
+    providerSystemId: text("provider_system_id").notNull(),
+    timezone: text("timezone").notNull(),
+    /** Plant-local YYYY-MM-DD dates, oldest first. */
+    dates: text("dates", { mode: "json" }).$type<string[]>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.firstDay] })],
+);
+
 export const monitoringSystems = sqliteTable(
   "monitoring_systems",
   {
