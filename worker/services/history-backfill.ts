@@ -90,26 +90,44 @@ async function openSource(deps: SyncDeps, connectionId: string): Promise<History
   };
 }
 
+/** Plants asked of the fleet store per gap read: its answer (31 dates a plant at most) stays ~50 KB. */
+export const PLAN_PLANTS_PER_STEP = 100;
+
+/** One plant's part of a plan: the plant-local days it lacks, oldest first. */
+export interface PlannedPlant {
+  systemId: string;
+  providerSystemId: string;
+  timezone: string;
+  dates: string[];
+}
+
 /**
- * The units a backfill of this connection needs now: per plant, the days of the last 30 (and
- * today) the store lacks. Empty for a vendor without history (Meteronline, SolaX's token API).
+ * Whether a backfill of this connection can read anything: false for a vendor without history
+ * (Meteronline, SolaX's token API) and for a connection that is gone.
  */
-export async function planHistory(
-  deps: SyncDeps,
-  connectionId: string,
-  options: PlanOptions = {},
-): Promise<HistoryUnit[]> {
-  const connection = await findConnectionById(deps.db, connectionId);
-  const adapter = connection ? findApiAdapter(connection.provider) : undefined;
-  if (!connection || !adapter) return [];
+export async function historyReadable(deps: SyncDeps, connection: ProviderConnectionRow): Promise<boolean> {
+  const adapter = findApiAdapter(connection.provider);
+  if (!adapter) return false;
   const keyring = await loadKeyring(deps.env);
   const credentials = adapter.credentialsSchema.parse(await readCredentials(keyring, connection));
-  if (adapter.historyCallsPerDay(credentials) === 0) return [];
-  const systems = await listConnectionSystems(deps.db, connection.orgId, connectionId);
+  return adapter.historyCallsPerDay(credentials) > 0;
+}
+
+/**
+ * The days these plants of the connection lack (within the last 30 and today), as the fleet
+ * store's gap detection finds them; plants lacking nothing are left out. At most
+ * PLAN_PLANTS_PER_STEP plants a call.
+ */
+export async function planPlants(
+  deps: SyncDeps,
+  orgId: string,
+  systems: { id: string; providerSystemId: string }[],
+  options: PlanOptions = {},
+): Promise<PlannedPlant[]> {
   if (systems.length === 0) return [];
   const vendorIds = new Map(systems.map((s) => [s.id, s.providerSystemId]));
-  const gaps = await fleetStoreFor(deps.env, connection.orgId).historyGaps(
-    connection.orgId,
+  const gaps = await fleetStoreFor(deps.env, orgId).historyGaps(
+    orgId,
     systems.map((s) => s.id),
     {
       now: deps.now(),
@@ -117,14 +135,49 @@ export async function planHistory(
       slotMs: options.slotMs ?? GAP_SLOT_MS,
     },
   );
-  return gaps.flatMap((gap) =>
-    gap.dates.map((date) => ({
+  return gaps
+    .filter((gap) => gap.dates.length > 0)
+    .map((gap) => ({
       systemId: gap.systemId,
       providerSystemId: vendorIds.get(gap.systemId) ?? "",
-      date,
       timezone: gap.timezone,
-    })),
-  );
+      dates: gap.dates,
+    }));
+}
+
+/**
+ * The units a backfill of this connection needs now: per plant, the days of the last 30 (and
+ * today) the store lacks, planned PLAN_PLANTS_PER_STEP plants at a time. Empty for a vendor
+ * without history. A run plans step by step instead (worker/sync/history-run.ts).
+ */
+export async function planHistory(
+  deps: SyncDeps,
+  connectionId: string,
+  options: PlanOptions = {},
+): Promise<HistoryUnit[]> {
+  const connection = await findConnectionById(deps.db, connectionId);
+  if (!connection || !(await historyReadable(deps, connection))) return [];
+  const systems = await listConnectionSystems(deps.db, connection.orgId, connectionId);
+  const units: HistoryUnit[] = [];
+  for (let i = 0; i < systems.length; i += PLAN_PLANTS_PER_STEP) {
+    const plants = await planPlants(
+      deps,
+      connection.orgId,
+      systems.slice(i, i + PLAN_PLANTS_PER_STEP),
+      options,
+    );
+    for (const plant of plants) {
+      for (const date of plant.dates) {
+        units.push({
+          systemId: plant.systemId,
+          providerSystemId: plant.providerSystemId,
+          date,
+          timezone: plant.timezone,
+        });
+      }
+    }
+  }
+  return units;
 }
 
 async function runUnit(deps: SyncDeps, source: HistorySource, unit: HistoryUnit): Promise<HistoryUnitResult> {

@@ -1,4 +1,4 @@
-import type { ProviderConnectionRow } from "../../schema/tables";
+import type { ProviderConnectionRow, SyncRunRow } from "../../schema/tables";
 import {
   claimLease,
   closeLease,
@@ -8,8 +8,21 @@ import {
   findSyncRunById,
   insertSyncRun,
 } from "../data/connections";
+import {
+  deletePlan,
+  deletePlanPlant,
+  findPlanPlant,
+  insertPlanPlants,
+  listConnectionSystemsAfter,
+} from "../data/history";
+import { runBatch } from "../lib/db";
 import { ProviderError } from "../providers/errors";
-import { backfillUnit, type HistoryUnit, planHistory } from "../services/history-backfill";
+import {
+  backfillUnit,
+  historyReadable,
+  PLAN_PLANTS_PER_STEP,
+  planPlants,
+} from "../services/history-backfill";
 import { publishProgress, type SyncDeps, type UnitOutcome } from "./run";
 import { SYNC_LEASE_MS } from "./schedule";
 
@@ -17,11 +30,14 @@ import { SYNC_LEASE_MS } from "./schedule";
  * History as background units of the run machinery. A successful snapshot run of a connection
  * that is new or has a gap behind it starts a second run, trigger `history`, rather than staying
  * running itself: the snapshot's outcome (the user's answer, the connection's last sync, the next
- * schedule) is then recorded exactly as before, and the history run only adds units. Its cursor
- * holds the plan made at its start (plant-days); unit n stores plan[n] with `backfillUnit`, so its
- * pagesDone/pagesTotal count days. Each unit takes the connection's lease for its run and frees it
- * after, so a snapshot run may go between two units; a unit that finds the lease taken stops and
- * maintenance sends it again.
+ * schedule) is then recorded exactly as before, and the history run only adds units.
+ *
+ * The run first plans, PLAN_PLANTS_PER_STEP plants a unit: each plant's missing days become one
+ * row of `history_plan_plants`, and the run's cursor holds only the last plant planned. Then
+ * each unit stores one plant-day with `backfillUnit`: the run's `pagesDone` is the number of the
+ * next day, `pagesTotal` the days planned. Nothing of the run's state grows with plants × days.
+ * Each day unit takes the connection's lease for its run and frees it after, so a snapshot run
+ * may go between two units; a unit that finds the lease taken stops and maintenance sends it again.
  */
 
 /** A run starts history when the connection is new, a failure streak just ended, or the last success is too old. */
@@ -32,20 +48,27 @@ export function needsHistory(connection: ProviderConnectionRow, now: number, cad
   return now - connection.lastSyncAt > 2 * cadenceMs;
 }
 
-/** Plans the connection's missing days and, when there are some, starts a history run on them. */
+/** The planning step's position: the D1 id of the last plant planned ("" before the first). */
+const planCursor = (afterSystemId: string) => JSON.stringify({ planAfter: afterSystemId });
+
+function plannedAfter(cursor: string | null): string | null {
+  if (cursor === null) return null;
+  const parsed = JSON.parse(cursor) as { planAfter?: unknown };
+  return typeof parsed.planAfter === "string" ? parsed.planAfter : null;
+}
+
+/** Starts a history run on the connection when its vendor has history; the run plans its own days. */
 export async function startHistoryRun(deps: SyncDeps, connection: ProviderConnectionRow): Promise<void> {
   if (deps.env.SYNC_HISTORY === "off") return;
-  let plan: HistoryUnit[];
   try {
-    plan = await planHistory(deps, connection.id);
+    if (!(await historyReadable(deps, connection))) return;
   } catch (error) {
-    // The snapshot has succeeded already; a plan that cannot be made waits for the next gap.
+    // The snapshot has succeeded already; history waits for the next gap.
     console.warn(
-      JSON.stringify({ msg: "history not planned", connectionId: connection.id, error: String(error) }),
+      JSON.stringify({ msg: "history not started", connectionId: connection.id, error: String(error) }),
     );
     return;
   }
-  if (plan.length === 0) return;
   const runId = crypto.randomUUID();
   const startedAt = deps.now();
   await insertSyncRun(deps.db, {
@@ -57,8 +80,8 @@ export async function startHistoryRun(deps: SyncDeps, connection: ProviderConnec
     status: "running",
     startedAt,
     progressAt: startedAt,
-    cursor: JSON.stringify(plan),
-    pagesTotal: plan.length,
+    cursor: planCursor(""),
+    pagesTotal: 0,
   });
   await (deps.enqueue ?? ((m) => deps.env.SYNC_QUEUE.send(m)))({ kind: "history", runId, unit: 0 });
 }
@@ -67,20 +90,86 @@ export async function startHistoryRun(deps: SyncDeps, connection: ProviderConnec
 export const snapshotDue = (connection: ProviderConnectionRow, now: number) =>
   connection.status === "active" && connection.nextSyncAt !== null && connection.nextSyncAt <= now;
 
-/** One history unit: one plant-day stored under the connection's lease, then the run's count committed. */
+/** One history unit: a planning step while the plan is being made, otherwise one plant-day. */
 export async function runHistoryUnit(deps: SyncDeps, runId: string, unit: number): Promise<UnitOutcome> {
   const { db } = deps;
   const run = await findSyncRunById(db, runId);
   if (run?.status !== "running" || run.unitSeq !== unit) return "stale";
-  const plan = JSON.parse(run.cursor ?? "[]") as HistoryUnit[];
-  const day = plan[unit];
   const connection = await findConnectionById(db, run.connectionId);
-  if (!connection || !day) {
-    await endRunningSyncRun(db, runId, {
+  if (!connection) {
+    await endHistoryRun(deps, run, { status: "failed", error: "Nothing to backfill." });
+    return "finished";
+  }
+  const planAfter = plannedAfter(run.cursor);
+  try {
+    if (planAfter !== null) return await planStep(deps, run, connection, unit, planAfter);
+    return await dayStep(deps, run, connection, unit);
+  } catch (error) {
+    // History is a courtesy on top of the snapshot: its failure ends this run, not the connection's sync.
+    const message =
+      error instanceof ProviderError ? error.message : "The history backfill stopped on an internal error.";
+    if (!(error instanceof ProviderError)) {
+      console.error(JSON.stringify({ msg: "history unit failed", runId, error: String(error) }));
+    }
+    await endHistoryRun(deps, run, {
       status: "failed",
-      finishedAt: deps.now(),
-      error: "Nothing to backfill.",
+      error: message,
+      errorKind: error instanceof ProviderError ? error.kind : "unexpected",
     });
+    return "finished";
+  }
+}
+
+/** Plans the next PLAN_PLANTS_PER_STEP plants: their missing days become plan rows, numbered on. */
+async function planStep(
+  deps: SyncDeps,
+  run: SyncRunRow,
+  connection: ProviderConnectionRow,
+  unit: number,
+  planAfter: string,
+): Promise<UnitOutcome> {
+  const systems = await listConnectionSystemsAfter(
+    deps.db,
+    connection.orgId,
+    connection.id,
+    planAfter,
+    PLAN_PLANTS_PER_STEP,
+  );
+  const plants = await planPlants(deps, connection.orgId, systems);
+  let nextDay = run.pagesTotal ?? 0;
+  const rows = plants.map((plant) => {
+    const row = { runId: run.id, firstDay: nextDay, ...plant };
+    nextDay += plant.dates.length;
+    return row;
+  });
+  const planned = systems.length < PLAN_PLANTS_PER_STEP;
+  const committedAt = deps.now();
+  // Rows first: a unit that commits has its rows; rows of a delivery that loses are the same rows.
+  await runBatch(deps.db, insertPlanPlants(deps.db, rows));
+  const committed = await commitRunUnit(deps.db, run.id, unit, {
+    cursor: planned ? null : planCursor(systems.at(-1)?.id ?? planAfter),
+    pagesTotal: nextDay,
+    progressAt: committedAt,
+    ...(planned && nextDay === 0 ? { status: "success" as const, finishedAt: committedAt } : {}),
+  });
+  if (!committed) return "stale";
+  await publishProgress(deps.env, committed);
+  return committed.status === "running" ? "continue" : "finished";
+}
+
+/** Stores day number `run.pagesDone` of the plan under the connection's lease. */
+async function dayStep(
+  deps: SyncDeps,
+  run: SyncRunRow,
+  connection: ProviderConnectionRow,
+  unit: number,
+): Promise<UnitOutcome> {
+  const { db } = deps;
+  const day = run.pagesDone;
+  const plant = await findPlanPlant(db, run.id, day);
+  const date = plant?.dates[day - plant.firstDay];
+  if (!plant || date === undefined) {
+    await endHistoryRun(deps, run, { status: "failed", error: "Nothing to backfill." });
     return "finished";
   }
   const now = deps.now();
@@ -88,35 +177,42 @@ export async function runHistoryUnit(deps: SyncDeps, runId: string, unit: number
   // or a member's sync waits for the lease), history makes way and comes back a little later.
   if (snapshotDue(connection, now)) return "yield";
   // A snapshot run holds the connection: leave this unit to maintenance's resend.
-  if (!(await claimLease(db, connection.id, runId, now, now + SYNC_LEASE_MS))) return "stale";
+  if (!(await claimLease(db, connection.id, run.id, now, now + SYNC_LEASE_MS))) return "stale";
   try {
-    const result = await backfillUnit(deps, connection.id, day);
-    const finished = unit + 1 >= plan.length;
+    const result = await backfillUnit(deps, connection.id, {
+      systemId: plant.systemId,
+      providerSystemId: plant.providerSystemId,
+      date,
+      timezone: plant.timezone,
+    });
+    const finished = day + 1 >= (run.pagesTotal ?? 0);
     const committedAt = deps.now();
-    const committed = await commitRunUnit(db, runId, unit, {
-      pagesDone: unit + 1,
+    const committed = await commitRunUnit(db, run.id, unit, {
+      pagesDone: day + 1,
       readingsCount: run.readingsCount + result.pointsStored,
       providerCalls: run.providerCalls + result.providerCalls,
       progressAt: committedAt,
       ...(finished ? { status: "success" as const, finishedAt: committedAt } : {}),
     });
     if (!committed) return "stale";
+    // The plant's last day is stored: its row has served.
+    if (day + 1 === plant.firstDay + plant.dates.length) await deletePlanPlant(db, run.id, plant.firstDay);
     await publishProgress(deps.env, committed);
     return finished ? "finished" : "continue";
-  } catch (error) {
-    // History is a courtesy on top of the snapshot: its failure ends this run, not the connection's sync.
-    const message =
-      error instanceof ProviderError ? error.message : "The history backfill stopped on an internal error.";
-    await endRunningSyncRun(db, runId, {
-      status: "failed",
-      finishedAt: deps.now(),
-      error: message,
-      errorKind: error instanceof ProviderError ? error.kind : "unexpected",
-    });
-    const closed = await findSyncRunById(db, runId);
-    if (closed) await publishProgress(deps.env, closed);
-    return "finished";
   } finally {
-    await closeLease(db, connection.id, runId, {});
+    await closeLease(db, connection.id, run.id, {});
   }
+}
+
+async function endHistoryRun(
+  deps: SyncDeps,
+  run: SyncRunRow,
+  outcome: { status: "failed"; error: string; errorKind?: string },
+): Promise<void> {
+  await runBatch(deps.db, [
+    endRunningSyncRun(deps.db, run.id, { ...outcome, finishedAt: deps.now() }),
+    deletePlan(deps.db, run.id),
+  ]);
+  const closed = await findSyncRunById(deps.db, run.id);
+  if (closed) await publishProgress(deps.env, closed);
 }

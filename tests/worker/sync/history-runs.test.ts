@@ -80,19 +80,28 @@ describe("history runs after a sync", { timeout: 120_000 }, () => {
     if (first?.kind !== "history") throw new Error(`expected a history unit, got ${JSON.stringify(first)}`);
     expect(first.unit).toBe(0);
     const historyRunId = first.runId;
+    expect(await runView(owner, historyRunId)).toMatchObject({ trigger: "history", status: "running" });
+
+    // Unit 0 plans (three plants fit one planning step) and stores nothing yet.
+    sent.length = 0;
+    const beforePlan = await storedCounts(owner.orgId);
+    expect(await runHistoryUnit(deps, historyRunId, 0)).toBe("continue");
+    expect(await storedCounts(owner.orgId)).toEqual(beforePlan);
     const planned = await runView(owner, historyRunId);
-    expect(planned).toMatchObject({ trigger: "history", status: "running" });
     const daysTotal = planned.progress.historyDaysTotal ?? 0;
     // Three plants, their last 30 days (and today when daylight has passed without points).
     expect(daysTotal).toBeGreaterThanOrEqual(90);
     expect(daysTotal).toBeLessThanOrEqual(93);
     expect(planned.progress.historyDaysDone).toBe(0);
+    const planRows = await env.DB.prepare("SELECT count(*) AS n FROM history_plan_plants WHERE run_id = ?")
+      .bind(historyRunId)
+      .first<{ n: number }>();
+    expect(planRows?.n).toBe(3);
 
-    // Unit 0 commits; its redelivery is a duplicate and changes nothing.
-    sent.length = 0;
-    expect(await runHistoryUnit(deps, historyRunId, 0)).toBe("continue");
+    // Unit 1 stores the first day; its redelivery is a duplicate and changes nothing.
+    expect(await runHistoryUnit(deps, historyRunId, 1)).toBe("continue");
     const afterOne = await storedCounts(owner.orgId);
-    expect(await runHistoryUnit(deps, historyRunId, 0)).toBe("stale");
+    expect(await runHistoryUnit(deps, historyRunId, 1)).toBe("stale");
     expect(await storedCounts(owner.orgId)).toEqual(afterOne);
     expect((await runView(owner, historyRunId)).progress.historyDaysDone).toBe(1);
 
@@ -105,8 +114,8 @@ describe("history runs after a sync", { timeout: 120_000 }, () => {
         resent.push(m);
       },
     });
-    expect(resent).toContainEqual({ kind: "history", runId: historyRunId, unit: 1 });
-    sent.push({ kind: "history", runId: historyRunId, unit: 1 });
+    expect(resent).toContainEqual({ kind: "history", runId: historyRunId, unit: 2 });
+    sent.push({ kind: "history", runId: historyRunId, unit: 2 });
     await drain(deps, sent);
 
     const done = await runView(owner, historyRunId);
@@ -116,6 +125,11 @@ describe("history runs after a sync", { timeout: 120_000 }, () => {
       .bind(connectionId)
       .first<{ lease_run_id: string | null }>();
     expect(lease?.lease_run_id).toBeNull();
+    // Each plant's row went once its last day was stored.
+    const leftRows = await env.DB.prepare("SELECT count(*) AS n FROM history_plan_plants WHERE run_id = ?")
+      .bind(historyRunId)
+      .first<{ n: number }>();
+    expect(leftRows?.n).toBe(0);
 
     // The organisation's socket heard the days go by.
     const historyProgress = socket.messages.filter(
@@ -143,7 +157,7 @@ describe("history runs after a sync", { timeout: 120_000 }, () => {
 
     // Re-running: a finished unit is a duplicate, and the next sync finds no gap to fill.
     const filled = await storedCounts(owner.orgId);
-    expect(await runHistoryUnit(deps, historyRunId, 0)).toBe("stale");
+    expect(await runHistoryUnit(deps, historyRunId, 1)).toBe("stale");
     const again = await syncConnection(deps, connectionId, "manual");
     expect(again.status).toBe("success");
     expect(sent).toEqual([]);
@@ -166,7 +180,9 @@ describe("history runs after a sync", { timeout: 120_000 }, () => {
         .bind(...values, connectionId)
         .run();
 
-    // The snapshot is due: the unit stores nothing, leaves the lease alone and is sent again later.
+    // The plan is made; then the snapshot is due: the day unit stores nothing, leaves the lease
+    // alone and is sent again later.
+    expect(await runHistoryUnit(deps, historyRunId, 0)).toBe("continue");
     await setConnection("next_sync_at = ?", Date.now() - 1000);
     const before = await storedCounts(owner.orgId);
     const delayed: { message: SyncMessage; delaySeconds?: number }[] = [];
@@ -178,19 +194,19 @@ describe("history runs after a sync", { timeout: 120_000 }, () => {
         },
       },
       historyRunId,
-      0,
+      1,
       Date.now() + 60_000,
       "history",
     );
     expect(delayed).toEqual([
-      { message: { kind: "history", runId: historyRunId, unit: 0 }, delaySeconds: YIELD_DELAY_SECONDS },
+      { message: { kind: "history", runId: historyRunId, unit: 1 }, delaySeconds: YIELD_DELAY_SECONDS },
     ]);
     expect(left).toMatchObject({ status: "running", pagesDone: 0 });
     expect(await storedCounts(owner.orgId)).toEqual(before);
 
     // Once the snapshot has run, the next sync time has moved on and the unit goes ahead.
     expect((await syncConnection(deps, connectionId, "cron")).status).toBe("success");
-    expect(await runHistoryUnit(deps, historyRunId, 0)).toBe("continue");
+    expect(await runHistoryUnit(deps, historyRunId, 1)).toBe("continue");
 
     // A member's sync while a history unit holds the connection: the snapshot is made due, and
     // the sync starts as soon as the unit lets go (here after a second).
