@@ -7,8 +7,8 @@ export const sandboxAccounts = {
   solis: [
     { keyId: "1300386381676644416", keySecret: "sandbox-solis-key-secret", plants: 3 },
     { keyId: "1300386381676644500", keySecret: "sandbox-solis-bench-secret", plants: 500 },
-    // The fleet-scale account of the sync benchmark.
-    { keyId: "1300386381676642000", keySecret: "sandbox-solis-fleet-secret", plants: 2000 },
+    // The fleet-scale account of the sync benchmark: plants in twelve zones (WORLD_SITES).
+    { keyId: "1300386381676642000", keySecret: "sandbox-solis-fleet-secret", plants: 2000, world: true },
   ],
   fronius: [
     {

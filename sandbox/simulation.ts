@@ -91,6 +91,80 @@ const SITES = [
   },
 ] as const;
 
+type SimSite = (typeof SITES)[number] | (typeof WORLD_SITES)[number];
+
+/**
+ * A fleet-scale account's places: twelve zones on both hemispheres and both sides of UTC, so
+ * plant-local days, DST changes and night-time syncs differ across the account as in real fleets.
+ */
+export const WORLD_SITES = [
+  ...SITES,
+  {
+    city: "Brisbane",
+    country: "AU",
+    street: "Queen St",
+    latitude: -27.4698,
+    longitude: 153.0251,
+    timezone: "Australia/Brisbane",
+  },
+  {
+    city: "Auckland",
+    country: "NZ",
+    street: "Queen St",
+    latitude: -36.8485,
+    longitude: 174.7633,
+    timezone: "Pacific/Auckland",
+  },
+  {
+    city: "São Paulo",
+    country: "BR",
+    street: "Avenida Paulista",
+    latitude: -23.5505,
+    longitude: -46.6333,
+    timezone: "America/Sao_Paulo",
+  },
+  {
+    city: "Johannesburg",
+    country: "ZA",
+    street: "Commissioner St",
+    latitude: -26.2041,
+    longitude: 28.0473,
+    timezone: "Africa/Johannesburg",
+  },
+  {
+    city: "Delhi",
+    country: "IN",
+    street: "Janpath",
+    latitude: 28.6139,
+    longitude: 77.209,
+    timezone: "Asia/Kolkata",
+  },
+  {
+    city: "Tokyo",
+    country: "JP",
+    street: "Chuo-dori",
+    latitude: 35.6762,
+    longitude: 139.6503,
+    timezone: "Asia/Tokyo",
+  },
+  {
+    city: "Los Angeles",
+    country: "US",
+    street: "Wilshire Blvd",
+    latitude: 34.0522,
+    longitude: -118.2437,
+    timezone: "America/Los_Angeles",
+  },
+  {
+    city: "Santiago",
+    country: "CL",
+    street: "Avenida Providencia",
+    latitude: -33.4489,
+    longitude: -70.6693,
+    timezone: "America/Santiago",
+  },
+] as const;
+
 const CAPACITIES_KW = [6.4, 12, 48.6, 99.5, 250, 8.2, 30];
 
 /** FNV-1a: a stable, well-spread hash for deterministic simulation (not for security). */
@@ -105,10 +179,15 @@ export function hash(text: string): number {
 
 const unit = (text: string) => hash(text) / 0xffffffff;
 
-/** The plants of one sandbox account: `count` plants, spread over the sites above. */
-export function simulatedPlants(provider: string, account: string, count = 3): SimPlant[] {
+/** The plants of one sandbox account: `count` plants, spread over the sites above (or the world's). */
+export function simulatedPlants(
+  provider: string,
+  account: string,
+  count = 3,
+  sites: readonly SimSite[] = SITES,
+): SimPlant[] {
   return Array.from({ length: count }, (_, index) => {
-    const site = SITES[(hash(`${provider}:${account}`) + index) % SITES.length] ?? SITES[0];
+    const site = sites[(hash(`${provider}:${account}`) + index) % sites.length] ?? SITES[0];
     const seed = `${provider}:${account}:${index}`;
     const capacityKw = CAPACITIES_KW[hash(seed) % CAPACITIES_KW.length] ?? 10;
     const capacityW = Math.round(capacityKw * 1000);

@@ -15,6 +15,7 @@ import {
   type SimPlant,
   type SimState,
   simulatedPlants,
+  WORLD_SITES,
 } from "./simulation";
 
 /**
@@ -25,6 +26,11 @@ import {
  */
 
 type SolisAccount = (typeof sandboxAccounts.solis)[number];
+
+/** An account's stations: the fleet-scale account's spread over the world's zones. */
+export const solisPlants = (account: { keyId: string; plants: number; world?: true }) =>
+  simulatedPlants("solis", account.keyId, account.plants, account.world ? WORLD_SITES : undefined);
+
 type Body = Record<string, unknown>;
 
 export interface SolisSandboxOptions {
@@ -141,7 +147,7 @@ export function solisSandbox(options: SolisSandboxOptions) {
   const plantsOf = (account: SolisAccount) => {
     let plants = plantsByKey.get(account.keyId);
     if (!plants) {
-      plants = simulatedPlants("solis", account.keyId, account.plants);
+      plants = solisPlants(account);
       plantsByKey.set(account.keyId, plants);
     }
     return plants;

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect, inject, it } from "vitest";
 import { sandboxAccounts } from "../../sandbox/accounts";
-import { simulatedPlants } from "../../sandbox/simulation";
+import { solisPlants } from "../../sandbox/solis";
 import type { ProviderId } from "../../schema/api/providers";
 import { upsertConnection } from "../../worker/data/connections";
 import type { SyncMessage } from "../../worker/env";
@@ -34,10 +34,7 @@ interface VendorLimit {
 
 const solisInverterPages = (plants: number) =>
   Math.ceil(
-    simulatedPlants("solis", sandboxAccounts.solis[2].keyId, plants).reduce(
-      (n, p) => n + p.inverters.length,
-      0,
-    ) / 100,
+    solisPlants({ ...sandboxAccounts.solis[2], plants }).reduce((n, p) => n + p.inverters.length, 0) / 100,
   );
 
 const cases: {
