@@ -102,6 +102,8 @@ export const auditLogs = sqliteTable(
   (t) => [
     // Serves the newest-first audit log of one organisation.
     index("audit_logs_org_created_idx").on(t.orgId, t.createdAt),
+    // Serves retention's removal of entries past their retention, oldest first, across organisations.
+    index("audit_logs_created_idx").on(t.createdAt),
   ],
 );
 
@@ -377,6 +379,8 @@ export const alerts = sqliteTable(
     uniqueIndex("alerts_org_open_key_unique").on(t.orgId, t.openKey),
     // Serves the newest-first alert list filtered by state.
     index("alerts_org_resolved_created_idx").on(t.orgId, t.resolved, t.createdAt),
+    // Serves retention's window of the alerts resolved longest ago.
+    index("alerts_resolved_at_idx").on(t.resolvedAt),
   ],
 );
 
@@ -450,6 +454,11 @@ export const notifications = sqliteTable(
     index("notifications_user_created_idx").on(t.userId, t.createdAt),
     // Serves the mail job's scan for notifications waiting for an e-mail.
     index("notifications_email_pending_idx").on(t.emailPending, t.userId),
+    // Serves the foreign key's lookup when an alert is deleted, retention's removal of an expired
+    // alert's notifications, and of old notifications of no alert (alert_id null, by time).
+    index("notifications_alert_idx").on(t.alertId, t.createdAt),
+    // Serves retention's removal of notifications read longest ago.
+    index("notifications_read_idx").on(t.readAt),
   ],
 );
 
@@ -643,8 +652,12 @@ export const irradianceHourly = sqliteTable(
     hourStart: timestampMs("hour_start").notNull(),
     ghiWm2: real("ghi_wm2").notNull(),
   },
-  // Serves sums over a location's hours of one local day.
-  (t) => [primaryKey({ columns: [t.locationKey, t.hourStart] })],
+  (t) => [
+    // Serves sums over a location's hours of one local day.
+    primaryKey({ columns: [t.locationKey, t.hourStart] }),
+    // Serves retention's removal of the oldest hours at every location.
+    index("irradiance_hourly_hour_idx").on(t.hourStart),
+  ],
 );
 
 /** When each location's irradiance was last fetched, so the weather service is asked hourly at most. */

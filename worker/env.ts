@@ -15,6 +15,8 @@ export interface Env extends ProviderUrlEnv {
   RAW_RETENTION_DAYS?: string;
   /** Days raw inverter points are kept, when shorter than the systems' (the same by default). */
   INVERTER_RAW_RETENTION_DAYS?: string;
+  /** Days audit log entries are kept in D1 (365 by default; worker/cron/retention.ts). */
+  AUDIT_RETENTION_DAYS?: string;
   /** One attempt counter per throttle key (sign-in, sign-up, invite acceptance, password change). */
   THROTTLE: DurableObjectNamespace<Throttle>;
   /** HS256 signing key for session tokens: any string of 32 or more characters. */

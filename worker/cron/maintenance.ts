@@ -1,4 +1,3 @@
-import { deleteOldSyncRuns } from "../data/connections";
 import { deleteExpiredInvites } from "../data/invites";
 import { deleteStaleResets } from "../data/password-resets";
 import { deleteExpiredSessions } from "../data/sessions";
@@ -7,39 +6,39 @@ import { moveLegacyFleetData } from "../fleet/legacy-move";
 import { createDb } from "../lib/db";
 import { geocodeAwaitingPlants } from "../services/plant-sites";
 import { tendStalledRuns } from "../sync/stalled-runs";
+import { removeExpiredRows } from "./retention";
+
+export { SYNC_RUN_RETENTION_DAYS } from "./retention";
 
 /**
  * Removes sessions past their token's expiry and invites that can no longer be used, and moves
  * fleet data an upgrade left in D1 into the organisations' fleet stores. Raw readings past their
  * retention are removed by each fleet store's own alarm. Synced plants with only an address get
  * their geocoded site here, a few per run, so no sync page waits on the geocoder. Sync runs that
- * stopped moving are sent their next unit again, or closed as failed once their lease is over;
- * ended runs are kept SYNC_RUN_RETENTION_DAYS, removed a bounded number per run.
+ * stopped moving are sent their next unit again, or closed as failed once their lease is over.
+ * Last, rows past their retention leave D1 (./retention.ts), a bounded number per table.
  */
-/** A connection's sync history (Provider Credentials) covers this many days. */
-export const SYNC_RUN_RETENTION_DAYS = 7;
-/** Runs removed per maintenance run at most: a 7,500-connection platform ends ~2,200 runs in 5 minutes. */
-export const SYNC_RUNS_REMOVED_PER_RUN = 10_000;
-
 export async function runMaintenance({ env, now }: { env: Env; now: number }) {
   const db = createDb(env.DB);
-  const [sessions, invites, , syncRuns] = await db.batch([
+  const [sessions, invites] = await db.batch([
     deleteExpiredSessions(db, now),
     deleteExpiredInvites(db, now),
     deleteStaleResets(db, now),
-    deleteOldSyncRuns(db, now - SYNC_RUN_RETENTION_DAYS * 86_400_000, SYNC_RUNS_REMOVED_PER_RUN),
   ]);
   const legacy = await moveLegacyFleetData(env);
   const plants = await geocodeAwaitingPlants({ env, now });
   const runs = await tendStalledRuns({ env, now });
+  // After the stalled runs, so a run closed just now can go in the same pass once old enough.
+  const removed = await removeExpiredRows({ env, now });
   return {
     syncRunsResumed: runs.resumed,
     syncRunsClosed: runs.closed,
     plantSitesCreated: plants.created,
     plantAddressesNotFound: plants.notFound,
     sessionsRemoved: sessions.meta.changes,
-    syncRunsRemoved: syncRuns.meta.changes,
+    syncRunsRemoved: removed.syncRuns,
     invitesRemoved: invites.meta.changes,
     legacyRowsMoved: legacy.moved,
+    rowsRemoved: removed,
   };
 }

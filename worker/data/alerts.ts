@@ -146,3 +146,28 @@ export const setAlertAssignee = (db: Db, orgId: string, alertId: string, userId:
   db.$client
     .prepare("UPDATE alerts SET assigned_to = ? WHERE org_id = ? AND id = ?")
     .bind(userId, orgId, alertId);
+
+/**
+ * The oldest `windowSize` alerts resolved before `before` (served by alerts_resolved_at_idx): the
+ * window retention clears in one pass, their history and notifications first, then the alerts.
+ * Open alerts are never in it. Binds the cutoff and the window size, in that order.
+ */
+export const EXPIRED_ALERTS_WINDOW_SQL =
+  "SELECT id FROM alerts WHERE resolved = 1 AND resolved_at < ? ORDER BY resolved_at LIMIT ?";
+
+/**
+ * Removes the alerts of the expired window whose history and notifications are already gone, so
+ * no cascade deletes more rows than the pass allowed; answers how many were removed.
+ */
+export async function deleteExpiredAlerts(db: Db, before: number, windowSize: number): Promise<number> {
+  const result = await db.$client
+    .prepare(
+      `DELETE FROM alerts WHERE id IN (
+         SELECT w.id FROM (${EXPIRED_ALERTS_WINDOW_SQL}) w
+         WHERE NOT EXISTS (SELECT 1 FROM alert_events e WHERE e.alert_id = w.id)
+           AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.alert_id = w.id))`,
+    )
+    .bind(before, windowSize)
+    .run();
+  return result.meta.changes;
+}

@@ -91,3 +91,17 @@ export function listAuditEntriesAfter(db: Db, filter: AuditFilter, limit: number
     .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
     .limit(limit);
 }
+
+/**
+ * Removes up to `maxRows` entries written before `before`, oldest first (served by
+ * audit_logs_created_idx); answers how many were removed.
+ */
+export async function deleteAuditEntriesBefore(db: Db, before: number, maxRows: number): Promise<number> {
+  const result = await db.$client
+    .prepare(
+      "DELETE FROM audit_logs WHERE id IN (SELECT id FROM audit_logs WHERE created_at < ? ORDER BY created_at LIMIT ?)",
+    )
+    .bind(before, maxRows)
+    .run();
+  return result.meta.changes;
+}

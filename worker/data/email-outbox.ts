@@ -43,3 +43,18 @@ export async function lastMailAt(db: Db, userId: string, kind: string): Promise<
     .limit(1);
   return rows[0]?.createdAt ?? null;
 }
+
+/**
+ * Removes up to `maxRows` mails sent before `sentBefore`, oldest first (served by
+ * email_outbox_due_idx); unsent mail, still being retried, always stays. Answers how many.
+ */
+export async function deleteSentMailBefore(db: Db, sentBefore: number, maxRows: number): Promise<number> {
+  const result = await db.$client
+    .prepare(
+      `DELETE FROM email_outbox WHERE id IN (
+         SELECT id FROM email_outbox WHERE sent_at < ? ORDER BY sent_at LIMIT ?)`,
+    )
+    .bind(sentBefore, maxRows)
+    .run();
+  return result.meta.changes;
+}

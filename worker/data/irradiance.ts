@@ -66,3 +66,21 @@ export async function listIrradianceHours(db: Db, locationKeys: string[], fromMs
     .all<Pick<SqlRow<typeof irradianceHourly>, "location_key" | "hour_start" | "ghi_wm2">>();
   return rows.results;
 }
+
+/**
+ * Removes up to `maxRows` hours that started before `before`, oldest first, at every location
+ * (served by irradiance_hourly_hour_idx); answers how many were removed. Each removed row bumps the
+ * irradiance counter (migration 0005's trigger), as every write to the table does, and D1's change
+ * count includes those writes: the removed hours are counted from the rows returned instead.
+ */
+export async function deleteIrradianceHoursBefore(db: Db, before: number, maxRows: number): Promise<number> {
+  const removed = await db.$client
+    .prepare(
+      `DELETE FROM irradiance_hourly WHERE rowid IN (
+         SELECT rowid FROM irradiance_hourly WHERE hour_start < ? ORDER BY hour_start LIMIT ?)
+       RETURNING hour_start`,
+    )
+    .bind(before, maxRows)
+    .raw();
+  return removed.length;
+}

@@ -2,6 +2,7 @@ import type { AlertSeverity } from "../../schema/domain";
 import type { AlertRow, NotificationRow } from "../../schema/tables";
 import type { Db } from "../lib/db";
 import { VENDOR_ALARMS_ENABLED } from "./alert-rules";
+import { EXPIRED_ALERTS_WINDOW_SQL } from "./alerts";
 
 /** Unread notifications of one member (served by notifications_user_created_idx). */
 export async function countUnreadNotifications(db: Db, orgId: string, userId: string): Promise<number> {
@@ -113,4 +114,58 @@ export function notifyMembersOfVendorAlarms(
       params: [scope.orgId, scope.provider, JSON.stringify(page.providerAlarmIds), inserted, scope.orgId],
     }),
   ];
+}
+
+/**
+ * Removes up to `maxRows` notifications of the expired alerts' window (EXPIRED_ALERTS_WINDOW_SQL;
+ * served by notifications_alert_idx), read or not; answers how many were removed.
+ */
+export async function deleteExpiredAlertNotifications(
+  db: Db,
+  before: number,
+  windowSize: number,
+  maxRows: number,
+): Promise<number> {
+  const result = await db.$client
+    .prepare(
+      `DELETE FROM notifications WHERE id IN (
+         SELECT n.id FROM (${EXPIRED_ALERTS_WINDOW_SQL}) w JOIN notifications n ON n.alert_id = w.id LIMIT ?)`,
+    )
+    .bind(before, windowSize, maxRows)
+    .run();
+  return result.meta.changes;
+}
+
+/**
+ * Removes up to `maxRows` notifications read before `readBefore`, oldest read first (served by
+ * notifications_read_idx); answers how many were removed.
+ */
+export async function deleteReadNotifications(db: Db, readBefore: number, maxRows: number): Promise<number> {
+  const result = await db.$client
+    .prepare(
+      `DELETE FROM notifications WHERE id IN (
+         SELECT id FROM notifications WHERE read_at < ? ORDER BY read_at LIMIT ?)`,
+    )
+    .bind(readBefore, maxRows)
+    .run();
+  return result.meta.changes;
+}
+
+/**
+ * Removes up to `maxRows` notifications of no alert created before `before`, read or not, oldest
+ * first (served by notifications_alert_idx); an alert's go with the alert. Answers how many.
+ */
+export async function deleteOldAlertlessNotifications(
+  db: Db,
+  before: number,
+  maxRows: number,
+): Promise<number> {
+  const result = await db.$client
+    .prepare(
+      `DELETE FROM notifications WHERE id IN (
+         SELECT id FROM notifications WHERE alert_id IS NULL AND created_at < ? ORDER BY created_at LIMIT ?)`,
+    )
+    .bind(before, maxRows)
+    .run();
+  return result.meta.changes;
 }
