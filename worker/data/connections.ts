@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { ProviderId } from "../../schema/api/providers";
 import { providerConnections, syncRuns } from "../../schema/tables";
 import type { Db } from "../lib/db";
@@ -107,22 +107,6 @@ export const closeLease = (db: Db, connectionId: string, runId: string, values: 
 export const markSnapshotDue = (db: Db, connectionId: string, now: number) =>
   db.update(providerConnections).set({ nextSyncAt: now }).where(eq(providerConnections.id, connectionId));
 
-/** Connections whose next sync time has come and that nobody is syncing right now. */
-export const findDueConnections = (db: Db, now: number, limit: number) =>
-  db
-    .select({ id: providerConnections.id, provider: providerConnections.provider })
-    .from(providerConnections)
-    .where(
-      and(
-        eq(providerConnections.status, "active"),
-        isNotNull(providerConnections.nextSyncAt),
-        lte(providerConnections.nextSyncAt, now),
-        or(isNull(providerConnections.leaseUntil), lt(providerConnections.leaseUntil, now)),
-      ),
-    )
-    .orderBy(providerConnections.nextSyncAt)
-    .limit(limit);
-
 export const insertSyncRun = (db: Db, row: typeof syncRuns.$inferInsert) => db.insert(syncRuns).values(row);
 
 export type SyncRunUpdate = Partial<typeof syncRuns.$inferInsert>;
@@ -214,3 +198,44 @@ export const deleteOldSyncRuns = (db: Db, before: number, limit: number) =>
       WHERE ${syncRuns.startedAt} < ${before} AND ${syncRuns.status} <> 'running'
       ORDER BY ${syncRuns.startedAt} LIMIT ${limit})`,
   );
+
+/**
+ * Claims up to `limit` active connections due before `dueBefore` that no run holds, earliest first:
+ * answers each with the time it was due, and moves its next sync time to `heldUntil` in the same
+ * D1 batch (one transaction), so a claimed connection leaves the due set and is claimed once.
+ */
+export async function claimDueConnections(
+  db: Db,
+  { now, dueBefore, heldUntil, limit }: { now: number; dueBefore: number; heldUntil: number; limit: number },
+): Promise<{ id: string; dueAt: number }[]> {
+  const due = and(
+    eq(providerConnections.status, "active"),
+    lt(providerConnections.nextSyncAt, dueBefore),
+    or(isNull(providerConnections.leaseUntil), lt(providerConnections.leaseUntil, now)),
+  );
+  // Ordered on (time, id), a total order, so the read and the update pick the same connections.
+  const order = [providerConnections.nextSyncAt, providerConnections.id];
+  const [claimed] = await db.batch([
+    db
+      .select({ id: providerConnections.id, dueAt: providerConnections.nextSyncAt })
+      .from(providerConnections)
+      .where(due)
+      .orderBy(...order)
+      .limit(limit),
+    db
+      .update(providerConnections)
+      .set({ nextSyncAt: heldUntil })
+      .where(
+        inArray(
+          providerConnections.id,
+          db
+            .select({ id: providerConnections.id })
+            .from(providerConnections)
+            .where(due)
+            .orderBy(...order)
+            .limit(limit),
+        ),
+      ),
+  ]);
+  return claimed.map((c) => ({ id: c.id, dueAt: c.dueAt ?? now }));
+}

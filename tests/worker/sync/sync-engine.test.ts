@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sandboxAccounts } from "../../../sandbox/accounts";
 import { createSandbox } from "../../../sandbox/app";
-import { dispatchDueSyncs } from "../../../worker/cron/dispatch-syncs";
+import { dispatchDueSyncs, START_PENDING_MS } from "../../../worker/cron/dispatch-syncs";
 import type { SyncMessage } from "../../../worker/env";
 import worker from "../../../worker/index";
 import { sealCredentials } from "../../../worker/lib/connection-secrets";
@@ -277,7 +277,7 @@ describe("scheduled syncs", () => {
       .run();
     const first = await dispatchDueSyncs({ env, now });
     expect(first.queued).toBeGreaterThanOrEqual(1);
-    expect((await connectionRow(connectionId))?.next_sync_at).toBe(now + SYNC_INTERVAL_MS);
+    expect((await connectionRow(connectionId))?.next_sync_at).toBe(now + START_PENDING_MS);
     const second = await dispatchDueSyncs({ env, now });
     expect(second.queued).toBe(0);
 

@@ -208,8 +208,15 @@ describe("sync runs of small units", { timeout: 120_000 }, () => {
     await env.DB.prepare("UPDATE provider_connections SET next_sync_at = 1 WHERE id = ?")
       .bind(connectionId)
       .run();
-    const dispatched = await dispatchDueSyncs({ env, now: Date.now() });
-    expect(dispatched.queued).toBe(0);
+    const queued: string[] = [];
+    await dispatchDueSyncs({
+      env,
+      now: Date.now(),
+      sendBatch: async (messages) => {
+        for (const m of messages) if (m.body.kind === "start") queued.push(m.body.connectionId);
+      },
+    });
+    expect(queued).not.toContain(connectionId);
     await consumeSyncMessage(deps(), { kind: "start", connectionId });
     // A member's sync while the run goes follows that run instead of starting another.
     const body = await expectStatus<{ runId: string; status: string }>(

@@ -1,0 +1,267 @@
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { providerIds } from "../../../schema/api/providers";
+import { dispatchDueSyncs } from "../../../worker/cron/dispatch-syncs";
+import type { Env, SyncMessage } from "../../../worker/env";
+import { nextCycleAt } from "../../../worker/sync/run";
+import { SYNC_INTERVAL_MS } from "../../../worker/sync/schedule";
+
+const FLEET_CONNECTIONS = 10_000;
+/** The cron's ticks fall on whole five minutes. */
+const tickAt = (index: number) => (Math.ceil(Date.now() / SYNC_INTERVAL_MS) + index) * SYNC_INTERVAL_MS;
+
+interface SentStart {
+  connectionId: string;
+  delaySeconds: number;
+}
+
+/**
+ * The worker's env with SYNC_QUEUE collecting what is sent and DB counting the statements and
+ * round trips it is given, so a test sees every message and every D1 call of one dispatch.
+ */
+function recordingEnv() {
+  const sent: SentStart[] = [];
+  const counts = {
+    d1Statements: 0,
+    d1Ms: 0,
+    d1RoundTrips: 0,
+    queueCalls: 0,
+    largestCallMessages: 0,
+    largestCallBytes: 0,
+  };
+  const queue: Queue<SyncMessage> = {
+    metrics: async () => ({ backlogCount: sent.length, backlogBytes: 0 }),
+    send: async (body, options) => {
+      counts.queueCalls++;
+      if (body.kind === "start")
+        sent.push({ connectionId: body.connectionId, delaySeconds: options?.delaySeconds ?? 0 });
+      return { metadata: { metrics: { backlogCount: sent.length, backlogBytes: 0 } } };
+    },
+    sendBatch: async (messages, options) => {
+      const batch = [...messages];
+      counts.queueCalls++;
+      counts.largestCallMessages = Math.max(counts.largestCallMessages, batch.length);
+      counts.largestCallBytes = Math.max(counts.largestCallBytes, JSON.stringify(batch).length);
+      for (const m of batch) {
+        if (m.body.kind === "start")
+          sent.push({
+            connectionId: m.body.connectionId,
+            delaySeconds: m.delaySeconds ?? options?.delaySeconds ?? 0,
+          });
+      }
+      return { metadata: { metrics: { backlogCount: sent.length, backlogBytes: 0 } } };
+    },
+  };
+  const timed = async <T>(call: Promise<T>): Promise<T> => {
+    const calledAtMs = Date.now();
+    try {
+      return await call;
+    } finally {
+      counts.d1Ms += Date.now() - calledAtMs;
+    }
+  };
+  // Statements run alone count one round trip each; a batch counts one for all of its statements.
+  const unwrapped = new WeakMap<object, D1PreparedStatement>();
+  const counted = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(statement, {
+      get(target, property) {
+        if (property === "bind") return (...values: unknown[]) => counted(target.bind(...values));
+        const value: unknown = Reflect.get(target, property);
+        if (typeof value !== "function") return value;
+        if (property === "all" || property === "run" || property === "first" || property === "raw")
+          return (...args: unknown[]) => {
+            counts.d1RoundTrips++;
+            return timed(Promise.resolve(value.apply(target, args)));
+          };
+        return value.bind(target);
+      },
+    });
+    unwrapped.set(proxy, statement);
+    return proxy;
+  };
+  const db = new Proxy(env.DB, {
+    get(target, property) {
+      if (property === "prepare")
+        return (query: string) => {
+          counts.d1Statements++;
+          return counted(target.prepare(query));
+        };
+      if (property === "batch")
+        return (statements: D1PreparedStatement[]) => {
+          counts.d1RoundTrips++;
+          return timed(target.batch(statements.map((s) => unwrapped.get(s) ?? s)));
+        };
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const recorded: Env = { ...env, DB: db, SYNC_QUEUE: queue };
+  return { env: recorded, sent, counts };
+}
+
+/** Active connections with no run going, inserted straight into D1 (the dispatch reads nothing else). */
+async function insertConnections(count: number, nextSyncAt: (index: number) => number): Promise<string[]> {
+  const orgCount = Math.ceil(count / providerIds.length);
+  const runId = crypto.randomUUID().slice(0, 8);
+  const orgs = Array.from({ length: orgCount }, (_, i) => ({
+    id: `dispatch-${runId}-${i}`,
+    name: `Fleet ${i}`,
+  }));
+  const connections = Array.from({ length: count }, (_, i) => ({
+    id: crypto.randomUUID(),
+    orgId: orgs[Math.floor(i / providerIds.length)]?.id,
+    provider: providerIds[i % providerIds.length],
+    nextSyncAt: nextSyncAt(i),
+  }));
+  const rowsPerStatement = 1_000;
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < orgs.length; i += rowsPerStatement) {
+    statements.push(
+      env.DB.prepare(
+        `INSERT INTO organizations (id, name, created_at)
+         SELECT value ->> 'id', value ->> 'name', 0 FROM json_each(?)`,
+      ).bind(JSON.stringify(orgs.slice(i, i + rowsPerStatement))),
+    );
+  }
+  for (let i = 0; i < connections.length; i += rowsPerStatement) {
+    statements.push(
+      env.DB.prepare(
+        `INSERT INTO provider_connections
+           (id, org_id, provider, credentials_ciphertext, credentials_iv, status, consecutive_failures,
+            next_sync_at, created_at, updated_at)
+         SELECT value ->> 'id', value ->> 'orgId', value ->> 'provider', 'sealed', 'iv', 'active', 0,
+                value ->> 'nextSyncAt', 0, 0
+         FROM json_each(?)`,
+      ).bind(JSON.stringify(connections.slice(i, i + rowsPerStatement))),
+    );
+  }
+  await env.DB.batch(statements);
+  return connections.map((c) => c.id);
+}
+
+/** What each run leaves when it ends well, having started as its message was delivered. */
+async function finishRuns(starts: SentStart[], dispatchedAt: number) {
+  const rows = starts.map((s) => ({
+    id: s.connectionId,
+    nextSyncAt: nextCycleAt(dispatchedAt + s.delaySeconds * 1000, SYNC_INTERVAL_MS),
+  }));
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < rows.length; i += 1_000) {
+    statements.push(
+      env.DB.prepare(
+        `UPDATE provider_connections SET next_sync_at = (
+           SELECT value ->> 'nextSyncAt' FROM json_each(?1) WHERE value ->> 'id' = provider_connections.id)
+         WHERE id IN (SELECT value ->> 'id' FROM json_each(?1))`,
+      ).bind(JSON.stringify(rows.slice(i, i + 1_000))),
+    );
+  }
+  await env.DB.batch(statements);
+}
+
+const countBy = (starts: SentStart[]) => {
+  const times = new Map<string, number>();
+  for (const s of starts) times.set(s.connectionId, (times.get(s.connectionId) ?? 0) + 1);
+  return times;
+};
+
+describe("the cron's sync dispatch", () => {
+  beforeEach(async () => {
+    await env.DB.prepare("DELETE FROM provider_connections").run();
+  });
+
+  it("queues 10,000 due connections within one tick, each once, and not again while their runs wait", async () => {
+    const tick = tickAt(1);
+    // Due at the tick or up to five minutes before it (a tick that ran late, backoffs ending).
+    const ids = await insertConnections(FLEET_CONNECTIONS, (i) => tick - (i % 300) * 1000);
+
+    const first = recordingEnv();
+    const startedAtMs = Date.now();
+    const result = await dispatchDueSyncs({ env: first.env, now: tick });
+    const wallMs = Date.now() - startedAtMs;
+    console.log(
+      JSON.stringify({
+        dispatch: `${FLEET_CONNECTIONS} due connections, one tick`,
+        wallMs,
+        ...first.counts,
+        messages: first.sent.length,
+      }),
+    );
+
+    expect(result.queued).toBe(FLEET_CONNECTIONS);
+    const times = countBy(first.sent);
+    expect(times.size).toBe(FLEET_CONNECTIONS);
+    expect([...times.values()].every((n) => n === 1)).toBe(true);
+    expect(new Set(ids)).toEqual(new Set(times.keys()));
+    // Within the Queues and D1 limits of one invocation.
+    expect(first.counts.largestCallMessages).toBeLessThanOrEqual(100);
+    expect(first.counts.largestCallBytes).toBeLessThan(256_000);
+    expect(first.counts.d1RoundTrips + first.counts.queueCalls).toBeLessThan(200);
+    // Spread over the tick's first minute, so each run starts in the minute its next cycle is counted from.
+    const delays = first.sent.map((s) => s.delaySeconds);
+    expect(Math.max(...delays)).toBeLessThan(60);
+    expect(new Set(delays).size).toBeGreaterThan(30);
+
+    // Five minutes on, no run has begun yet (a long queue): nothing is queued a second time.
+    const second = recordingEnv();
+    expect((await dispatchDueSyncs({ env: second.env, now: tick + SYNC_INTERVAL_MS })).queued).toBe(0);
+    expect(second.sent).toEqual([]);
+
+    // Once the runs have ended, each is queued again on the next tick: a five-minute cadence.
+    await finishRuns(first.sent, tick);
+    const third = recordingEnv();
+    expect((await dispatchDueSyncs({ env: third.env, now: tick + SYNC_INTERVAL_MS })).queued).toBe(
+      FLEET_CONNECTIONS,
+    );
+    expect(countBy(third.sent).size).toBe(FLEET_CONNECTIONS);
+  }, 60_000);
+
+  it("queues a connection due between ticks at the tick before, delayed to its time", async () => {
+    const tick = tickAt(1);
+    const [early, late, later] = await insertConnections(
+      3,
+      (i) => [tick + 3 * 60_000, tick + SYNC_INTERVAL_MS - 1, tick + SYNC_INTERVAL_MS][i] ?? 0,
+    );
+    const recording = recordingEnv();
+    expect((await dispatchDueSyncs({ env: recording.env, now: tick })).queued).toBe(2);
+    const delayOf = (id: string | undefined) =>
+      recording.sent.find((s) => s.connectionId === id)?.delaySeconds;
+    expect(delayOf(early)).toBeGreaterThanOrEqual(180);
+    expect(delayOf(early)).toBeLessThan(180 + 60);
+    expect(delayOf(late)).toBeGreaterThanOrEqual(300);
+    // Due on the next tick itself: that tick queues it.
+    expect(delayOf(later)).toBeUndefined();
+    const next = recordingEnv();
+    await dispatchDueSyncs({ env: next.env, now: tick + SYNC_INTERVAL_MS });
+    expect(next.sent.map((s) => s.connectionId)).toEqual([later]);
+  });
+
+  it("queues a start that never began a run again two ticks later, and only then", async () => {
+    const tick = tickAt(1);
+    const [connectionId] = await insertConnections(1, () => tick - 1000);
+    const ticks = [0, 1, 2, 3].map((n) => tick + n * SYNC_INTERVAL_MS);
+    const queuedPerTick: number[] = [];
+    for (const at of ticks) {
+      const recording = recordingEnv();
+      await dispatchDueSyncs({ env: recording.env, now: at });
+      queuedPerTick.push(recording.sent.filter((s) => s.connectionId === connectionId).length);
+    }
+    // The message is lost each time: queued at the tick, passed over on the next, queued again after.
+    expect(queuedPerTick).toEqual([1, 0, 1, 0]);
+  });
+
+  it("leaves connections that a run holds, that are not active, or that are not scheduled", async () => {
+    const tick = tickAt(1);
+    const [held, expiredLease, paused, unscheduled, due] = await insertConnections(5, () => tick - 1000);
+    const set = (sql: string, id: string | undefined, ...values: unknown[]) =>
+      env.DB.prepare(`UPDATE provider_connections SET ${sql} WHERE id = ?`)
+        .bind(...values, id)
+        .run();
+    await set("lease_until = ?, lease_run_id = 'run'", held, tick + 60_000);
+    await set("lease_until = ?, lease_run_id = 'run'", expiredLease, tick - 1);
+    await set("status = 'needs_attention'", paused);
+    await set("next_sync_at = NULL", unscheduled);
+    const recording = recordingEnv();
+    await dispatchDueSyncs({ env: recording.env, now: tick });
+    expect(recording.sent.map((s) => s.connectionId).sort()).toEqual([expiredLease, due].sort());
+  });
+});
