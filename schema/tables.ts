@@ -250,10 +250,10 @@ export const syncRuns = sqliteTable(
 );
 
 /**
- * A history run's plan, one row per plant: the plant-local days it lacks (31 at most), and the
- * number of the plan's first day that is this plant's (days are numbered across the plan in
- * order). No value grows with the fleet: a 20,000-plant plan is 20,000 small rows, removed plant
- * by plant as their days are stored and with their run.
+ * A history run's plan, one row per plant: the plant-local days it lacks (31 at most), worked
+ * newest first across the fleet (every plant's yesterday before any plant's day before), so
+ * recent days arrive first. No value grows with the fleet: a 20,000-plant plan is 20,000 small
+ * rows, each removed once its days are stored, and all with their run.
  */
 export const historyPlanPlants = sqliteTable(
   "history_plan_plants",
@@ -261,14 +261,21 @@ export const historyPlanPlants = sqliteTable(
     runId: text("run_id")
       .notNull()
       .references(() => syncRuns.id, { onDelete: "cascade" }),
-    firstDay: integer("first_day").notNull(),
     systemId: text("system_id").notNull(),
     providerSystemId: text("provider_system_id").notNull(),
     timezone: text("timezone").notNull(),
     /** Plant-local YYYY-MM-DD dates, oldest first. */
     dates: text("dates", { mode: "json" }).$type<string[]>().notNull(),
+    /** Days stored so far, from the newest. */
+    done: integer("done").notNull().default(0),
+    /** The newest date not yet stored: the claim order. */
+    nextDate: text("next_date").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.firstDay] })],
+  (t) => [
+    primaryKey({ columns: [t.runId, t.systemId] }),
+    // Serves the claim of the run's newest day left.
+    index("history_plan_plants_next_idx").on(t.runId, t.nextDate),
+  ],
 );
 
 export const monitoringSystems = sqliteTable(

@@ -2,20 +2,21 @@ import type { ProviderConnectionRow, SyncRunRow } from "../../schema/tables";
 import {
   claimLease,
   closeLease,
-  commitRunUnit,
   endRunningSyncRun,
   findConnectionById,
   findSyncRunById,
   insertSyncRun,
+  type SyncRunUpdate,
 } from "../data/connections";
 import {
+  claimPlanPlant,
+  commitHistoryUnit,
   deletePlan,
-  deletePlanPlant,
-  findPlanPlant,
+  finishPlanDay,
   insertPlanPlants,
   listConnectionSystemsAfter,
 } from "../data/history";
-import { runBatch } from "../lib/db";
+import { type BatchStatement, runBatch } from "../lib/db";
 import { ProviderError } from "../providers/errors";
 import {
   backfillUnit,
@@ -34,8 +35,9 @@ import { SYNC_LEASE_MS } from "./schedule";
  *
  * The run first plans, PLAN_PLANTS_PER_STEP plants a unit: each plant's missing days become one
  * row of `history_plan_plants`, and the run's cursor holds only the last plant planned. Then
- * each unit stores one plant-day with `backfillUnit`: the run's `pagesDone` is the number of the
- * next day, `pagesTotal` the days planned. Nothing of the run's state grows with plants × days.
+ * each unit stores one plant-day with `backfillUnit`, newest first across the fleet (every
+ * plant's today and yesterday before older days): `pagesDone` counts the days stored,
+ * `pagesTotal` the days planned. Nothing of the run's state grows with plants × days.
  * Each day unit takes the connection's lease for its run and frees it after, so a snapshot run
  * may go between two units; a unit that finds the lease taken stops and maintenance sends it again.
  */
@@ -120,7 +122,7 @@ export async function runHistoryUnit(deps: SyncDeps, runId: string, unit: number
   }
 }
 
-/** Plans the next PLAN_PLANTS_PER_STEP plants: their missing days become plan rows, numbered on. */
+/** Plans the next PLAN_PLANTS_PER_STEP plants: their missing days become plan rows. */
 async function planStep(
   deps: SyncDeps,
   run: SyncRunRow,
@@ -136,28 +138,30 @@ async function planStep(
     PLAN_PLANTS_PER_STEP,
   );
   const plants = await planPlants(deps, connection.orgId, systems);
-  let nextDay = run.pagesTotal ?? 0;
-  const rows = plants.map((plant) => {
-    const row = { runId: run.id, firstDay: nextDay, ...plant };
-    nextDay += plant.dates.length;
-    return row;
-  });
+  const rows = plants.map((plant) => ({
+    runId: run.id,
+    ...plant,
+    done: 0,
+    nextDate: plant.dates.at(-1) ?? "",
+  }));
+  const daysTotal = (run.pagesTotal ?? 0) + plants.reduce((n, plant) => n + plant.dates.length, 0);
   const planned = systems.length < PLAN_PLANTS_PER_STEP;
   const committedAt = deps.now();
-  // Rows first: a unit that commits has its rows; rows of a delivery that loses are the same rows.
-  await runBatch(deps.db, insertPlanPlants(deps.db, rows));
-  const committed = await commitRunUnit(deps.db, run.id, unit, {
+  // One transaction: a delivery that loses the commit adds the same rows, which are already there.
+  const [committed] = await commitWith(deps, run.id, unit, insertPlanPlants(deps.db, rows), {
     cursor: planned ? null : planCursor(systems.at(-1)?.id ?? planAfter),
-    pagesTotal: nextDay,
+    pagesTotal: daysTotal,
     progressAt: committedAt,
-    ...(planned && nextDay === 0 ? { status: "success" as const, finishedAt: committedAt } : {}),
+    ...(planned && daysTotal === (run.pagesDone ?? 0)
+      ? { status: "success" as const, finishedAt: committedAt }
+      : {}),
   });
   if (!committed) return "stale";
   await publishProgress(deps.env, committed);
   return committed.status === "running" ? "continue" : "finished";
 }
 
-/** Stores day number `run.pagesDone` of the plan under the connection's lease. */
+/** Stores the newest day left of the plan under the connection's lease. */
 async function dayStep(
   deps: SyncDeps,
   run: SyncRunRow,
@@ -165,10 +169,8 @@ async function dayStep(
   unit: number,
 ): Promise<UnitOutcome> {
   const { db } = deps;
-  const day = run.pagesDone;
-  const plant = await findPlanPlant(db, run.id, day);
-  const date = plant?.dates[day - plant.firstDay];
-  if (!plant || date === undefined) {
+  const plant = await claimPlanPlant(db, run.id);
+  if (!plant) {
     await endHistoryRun(deps, run, { status: "failed", error: "Nothing to backfill." });
     return "finished";
   }
@@ -182,26 +184,40 @@ async function dayStep(
     const result = await backfillUnit(deps, connection.id, {
       systemId: plant.systemId,
       providerSystemId: plant.providerSystemId,
-      date,
+      date: plant.nextDate,
       timezone: plant.timezone,
     });
-    const finished = day + 1 >= (run.pagesTotal ?? 0);
+    const finished = run.pagesDone + 1 >= (run.pagesTotal ?? 0);
     const committedAt = deps.now();
-    const committed = await commitRunUnit(db, run.id, unit, {
-      pagesDone: day + 1,
+    const [committed] = await commitWith(deps, run.id, unit, [finishPlanDay(db, plant)], {
+      pagesDone: run.pagesDone + 1,
       readingsCount: run.readingsCount + result.pointsStored,
       providerCalls: run.providerCalls + result.providerCalls,
       progressAt: committedAt,
       ...(finished ? { status: "success" as const, finishedAt: committedAt } : {}),
     });
     if (!committed) return "stale";
-    // The plant's last day is stored: its row has served.
-    if (day + 1 === plant.firstDay + plant.dates.length) await deletePlanPlant(db, run.id, plant.firstDay);
     await publishProgress(deps.env, committed);
     return finished ? "finished" : "continue";
   } finally {
     await closeLease(db, connection.id, run.id, {});
   }
+}
+
+/**
+ * Commits unit `unit` of the run together with `statements` in one D1 transaction; answers the
+ * run as committed, or nothing when another delivery of the unit committed first.
+ */
+async function commitWith(
+  deps: SyncDeps,
+  runId: string,
+  unit: number,
+  statements: BatchStatement[],
+  values: SyncRunUpdate,
+): Promise<[SyncRunRow | undefined]> {
+  const results = await runBatch(deps.db, [...statements, commitHistoryUnit(deps.db, runId, unit, values)]);
+  if ((results.at(-1)?.meta.changes ?? 0) === 0) return [undefined];
+  return [await findSyncRunById(deps.db, runId)];
 }
 
 async function endHistoryRun(

@@ -1,6 +1,7 @@
 import { endRunningSyncRun, findConnectionById, findStalledRuns } from "../data/connections";
+import { deletePlan } from "../data/history";
 import type { Env, SyncMessage } from "../env";
-import { createDb } from "../lib/db";
+import { createDb, runBatch } from "../lib/db";
 import { closeRun } from "./run";
 import { RESUME_STALLED_AFTER_MS, SYNC_LEASE_MS } from "./schedule";
 
@@ -42,7 +43,10 @@ export async function tendStalledRuns({
     } else {
       // The connection was removed while the run stood still, or a history run (which leaves the
       // connection's sync outcome alone and frees its lease after each unit): only the run is closed.
-      await endRunningSyncRun(db, run.id, { status: "failed", finishedAt: now, error: message });
+      await runBatch(db, [
+        endRunningSyncRun(db, run.id, { status: "failed", finishedAt: now, error: message }),
+        deletePlan(db, run.id),
+      ]);
     }
     closed++;
   }

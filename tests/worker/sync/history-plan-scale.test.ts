@@ -2,7 +2,6 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sandboxAccounts } from "../../../sandbox/accounts";
 import { createSandbox } from "../../../sandbox/app";
-import { WORLD_SITES } from "../../../sandbox/simulation";
 import { solisPlants } from "../../../sandbox/solis";
 import type { SyncMessage } from "../../../worker/env";
 import { createDb } from "../../../worker/lib/db";
@@ -11,11 +10,11 @@ import { solisAdapter } from "../../../worker/providers/solis";
 import { PLAN_PLANTS_PER_STEP, planPlants } from "../../../worker/services/history-backfill";
 import { runHistoryUnit, startHistoryRun } from "../../../worker/sync/history-run";
 import type { SyncDeps } from "../../../worker/sync/run";
-import { storeOf } from "../fleet-helpers";
+import { storeOf, storeSql } from "../fleet-helpers";
 import { registerOwner } from "../helpers";
 import { storeConnection } from "./connection-fixtures";
 
-const solis = sandboxAccounts.solis[0];
+const world = sandboxAccounts.solis[3];
 const PLANTS = 20_000;
 const DAYS = 31;
 /** No value the plan writes, sends or answers may be larger than this. */
@@ -28,31 +27,36 @@ const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)
  * claimed and finished, with every stored row, queue message and store answer measured.
  */
 describe("a history plan at fleet size", { timeout: 300_000 }, () => {
-  it("plans 20,000 plants × 31 days in rows, messages and answers none larger than 100 KB, and works it plant by plant", async () => {
+  it("plans 20,000 plants × 31 days in rows, messages and answers none larger than 100 KB, and works it newest day first", async () => {
     const owner = await registerOwner();
     const connectionId = await storeConnection(owner.orgId, "solis", {
-      keyId: solis.keyId,
-      keySecret: solis.keySecret,
+      keyId: world.keyId,
+      keySecret: world.keySecret,
     });
-    // The connection's plants in twelve zones; the first three (by id) are the sandbox account's
-    // stations, so their days can be read from the vendor for real.
-    const stations = solisPlants(solis);
-    const zones = WORLD_SITES.map(
-      (site, k) => `(${k}, ${site.latitude}, ${site.longitude}, '${site.timezone}')`,
-    ).join(", ");
+    // The connection's plants are the sandbox's 20,000 stations in twelve zones, so any day the
+    // run claims can be read from the vendor for real.
+    const stations = solisPlants(world);
+    expect(stations).toHaveLength(PLANTS);
     const now = Date.now();
-    await env.DB.prepare(
-      `INSERT INTO monitoring_systems (id, org_id, connection_id, provider, provider_system_id, name, capacity_w,
-         state, latitude, longitude, timezone, created_at, updated_at)
-       WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${PLANTS - 1}),
-         zones(k, lat, lon, tz) AS (VALUES ${zones})
-       SELECT printf('plan-%05d', i), ?1, ?2, 'solis',
-         CASE i WHEN 0 THEN ?3 WHEN 1 THEN ?4 WHEN 2 THEN ?5 ELSE 'S' || i END,
-         'Plant ' || i, 10000, 'online', lat, lon, tz, ?6, ?6
-       FROM n JOIN zones ON zones.k = n.i % ${WORLD_SITES.length}`,
-    )
-      .bind(owner.orgId, connectionId, stations[0]?.id, stations[1]?.id, stations[2]?.id, now)
-      .run();
+    for (let i = 0; i < PLANTS; i += 1000) {
+      const chunk = stations.slice(i, i + 1000).map((p, k) => ({
+        id: `plan-${String(i + k).padStart(5, "0")}`,
+        vendorId: p.id,
+        name: p.name,
+        lat: p.latitude,
+        lon: p.longitude,
+        tz: p.timezone,
+      }));
+      await env.DB.prepare(
+        `INSERT INTO monitoring_systems (id, org_id, connection_id, provider, provider_system_id, name, capacity_w,
+           state, latitude, longitude, timezone, created_at, updated_at)
+         SELECT j.value ->> 'id', ?1, ?2, 'solis', j.value ->> 'vendorId', j.value ->> 'name', 10000, 'online',
+           j.value ->> 'lat', j.value ->> 'lon', j.value ->> 'tz', ?3, ?3
+         FROM json_each(?4) AS j`,
+      )
+        .bind(owner.orgId, connectionId, now, JSON.stringify(chunk))
+        .run();
+    }
     await storeOf(owner.orgId).ensureDirectory(owner.orgId);
 
     let fakeClock = 0;
@@ -66,7 +70,7 @@ describe("a history plan at fleet size", { timeout: 300_000 }, () => {
       sleep: async (ms: number) => {
         fakeClock += ms;
       },
-      budget: localBudget(solisAdapter.callPlan(solis)),
+      budget: localBudget(solisAdapter.callPlan(world)),
       enqueue: async (message) => {
         sent.push(message);
       },
@@ -107,20 +111,24 @@ describe("a history plan at fleet size", { timeout: 300_000 }, () => {
     // A step past a full last one finds no plant left.
     expect(unit).toBe(PLANTS / PLAN_PLANTS_PER_STEP + 1);
     const planned = await env.DB.prepare(
-      `SELECT count(*) AS plants, sum(json_array_length(dates)) AS days, max(length(dates)) AS largestDates,
+      `SELECT count(*) AS plants, count(DISTINCT system_id) AS distinctPlants,
+         sum(json_array_length(dates)) AS days, max(length(dates)) AS largestDates,
          (SELECT pages_total FROM sync_runs WHERE id = ?1) AS total,
-         (SELECT max(length(CAST(cursor AS BLOB))) FROM sync_runs WHERE id = ?1) AS cursorBytes
+         count(DISTINCT timezone) AS zones
        FROM history_plan_plants WHERE run_id = ?1`,
     )
       .bind(runId)
       .first<{
         plants: number;
+        distinctPlants: number;
         days: number;
         largestDates: number;
         total: number;
-        cursorBytes: number | null;
+        zones: number;
       }>();
     expect(planned?.plants).toBe(PLANTS);
+    expect(planned?.distinctPlants).toBe(PLANTS);
+    expect(planned?.zones).toBeGreaterThanOrEqual(10);
     // Every plant's 30 past days, and today where daylight has passed there without points.
     expect(planned?.days).toBeGreaterThanOrEqual(PLANTS * (DAYS - 1));
     expect(planned?.days).toBeLessThanOrEqual(PLANTS * DAYS);
@@ -129,7 +137,8 @@ describe("a history plan at fleet size", { timeout: 300_000 }, () => {
     expect(largestCursor).toBeLessThan(100);
     // The run's row, the largest plan row and every message are small.
     const largestRow = await env.DB.prepare(
-      `SELECT max(length(run_id) + length(system_id) + length(provider_system_id) + length(timezone) + length(dates)) AS n
+      `SELECT max(length(run_id) + length(system_id) + length(provider_system_id) + length(timezone) + length(dates)
+         + length(next_date)) AS n
        FROM history_plan_plants WHERE run_id = ?`,
     )
       .bind(runId)
@@ -138,43 +147,44 @@ describe("a history plan at fleet size", { timeout: 300_000 }, () => {
     const runRow = await env.DB.prepare("SELECT * FROM sync_runs WHERE id = ?").bind(runId).first();
     expect(bytes(runRow)).toBeLessThan(MAX_VALUE_BYTES);
 
-    // Every day number belongs to exactly one plant: the rows' day ranges follow each other.
-    const gaps = await env.DB.prepare(
-      `SELECT count(*) AS n FROM (
-         SELECT first_day, lag(first_day + json_array_length(dates), 1, 0) OVER (ORDER BY first_day) AS expected
-         FROM history_plan_plants WHERE run_id = ?) WHERE first_day != expected`,
-    )
-      .bind(runId)
-      .first<{ n: number }>();
-    expect(gaps?.n).toBe(0);
-
-    // Claimed and finished unit by unit: the first plant's days read from the vendor, its row gone after its last.
-    const firstPlant = await env.DB.prepare(
-      "SELECT json_array_length(dates) AS days FROM history_plan_plants WHERE run_id = ? AND first_day = 0",
-    )
-      .bind(runId)
-      .first<{ days: number }>();
-    const firstDays = firstPlant?.days ?? 0;
-    expect(firstDays).toBeGreaterThanOrEqual(DAYS - 1);
-    for (let day = 0; day < firstDays; day++) {
+    // Claimed and finished unit by unit, newest day first across the fleet: each unit stores the
+    // newest day left anywhere, read from the vendor; a redelivered unit is a duplicate.
+    const newestLeft = async () =>
+      (
+        await env.DB.prepare("SELECT max(next_date) AS d FROM history_plan_plants WHERE run_id = ?")
+          .bind(runId)
+          .first<{ d: string }>()
+      )?.d ?? "";
+    const UNITS = 40;
+    const claimed: string[] = [];
+    for (let k = 0; k < UNITS; k++) {
+      const newest = await newestLeft();
       expect(await runHistoryUnit(deps, runId, unit)).toBe("continue");
-      // A redelivered unit is a duplicate.
       expect(await runHistoryUnit(deps, runId, unit)).toBe("stale");
+      const fetched = await env.DB.prepare(
+        "SELECT count(*) AS n FROM history_plan_plants WHERE run_id = ? AND done > 0",
+      )
+        .bind(runId)
+        .first<{ n: number }>();
+      expect(fetched?.n).toBe(k + 1);
+      claimed.push(newest);
       unit++;
     }
-    const afterFirst = await env.DB.prepare(
+    // Days were taken newest first (never an older day while a newer one was left).
+    expect([...claimed].sort().reverse()).toEqual(claimed);
+    const afterUnits = await env.DB.prepare(
       `SELECT (SELECT pages_done FROM sync_runs WHERE id = ?1) AS done,
-         (SELECT count(*) FROM history_plan_plants WHERE run_id = ?1) AS plants,
-         (SELECT min(first_day) FROM history_plan_plants WHERE run_id = ?1) AS next`,
+         (SELECT count(*) FROM history_plan_plants WHERE run_id = ?1) AS plants`,
     )
       .bind(runId)
-      .first<{ done: number; plants: number; next: number }>();
-    expect(afterFirst).toEqual({ done: firstDays, plants: PLANTS - 1, next: firstDays });
-    const stored = await storeOf(owner.orgId).historyGaps(owner.orgId, ["plan-00000"], {
-      now: Date.now(),
-      days: DAYS,
-    });
-    expect(stored[0]?.dates.filter((date) => date < new Date().toISOString().slice(0, 10))).toEqual([]);
+      .first<{ done: number; plants: number }>();
+    expect(afterUnits).toEqual({ done: UNITS, plants: PLANTS });
+    // Forty plants got their newest missing day from the vendor (a plant's day has points).
+    const stored = await storeSql<{ n: number }>(
+      owner.orgId,
+      "SELECT count(DISTINCT sys) AS n FROM system_readings",
+    );
+    expect(stored[0]?.n).toBe(UNITS);
     for (const message of sent) expect(bytes(message)).toBeLessThan(1024);
 
     // The connection goes: its runs and what is left of their plans go with it.
