@@ -28,12 +28,20 @@ export const sandboxAccounts = {
       clientSecret: "sandbox-sma-client-secret",
       ownerEmail: "owner@sandbox.sma.test",
       plants: 3,
+      // On top of `plants` (sandbox/sma.ts): a plant in Sydney, whose plant-local times run ahead
+      // of UTC, with an energy meter beside its inverters; and a plant whose data manager stopped
+      // uploading 3 hours ago, so its newest values are always 3 hours old.
+      quirkPlants: [
+        { timezone: "Australia/Sydney", energyMeter: true, uploadLagHours: 0 },
+        { timezone: "Europe/Madrid", energyMeter: false, uploadLagHours: 3 },
+      ],
     },
     {
       clientId: "sunfleet-bench",
       clientSecret: "sandbox-sma-bench-secret",
       ownerEmail: "bench@sandbox.sma.test",
       plants: 500,
+      quirkPlants: [],
     },
   ],
   solax: [

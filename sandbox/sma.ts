@@ -2,7 +2,7 @@ import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { DateTime } from "luxon";
 import { sandboxAccounts } from "./accounts";
 import { rateLimitFaults, type SandboxFaults } from "./faults";
-import { dataTimeAt, hash, inverterPowerW, type SimPlant, simulatedPlants } from "./simulation";
+import { dataTimeAt, hash, inverterPowerW, plantPowerW, type SimPlant, simulatedPlants } from "./simulation";
 
 /**
  * SMA emulator: the Monitoring API data host (/v1/...) and the Keycloak auth host (token and
@@ -16,6 +16,12 @@ import { dataTimeAt, hash, inverterPowerW, type SimPlant, simulatedPlants } from
  *   E-mails of no sandbox account are refused (400 unknown_user_id, CIBA's code). Plant data
  *   answers 403 until an owner has accepted; the plants served are the accepting owners'.
  * - Times are plant-local without offset, like SMA's; values come from sandbox/simulation.ts.
+ * - EnergyAndPowerPv per device and per plant (the sum of its inverters): `Recent` answers the
+ *   newest measurement (W) at its 5-minute time; `Day` answers the plant-local date's buckets,
+ *   today's ending with the bucket under way, which holds only the energy measured so far.
+ * - The small account's quirk plants (accounts.ts): a plant in Sydney with an energy meter that
+ *   records the plant's PV generation in an EnergyAndPowerPv set of its own (it is no inverter:
+ *   adding it counts the plant twice), and a plant whose data manager stopped uploading hours ago.
  * - `X-Sandbox-Fault: 500 | 429 | timeout | malformed | partial` on any request.
  */
 
@@ -35,6 +41,8 @@ const STEP_MS = 5 * 60_000;
 const PV_SET = "EnergyAndPowerPv";
 const INVERTER_SETS = [PV_SET, "PowerAc", "PowerDc"];
 const LOGGER_SETS = ["EnergyAndPowerInOut"];
+/** A meter at the PV feed-in point measures the grid exchange and the PV generation it carries. */
+const METER_SETS = ["EnergyAndPowerInOut", PV_SET];
 
 type ConsentState = "Pending" | "Accepted";
 type SmaAccount = (typeof sandboxAccounts.sma)[number];
@@ -71,20 +79,61 @@ function consentsOf(state: SmaSandboxState, clientId: string): Map<string, Conse
 
 // ---------------------------------------------------------------- plants and devices
 
-interface SimDevice {
-  plant: SimPlant;
-  /** The inverter's index in the plant; null for the plant's data logger. */
-  inverterIndex: number | null;
-  deviceId: string;
+/** A simulated plant as SMA serves it, with what makes it harder than the simulation alone. */
+export interface SmaSimPlant extends SimPlant {
+  /** An energy meter beside the inverters, recording the plant's PV generation. */
+  energyMeter: boolean;
+  /** How long ago the plant's data manager last uploaded: SMA holds nothing newer. */
+  uploadLagMs: number;
 }
 
+type SimDevice = { plant: SmaSimPlant; deviceId: string } & (
+  | { kind: "inverter"; inverterIndex: number }
+  | { kind: "meter" | "logger" }
+);
+
 interface AccountIndex {
-  plants: SimPlant[];
-  plantsById: Map<string, SimPlant>;
+  plants: SmaSimPlant[];
+  plantsById: Map<string, SmaSimPlant>;
   devicesById: Map<string, SimDevice>;
 }
 
 const loggerId = (plant: SimPlant) => `${BigInt(plant.id) + 999n}`;
+const meterId = (plant: SimPlant) => `${BigInt(plant.id) + 998n}`;
+
+/** How many further simulated plants a quirk plant is looked for in (they cycle through the sites). */
+const QUIRK_CANDIDATES = 48;
+
+/**
+ * An account's plants: its simulated plants, then one per quirk, each the account's next
+ * simulated plant in the quirk's zone (numbered on after the others).
+ */
+export function smaPlants(account: SmaAccount): SmaSimPlant[] {
+  const plain = { energyMeter: false, uploadLagMs: 0 };
+  const plants: SmaSimPlant[] = simulatedPlants("sma", account.clientId, account.plants).map((plant) => ({
+    ...plant,
+    ...plain,
+  }));
+  if (account.quirkPlants.length === 0) return plants;
+  const candidates = simulatedPlants("sma", account.clientId, account.plants + QUIRK_CANDIDATES).slice(
+    account.plants,
+  );
+  for (const quirk of account.quirkPlants) {
+    const taken = new Set(plants.map((plant) => plant.id));
+    const plant = candidates.find((c) => c.timezone === quirk.timezone && !taken.has(c.id));
+    if (!plant) throw new Error(`No simulated SMA plant in ${quirk.timezone} for ${account.clientId}`);
+    plants.push({
+      ...plant,
+      name: `${plant.city} Array ${plants.length + 1}`,
+      energyMeter: quirk.energyMeter,
+      uploadLagMs: quirk.uploadLagHours * 3_600_000,
+    });
+  }
+  return plants;
+}
+
+/** The newest instant whose data SMA holds for the plant. */
+export const dataAsOf = (plant: SmaSimPlant, now: number) => now - plant.uploadLagMs;
 
 /** Built once per account: the 500-plant benchmark account is not recomputed per request. */
 const accountIndexes = new Map<string, AccountIndex>();
@@ -92,13 +141,15 @@ const accountIndexes = new Map<string, AccountIndex>();
 function accountIndex(account: SmaAccount): AccountIndex {
   const cached = accountIndexes.get(account.clientId);
   if (cached) return cached;
-  const plants = simulatedPlants("sma", account.clientId, account.plants);
+  const plants = smaPlants(account);
   const devicesById = new Map<string, SimDevice>();
   for (const plant of plants) {
     plant.inverters.forEach((inverter, inverterIndex) => {
-      devicesById.set(inverter.id, { plant, inverterIndex, deviceId: inverter.id });
+      devicesById.set(inverter.id, { plant, kind: "inverter", inverterIndex, deviceId: inverter.id });
     });
-    devicesById.set(loggerId(plant), { plant, inverterIndex: null, deviceId: loggerId(plant) });
+    devicesById.set(loggerId(plant), { plant, kind: "logger", deviceId: loggerId(plant) });
+    if (plant.energyMeter)
+      devicesById.set(meterId(plant), { plant, kind: "meter", deviceId: meterId(plant) });
   }
   const index = { plants, plantsById: new Map(plants.map((p) => [p.id, p])), devicesById };
   accountIndexes.set(account.clientId, index);
@@ -163,12 +214,23 @@ function plantDetail(plant: SimPlant) {
 }
 
 function deviceName(device: SimDevice): string {
-  const inverter = device.inverterIndex === null ? undefined : device.plant.inverters[device.inverterIndex];
+  if (device.kind === "meter") return "SMA Energy Meter";
+  const inverter = device.kind === "inverter" ? device.plant.inverters[device.inverterIndex] : undefined;
   return inverter ? `${inverter.model} SN:${inverter.serial}` : "SMA Data Manager M";
 }
 
-function deviceList(plant: SimPlant) {
+function deviceList(plant: SmaSimPlant) {
   const vendor = "SMA Solar Technology AG";
+  const meter = {
+    deviceId: meterId(plant),
+    name: "SMA Energy Meter",
+    type: "Energy Meter",
+    product: "Energy Meter 2.0",
+    productId: 9327,
+    serial: `EM${(hash(`${plant.id}:meter`) % 1e9).toString().padStart(9, "0")}`,
+    vendor,
+    isActive: true,
+  };
   return [
     ...plant.inverters.map((inverter) => ({
       deviceId: inverter.id,
@@ -192,6 +254,7 @@ function deviceList(plant: SimPlant) {
       vendor,
       isActive: true,
     },
+    ...(plant.energyMeter ? [meter] : []),
   ];
 }
 
@@ -375,32 +438,69 @@ const findPlant = (c: Context<DataEnv>, plantId: string) =>
 const findDevice = (c: Context<DataEnv>, deviceId: string) =>
   c.var.accounts.map((a) => a.devicesById.get(deviceId)).find(Boolean);
 
+type SeriesPoint = { time: string; pvGeneration: number };
+
 /**
- * A Day series (completed 5-minute buckets of one plant-local date), or null for a bad date.
- * `value` gives a bucket's power in W; with ReturnEnergyValues the bucket's energy (Wh) is
- * computed exactly as simulation.ts integrates today's energy.
+ * A Day series (the 5-minute buckets of one plant-local date up to `asOf`, the newest instant SMA
+ * holds data for), or null for a bad date. `powerAt` gives a bucket's power in W; with
+ * ReturnEnergyValues a completed bucket's energy (Wh) is computed exactly as simulation.ts
+ * integrates today's energy. The bucket under way ends the series with the energy measured in it
+ * so far (its power without energy values): read as a whole bucket, it understates the power.
  */
 function daySeries(
-  plant: SimPlant,
+  plant: SmaSimPlant,
   date: string,
-  at: number,
+  asOf: number,
   energyValues: boolean,
   powerAt: (t: number) => number,
-): { time: string; pvGeneration: number }[] | null {
+): SeriesPoint[] | null {
   const day = DateTime.fromISO(date, { zone: plant.timezone });
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !day.isValid) return null;
   const start = day.startOf("day").toMillis();
   const end = day.plus({ days: 1 }).startOf("day").toMillis();
   const set = [];
-  // Completed 5-minute buckets only: the one under way is not uploaded yet.
-  for (let t = start; t < end && t + STEP_MS <= at; t += STEP_MS) {
+  for (let t = start; t < end && t < asOf; t += STEP_MS) {
     const powerW = powerAt(t);
+    const measuredMs = Math.min(STEP_MS, asOf - t);
     set.push({
       time: localTime(t, plant.timezone),
-      pvGeneration: energyValues ? (powerW * STEP_MS) / 3_600_000 : powerW,
+      pvGeneration: energyValues ? (powerW * measuredMs) / 3_600_000 : powerW,
     });
   }
   return set;
+}
+
+/** A Recent series: the newest 5-minute measurement SMA holds (W, or its bucket's Wh). */
+function recentSeries(
+  plant: SmaSimPlant,
+  asOf: number,
+  energyValues: boolean,
+  powerAt: (t: number) => number,
+) {
+  const measuredAt = dataTimeAt(asOf);
+  const powerW = powerAt(measuredAt);
+  return [
+    {
+      time: localTime(measuredAt, plant.timezone),
+      pvGeneration: energyValues ? (powerW * STEP_MS) / 3_600_000 : powerW,
+    },
+  ];
+}
+
+/** A PV series of a device or plant, or the 400 SMA answers for a period the sandbox does not serve. */
+function pvSeries(
+  c: Context<DataEnv>,
+  plant: SmaSimPlant,
+  period: string,
+  at: number,
+  powerAt: (t: number) => number,
+): { set: SeriesPoint[] } | { error: string } {
+  const energyValues = (c.req.query("ReturnEnergyValues") ?? "").toLowerCase() === "true";
+  const asOf = dataAsOf(plant, at);
+  if (period === "Recent") return { set: recentSeries(plant, asOf, energyValues, powerAt) };
+  if (period !== "Day") return { error: "The sandbox serves the Recent and Day periods" };
+  const set = daySeries(plant, c.req.query("Date") ?? "", asOf, energyValues, powerAt);
+  return set ? { set } : { error: "Date must be YYYY-MM-DD" };
 }
 
 function deviceHeader(device: SimDevice) {
@@ -452,59 +552,43 @@ export function smaDataSandbox({ now, faults }: SmaSandboxOptions) {
   app.get("/v1/devices/:deviceId/measurements/sets", (c) => {
     const device = findDevice(c, c.req.param("deviceId"));
     if (!device) return c.json(problem(404, "Not Found", "Unknown device"), 404);
-    return c.json({
-      ...deviceHeader(device),
-      sets: device.inverterIndex === null ? LOGGER_SETS : INVERTER_SETS,
-    });
+    const sets = { inverter: INVERTER_SETS, meter: METER_SETS, logger: LOGGER_SETS }[device.kind];
+    return c.json({ ...deviceHeader(device), sets });
   });
 
   app.get("/v1/devices/:deviceId/measurements/sets/:setType/:period", (c) => {
     const device = findDevice(c, c.req.param("deviceId"));
     if (!device) return c.json(problem(404, "Not Found", "Unknown device"), 404);
     const { setType, period } = c.req.param();
-    const inverterIndex = device.inverterIndex;
-    if (setType !== PV_SET || inverterIndex === null) {
-      return c.json(problem(400, "Bad Request", `The sandbox simulates ${PV_SET} of inverters only`), 400);
+    if (setType !== PV_SET || device.kind === "logger") {
+      return c.json(
+        problem(400, "Bad Request", `The sandbox simulates ${PV_SET} of inverters and meters only`),
+        400,
+      );
     }
     const { plant } = device;
-    const energyValues = (c.req.query("ReturnEnergyValues") ?? "").toLowerCase() === "true";
-    // Energy of a bucket is computed exactly as simulation.ts integrates today's energy.
-    const value = (at: number) => {
-      const powerW = inverterPowerW(plant, inverterIndex, at);
-      return energyValues ? (powerW * STEP_MS) / 3_600_000 : powerW;
-    };
-    const at = now();
-    let set: { time: string; pvGeneration: number }[];
-    if (period === "Recent") {
-      const bucket = dataTimeAt(at);
-      set = [{ time: localTime(bucket, plant.timezone), pvGeneration: value(bucket) }];
-    } else if (period === "Day") {
-      const day = daySeries(plant, c.req.query("Date") ?? "", at, energyValues, (t) =>
-        inverterPowerW(plant, inverterIndex, t),
-      );
-      if (!day) return c.json(problem(400, "Bad Request", "Date must be YYYY-MM-DD"), 400);
-      set = day;
-    } else {
-      return c.json(problem(400, "Bad Request", "The sandbox serves the Recent and Day periods"), 400);
-    }
-    return c.json({ ...deviceHeader(device), setType, resolution: "FiveMinutes", set });
+    // The meter sits where the plant's PV is fed in: it measures all of its inverters.
+    const powerAt =
+      device.kind === "inverter"
+        ? (t: number) => inverterPowerW(plant, device.inverterIndex, t)
+        : (t: number) => plantPowerW(plant, t);
+    const series = pvSeries(c, plant, period, now(), powerAt);
+    if ("error" in series) return c.json(problem(400, "Bad Request", series.error), 400);
+    return c.json({ ...deviceHeader(device), setType, resolution: "FiveMinutes", set: series.set });
   });
 
-  // A plant's data set (plant-level sets as in Basic Reporting): the sum of its
-  // inverters' buckets, one call per plant and day. The sandbox serves the Day period.
+  // A plant's data sets (plant-level sets as in Basic Reporting): the sum of its inverters
+  // (never its meter, which measures the same PV), one call per plant and period.
   app.get("/v1/plants/:plantId/measurements/sets/:setType/:period", (c) => {
     const plant = findPlant(c, c.req.param("plantId"));
     if (!plant) return c.json(problem(404, "Not Found", "Unknown plant"), 404);
     const { setType, period } = c.req.param();
-    if (setType !== PV_SET || period !== "Day") {
-      return c.json(problem(400, "Bad Request", `The sandbox serves ${PV_SET}/Day of plants only`), 400);
+    if (setType !== PV_SET) {
+      return c.json(problem(400, "Bad Request", `The sandbox serves ${PV_SET} of plants only`), 400);
     }
-    const energyValues = (c.req.query("ReturnEnergyValues") ?? "").toLowerCase() === "true";
-    const set = daySeries(plant, c.req.query("Date") ?? "", now(), energyValues, (t) =>
-      plant.inverters.reduce((sum, _, index) => sum + inverterPowerW(plant, index, t), 0),
-    );
-    if (!set) return c.json(problem(400, "Bad Request", "Date must be YYYY-MM-DD"), 400);
-    return c.json({ plant: plantSummary(plant), setType, resolution: "FiveMinutes", set });
+    const series = pvSeries(c, plant, period, now(), (t) => plantPowerW(plant, t));
+    if ("error" in series) return c.json(problem(400, "Bad Request", series.error), 400);
+    return c.json({ plant: plantSummary(plant), setType, resolution: "FiveMinutes", set: series.set });
   });
 
   return app;

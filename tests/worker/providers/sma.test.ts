@@ -7,16 +7,23 @@ import {
   inverterEnergyTodayWh,
   inverterPowerW,
   plantPowerW,
-  type SimPlant,
   simulatedPlants,
 } from "../../../sandbox/simulation";
+import { dataAsOf, type SmaSimPlant, smaPlants } from "../../../sandbox/sma";
+import { isStale, STALE_AFTER_MS } from "../../../worker/lib/fleet-rules";
 import { ProviderError, StaleListsError } from "../../../worker/providers/errors";
 import { ProviderHttp } from "../../../worker/providers/http";
 import { smaAdapter } from "../../../worker/providers/sma";
 import { SmaClient } from "../../../worker/providers/sma/client";
 import type { SmaCredentials } from "../../../worker/providers/sma/credentials";
 import { plantLocalTimesToUtcMs } from "../../../worker/providers/sma/normalise";
-import type { KnownSystem, ProviderCallContext, ProviderSession } from "../../../worker/providers/types";
+import type {
+  KnownSystem,
+  NormalisedSystem,
+  ProviderCallContext,
+  ProviderSession,
+  ProviderSnapshot,
+} from "../../../worker/providers/types";
 import { sandboxUrls } from "../../../worker/providers/urls";
 import consentExample from "../../fixtures/provider-examples/sma/bc-authorize-status.json";
 import dayExample from "../../fixtures/provider-examples/sma/device-EnergyAndPowerPv-Day.json";
@@ -29,13 +36,26 @@ import { asKnown, readAllPages } from "./all-pages";
 
 const BUCKET_MS = 5 * 60_000;
 
-/** The plant's energy today from its inverters' completed 5-minute buckets, as the simulation produces it (Wh). */
-function sumOfInverterBucketsWh(plant: SimPlant, at: number): number {
+/**
+ * The plant's energy on its local day of `now`, as SMA measured it from its inverters' 5-minute
+ * buckets: up to the newest data SMA holds, the bucket under way counting what it measured so far (Wh).
+ */
+function dayEnergyWh(plant: SmaSimPlant, now: number): number {
+  const asOf = dataAsOf(plant, now);
   let energyWh = 0;
-  const midnight = DateTime.fromMillis(at, { zone: plant.timezone }).startOf("day").toMillis();
-  for (let t = midnight; t + BUCKET_MS <= at; t += BUCKET_MS)
-    energyWh += (plantPowerW(plant, t) * BUCKET_MS) / 3_600_000;
+  const midnight = DateTime.fromMillis(now, { zone: plant.timezone }).startOf("day").toMillis();
+  for (let t = midnight; t < asOf; t += BUCKET_MS)
+    energyWh += (plantPowerW(plant, t) * Math.min(BUCKET_MS, asOf - t)) / 3_600_000;
   return energyWh;
+}
+
+/** The time of the newest measurement SMA holds for the plant at `now` (its Recent set's, on 5 minutes). */
+const newestMeasurementAt = (plant: SmaSimPlant, now: number) => dataTimeAt(dataAsOf(plant, now));
+
+/** The plant's live power at `now`: its inverters' sum at the newest measurement, none once that is stale. */
+function livePowerW(plant: SmaSimPlant, now: number): number | null {
+  const measuredAt = newestMeasurementAt(plant, now);
+  return now - measuredAt > STALE_AFTER_MS ? null : plantPowerW(plant, measuredAt);
 }
 
 /** Retry backoffs pass at once: the tests never wait in real time. */
@@ -45,6 +65,8 @@ const noWait = async (_ms: number) => {};
 const FIXED_NOW = Date.UTC(2024, 6, 1, 10, 0);
 const ORIGIN = "http://sandbox.test";
 const [sandboxAccount, benchAccount] = sandboxAccounts.sma;
+/** The small account's plants: three simulated ones, then its quirk plants (sandbox/accounts.ts). */
+const sandboxPlants = smaPlants(sandboxAccount);
 const credentials: SmaCredentials = {
   clientId: sandboxAccount.clientId,
   clientSecret: sandboxAccount.clientSecret,
@@ -88,9 +110,12 @@ function sandboxHarness(options: HarnessOptions = {}) {
   const now = () => clock.now;
   const sandbox = createSandbox({ now });
   const calls: string[] = [];
+  /** Every request's path with its query. */
+  const urls: string[] = [];
   const fetch = async (request: Request) => {
     const url = new URL(request.url);
     calls.push(`${request.method} ${url.pathname}`);
+    urls.push(`${url.pathname}${url.search}`);
     if (options.noPlantSets && PLANT_SET.test(url.pathname)) {
       return Response.json({ title: "Bad Request", status: 400 }, { status: 400 });
     }
@@ -105,7 +130,7 @@ function sandboxHarness(options: HarnessOptions = {}) {
     now,
     session: options.session ?? memorySession(),
   };
-  return { ctx, clock, calls, sandbox };
+  return { ctx, clock, calls, urls, sandbox };
 }
 
 async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
@@ -169,7 +194,7 @@ describe("SMA credentials", () => {
 describe("SMA adapter against the sandbox", () => {
   it("tests a connection: token, consent requested and accepted, plants counted", async () => {
     const { ctx, calls } = sandboxHarness();
-    expect(await smaAdapter.testConnection(ctx, credentials)).toEqual({ sitesFound: 3 });
+    expect(await smaAdapter.testConnection(ctx, credentials)).toEqual({ sitesFound: sandboxPlants.length });
     const consentPath = `/sma-auth/oauth2/v2/bc-authorize/${encodeURIComponent(sandboxAccount.ownerEmail)}`;
     expect(calls).toEqual([
       "POST /sma-auth/oauth2/token",
@@ -189,15 +214,15 @@ describe("SMA adapter against the sandbox", () => {
     expect(tokenCalls(calls)).toBe(0);
   });
 
-  it("returns every plant with values from its plant-level day set, the sums of its inverters", async () => {
+  it("returns every plant with its newest measured power and the day's energy from its plant-level sets", async () => {
     const { ctx } = sandboxHarness();
     const snapshot = await readAllPages(smaAdapter, ctx, credentials);
-    const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
+    const plants = sandboxPlants;
     expect(snapshot.alarms).toBeNull();
     expect(snapshot.systems.map((s) => s.providerSystemId)).toEqual(plants.map((p) => p.id));
-    // The newest completed 5-minute bucket: the day set holds completed buckets only.
-    const bucket = FIXED_NOW - BUCKET_MS;
     for (const [index, plant] of plants.entries()) {
+      // The newest measurement SMA holds: FIXED_NOW itself for a plant that uploads (a 5-minute time).
+      const bucket = newestMeasurementAt(plant, FIXED_NOW);
       const system = snapshot.systems[index];
       if (!system) throw new Error(`plant ${plant.id} is missing`);
       expect(system).toMatchObject({
@@ -210,12 +235,16 @@ describe("SMA adapter against the sandbox", () => {
       });
       expect(system.address).toContain(plant.city);
       expect(system.address).toContain(plant.street.split(" ")[0]);
-      const powerW = plant.inverters.reduce((sum, _, i) => sum + inverterPowerW(plant, i, bucket), 0);
+      const powerW = livePowerW(plant, FIXED_NOW);
+      if (plant.uploadLagMs === 0) {
+        expect(bucket).toBe(FIXED_NOW);
+        expect(powerW).toBe(plant.inverters.reduce((sum, _, i) => sum + inverterPowerW(plant, i, bucket), 0));
+      }
       expect(system.powerW).toBe(powerW);
-      expect(system.energyTodayWh).toBe(Math.round(sumOfInverterBucketsWh(plant, FIXED_NOW)));
+      expect(system.energyTodayWh).toBe(Math.round(dayEnergyWh(plant, FIXED_NOW)));
       expect(system.dataTime).toBe(bucket);
-      expect(system.state).toBe(powerW > 0 ? "online" : "offline");
-      // The plant's data logger is not an inverter; the inverters follow the plant.
+      expect(system.state).toBe((powerW ?? 0) > 0 ? "online" : "offline");
+      // The plant's data logger and energy meter are not inverters; the inverters follow the plant.
       expect(system.inverters).toEqual(
         plant.inverters.map((simInverter) => ({
           providerInverterId: simInverter.id,
@@ -237,20 +266,21 @@ describe("SMA adapter against the sandbox", () => {
     const plantLevel = await readAllPages(smaAdapter, sandboxHarness().ctx, credentials);
     const { ctx, calls } = sandboxHarness({ noPlantSets: true });
     const deviceLevel = await readAllPages(smaAdapter, ctx, credentials);
-    const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
-    const dataTime = dataTimeAt(FIXED_NOW);
+    const plants = sandboxPlants;
     for (const [index, plant] of plants.entries()) {
       const system = deviceLevel.systems[index];
+      const dataTime = newestMeasurementAt(plant, FIXED_NOW);
+      const fresh = FIXED_NOW - dataTime <= STALE_AFTER_MS;
       for (const [i, simInverter] of plant.inverters.entries()) {
-        const powerW = inverterPowerW(plant, i, dataTime);
+        const powerW = fresh ? inverterPowerW(plant, i, dataTime) : null;
         expect(system?.inverters[i]).toEqual({
           providerInverterId: simInverter.id,
           serial: simInverter.serial,
           model: simInverter.model,
           ratedPowerW: simInverter.ratedPowerW,
-          state: powerW > 0 ? "online" : "offline",
+          state: (powerW ?? 0) > 0 ? "online" : "offline",
           powerW,
-          energyTodayWh: inverterEnergyTodayWh(plant, i, FIXED_NOW),
+          energyTodayWh: inverterEnergyTodayWh(plant, i, dataAsOf(plant, FIXED_NOW)),
           energyTotalWh: null,
           temperatureC: null,
           dataTime,
@@ -262,32 +292,36 @@ describe("SMA adapter against the sandbox", () => {
         plant.inverters.length / 2,
       );
     }
-    // Every plant was asked for its set once, then each inverter for its sets, Recent and Day.
+    // Every plant was asked for its sets once, then each inverter (never the meter) for its sets, Recent and Day.
     const inverterCount = plants.reduce((n, plant) => n + plant.inverters.length, 0);
     expect(calls.filter((call) => PLANT_SET.test(call.slice(4)))).toHaveLength(plants.length);
     expect(calls.filter((call) => call.includes("/sma/v1/devices/"))).toHaveLength(3 * inverterCount);
   });
 
-  it("reads the lists with three calls a plant and a steady cycle with one", async () => {
+  it("reads the lists with four calls a plant and a steady cycle with two", async () => {
     const { ctx, calls, clock } = sandboxHarness();
     const listed = await readAllPages(smaAdapter, ctx, credentials);
-    const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
+    const plants = sandboxPlants;
     const dataCalls = () => calls.filter((call) => call.startsWith("GET /sma/v1/"));
+    const liveCalls = (plant: SmaSimPlant) => [
+      `GET /sma/v1/plants/${plant.id}/measurements/sets/EnergyAndPowerPv/Recent`,
+      `GET /sma/v1/plants/${plant.id}/measurements/sets/EnergyAndPowerPv/Day`,
+    ];
     expect(dataCalls()).toEqual([
       "GET /sma/v1/plants",
       ...plants.flatMap((plant) => [
         `GET /sma/v1/plants/${plant.id}`,
         `GET /sma/v1/plants/${plant.id}/devices/lean`,
-        `GET /sma/v1/plants/${plant.id}/measurements/sets/EnergyAndPowerPv/Day`,
+        ...liveCalls(plant),
       ]),
     ]);
     calls.length = 0;
     clock.now += BUCKET_MS;
     const steady = await readAllPages(smaAdapter, ctx, credentials, listed.systems.map(asKnown));
-    expect(dataCalls()).toEqual(
-      plants.map((plant) => `GET /sma/v1/plants/${plant.id}/measurements/sets/EnergyAndPowerPv/Day`),
+    expect(dataCalls()).toEqual(plants.flatMap(liveCalls));
+    expect(steady.systems.map((s) => s.dataTime)).toEqual(
+      plants.map((plant) => newestMeasurementAt(plant, FIXED_NOW + BUCKET_MS)),
     );
-    expect(steady.systems.map((s) => s.dataTime)).toEqual(plants.map(() => FIXED_NOW));
     expect(steady.systems.map((s) => s.name)).toEqual(plants.map((plant) => plant.name));
   });
 
@@ -314,8 +348,8 @@ describe("SMA adapter against the sandbox", () => {
     const { ctx, calls, clock } = sandboxHarness({ noPlantSets: true });
     await readAllPages(smaAdapter, ctx, credentials);
     const setsCalls = () => calls.filter((call) => call.endsWith("/measurements/sets")).length;
-    const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
-    // One per inverter; the plants' data loggers are never asked.
+    const plants = sandboxPlants;
+    // One per inverter; the plants' data loggers and energy meter are never asked.
     const inverterCount = plants.reduce((n, plant) => n + plant.inverters.length, 0);
     expect(setsCalls()).toBe(inverterCount);
     clock.now += 5 * 60_000;
@@ -348,7 +382,7 @@ describe("SMA adapter against the sandbox", () => {
     await smaAdapter.testConnection(ctx, credentials);
     session.set({ ...session.get(), accessToken: "revoked-token" });
     const snapshot = await readAllPages(smaAdapter, ctx, credentials);
-    expect(snapshot.systems).toHaveLength(3);
+    expect(snapshot.systems).toHaveLength(sandboxPlants.length);
     expect(tokenCalls(calls)).toBe(2);
   });
 
@@ -362,27 +396,30 @@ describe("SMA adapter against the sandbox", () => {
     expect(error.message).toMatch(/withdrawn consent/);
     expect(tokenCalls(calls)).toBe(1);
     const snapshot = await readAllPages(smaAdapter, ctx, credentials);
-    expect(snapshot.systems).toHaveLength(3);
+    expect(snapshot.systems).toHaveLength(sandboxPlants.length);
     expect(calls).toContain("POST /sma-auth/oauth2/v2/bc-authorize");
   });
 
   it("runs the consent flow from a sync too, when no connection test came first", async () => {
     const { ctx } = sandboxHarness();
     const snapshot = await readAllPages(smaAdapter, ctx, credentials);
-    expect(snapshot.systems).toHaveLength(3);
+    expect(snapshot.systems).toHaveLength(sandboxPlants.length);
   });
 
   it.each([
     ["first", Date.UTC(2024, 9, 27, 0, 30)],
     ["second", Date.UTC(2024, 9, 27, 1, 30)],
-  ])("places the %s 02:25 bucket of the end of summer time at its own instant", async (_, now) => {
-    // 27 Oct 2024 repeats 02:00-03:00 in Amsterdam, Berlin and Rome, where the sandbox plants are.
+  ])("places the %s 02:30 measurement of the end of summer time at its own instant", async (_, now) => {
+    // 27 Oct 2024 repeats 02:00-03:00 in Amsterdam, Berlin and Rome, where the first sandbox plants are.
     const { ctx } = sandboxHarness({ now });
     const snapshot = await readAllPages(smaAdapter, ctx, credentials);
-    const plants = simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants);
-    expect(snapshot.systems.map((s) => s.dataTime)).toEqual(plants.map(() => now - BUCKET_MS));
+    const plants = sandboxPlants;
+    expect(snapshot.systems.map((s) => s.dataTime)).toEqual(
+      plants.map((plant) => newestMeasurementAt(plant, now)),
+    );
     for (const [index, plant] of plants.entries()) {
-      expect(snapshot.systems[index]?.energyTodayWh).toBe(Math.round(sumOfInverterBucketsWh(plant, now)));
+      if (plant.uploadLagMs === 0) expect(snapshot.systems[index]?.dataTime).toBe(now);
+      expect(snapshot.systems[index]?.energyTodayWh).toBe(Math.round(dayEnergyWh(plant, now)));
     }
   });
 
@@ -395,12 +432,109 @@ describe("SMA adapter against the sandbox", () => {
     const ids = simulatedPlants("sma", benchAccount.clientId, benchAccount.plants).map((p) => p.id);
     expect(snapshot.systems.map((s) => s.providerSystemId)).toEqual(ids);
     expect(new Set(ids).size).toBe(500);
-    // A steady cycle: one call a plant, whatever its inverters.
+    // A steady cycle: two calls a plant (its newest measurement and its day), whatever its inverters.
     const { ctx: steadyCtx, calls } = sandboxHarness({ now: Date.UTC(2024, 6, 1, 23, 5) });
     const steady = await readAllPages(smaAdapter, steadyCtx, bench, snapshot.systems.map(asKnown));
     expect(steady.systems).toHaveLength(500);
-    expect(calls.filter((call) => call.startsWith("GET /sma/v1/"))).toHaveLength(500);
+    expect(calls.filter((call) => call.startsWith("GET /sma/v1/"))).toHaveLength(1000);
   }, 60_000);
+});
+
+describe("SMA live values of the sandbox's quirk plants", () => {
+  const sydney = sandboxPlants.find((plant) => plant.timezone === "Australia/Sydney");
+  const silent = sandboxPlants.find((plant) => plant.uploadLagMs > 0);
+  if (!sydney?.energyMeter || !silent) throw new Error("the small SMA account lacks its quirk plants");
+
+  const systemOf = (snapshot: ProviderSnapshot, plant: SmaSimPlant): NormalisedSystem => {
+    const system = snapshot.systems.find((s) => s.providerSystemId === plant.id);
+    if (!system) throw new Error(`plant ${plant.name} is missing`);
+    return system;
+  };
+
+  it.each([
+    ["summer time (UTC+11)", Date.UTC(2025, 0, 15, 23, 47, 30), "2025-01-16", Date.UTC(2025, 0, 15, 23, 45)],
+    [
+      "standard time (UTC+10)",
+      Date.UTC(2024, 5, 30, 23, 47, 30),
+      "2024-07-01",
+      Date.UTC(2024, 5, 30, 23, 45),
+    ],
+  ])(
+    "reads the Sydney plant's power at its newest measurement in %s, on its own day (ahead of UTC's)",
+    async (_, now, localDate, measuredAt) => {
+      // 10:47:30 and 09:47:30 in Sydney: the 10:45 (09:45) bucket is under way, half measured.
+      const { ctx, urls } = sandboxHarness({ now });
+      const system = systemOf(await readAllPages(smaAdapter, ctx, credentials), sydney);
+      const powerW = plantPowerW(sydney, measuredAt);
+      expect(powerW).toBeGreaterThan(0);
+      expect(system).toMatchObject({
+        timezone: "Australia/Sydney",
+        dataTime: measuredAt,
+        powerW,
+        state: "online",
+      });
+      expect(system.energyTodayWh).toBe(Math.round(dayEnergyWh(sydney, now)));
+      expect(urls).toContain(
+        `/sma/v1/plants/${sydney.id}/measurements/sets/EnergyAndPowerPv/Day?Date=${localDate}&ReturnEnergyValues=true`,
+      );
+    },
+  );
+
+  it("never counts the energy meter beside the Sydney plant's inverters as one, nor adds its power", async () => {
+    const now = Date.UTC(2025, 0, 15, 23, 47, 30);
+    const inverterSumW = plantPowerW(sydney, dataTimeAt(now));
+    // The meter is listed, and records the plant's PV generation in a set of its own.
+    const { ctx } = sandboxHarness({ now });
+    const client = new SmaClient(ctx, credentials);
+    await client.ensureConsent({ recheck: false });
+    const meter = (await client.devices(sydney.id)).find((device) => device.type === "Energy Meter");
+    if (!meter) throw new Error("the Sydney plant lists no energy meter");
+    expect(await client.offersPv(meter.deviceId)).toBe(true);
+    expect((await client.recentPv(meter.deviceId)).set.at(-1)?.pvGeneration).toBe(inverterSumW);
+
+    // Through the plant's own sets and inverter by inverter alike.
+    for (const noPlantSets of [false, true]) {
+      const harness = sandboxHarness({ now, noPlantSets });
+      const system = systemOf(await readAllPages(smaAdapter, harness.ctx, credentials), sydney);
+      expect(system.inverters.map((inverter) => inverter.providerInverterId)).toEqual(
+        sydney.inverters.map((inverter) => inverter.id),
+      );
+      expect(system.powerW).toBe(inverterSumW);
+      expect(harness.calls.some((call) => call.includes(`/devices/${meter.deviceId}`))).toBe(false);
+    }
+  });
+
+  it("shows a plant whose newest value is 3 hours old as stale: that value's time, no live power", async () => {
+    // 12:00 in Madrid; the plant's data manager last uploaded at 09:00, when it produced.
+    const measuredAt = FIXED_NOW - 3 * 3_600_000;
+    expect(plantPowerW(silent, measuredAt)).toBeGreaterThan(0);
+    for (const noPlantSets of [false, true]) {
+      const { ctx } = sandboxHarness({ noPlantSets });
+      const system = systemOf(await readAllPages(smaAdapter, ctx, credentials), silent);
+      expect(system).toMatchObject({ dataTime: measuredAt, powerW: null, state: "offline" });
+      for (const inverter of system.inverters) {
+        expect(inverter).toMatchObject({ dataTime: measuredAt, powerW: null, state: "offline" });
+      }
+      // What it produced until then still counts for the day.
+      expect(system.energyTodayWh).toBeGreaterThan(0);
+      // The fleet's rule then reports it stale: its data is 3 hours old in daylight.
+      expect(isStale(system, FIXED_NOW)).toBe(true);
+    }
+  });
+
+  it("leaves the bucket under way out of today's history points, not out of the day's energy", async () => {
+    const plant = sandboxPlants[0];
+    if (!plant) throw new Error("no sandbox plant");
+    // 12:02:30 in Amsterdam: the 12:00 bucket is half measured.
+    const now = FIXED_NOW + 150_000;
+    const { ctx } = sandboxHarness({ now });
+    const request = { providerSystemId: plant.id, date: "2024-07-01", timezone: plant.timezone };
+    const day = await smaAdapter.fetchHistory(ctx, credentials, request);
+    const last = day?.systemPoints.at(-1);
+    expect(last?.time).toBe(FIXED_NOW - BUCKET_MS);
+    expect(last?.powerW).toBe(plantPowerW(plant, FIXED_NOW - BUCKET_MS));
+    expect(day?.dailyEnergyWh).toBe(Math.round(dayEnergyWh(plant, now)));
+  });
 });
 
 describe("SMA sandbox host behaviour", () => {
@@ -423,7 +557,7 @@ describe("SMA sandbox host behaviour", () => {
     const { ctx } = sandboxHarness();
     const client = new SmaClient(ctx, credentials);
     await client.ensureConsent({ recheck: false });
-    for (const plant of simulatedPlants("sma", sandboxAccount.clientId, sandboxAccount.plants)) {
+    for (const plant of sandboxPlants) {
       const plantDay = await client.plantDayPvEnergy(plant.id, "2024-07-01");
       const inverterDays = await Promise.all(
         plant.inverters.map((inverter) => client.dayPvEnergy(inverter.id, "2024-07-01")),
@@ -435,6 +569,19 @@ describe("SMA sandbox host behaviour", () => {
         expect(bucket.pvGeneration).toBeCloseTo(deviceSum, 6);
       }
     }
+  });
+
+  it("ends today's day set with the bucket under way, holding only the energy measured in it so far", async () => {
+    // 12:02 in Amsterdam: the 12:00 bucket has 2 of its 5 minutes.
+    const { ctx } = sandboxHarness({ now: FIXED_NOW + 2 * 60_000 });
+    const client = new SmaClient(ctx, credentials);
+    await client.ensureConsent({ recheck: false });
+    const plant = sandboxPlants[0];
+    if (!plant) throw new Error("no sandbox plant");
+    const day = await client.plantDayPvEnergy(plant.id, "2024-07-01");
+    expect(day.set.at(-2)?.time).toBe("2024-07-01T11:55:00");
+    expect(day.set.at(-1)?.time).toBe("2024-07-01T12:00:00");
+    expect(day.set.at(-1)?.pvGeneration).toBeCloseTo((plantPowerW(plant, FIXED_NOW) * 2) / 60, 6);
   });
 
   it("answers wrong client credentials like Keycloak", async () => {
@@ -639,22 +786,30 @@ describe("SMA adapter against the research examples", () => {
     expect(rest.some((r) => r.method === "POST")).toBe(false);
   });
 
-  it("reads a plant's day set: the newest bucket's mean power, the day's energy, inverters following", async () => {
-    const plantDay = { ...dayExample, device: undefined };
+  it("reads a plant's own sets: power from its newest measurement, the day's energy, inverters following", async () => {
+    // The day set ends with the bucket under way (12:35, 2 minutes measured): no power reading.
+    const plantDay = {
+      ...dayExample,
+      device: undefined,
+      set: [...dayExample.set, { time: "2024-07-01T12:35:00", pvGeneration: 172.0 }],
+    };
+    const plantRecent = {
+      plant: dayExample.plant,
+      setType: "EnergyAndPowerPv",
+      resolution: "FiveMinutes",
+      set: [{ time: "2024-07-01T12:35:00", pvGeneration: 5160.0 }],
+    };
     const vendor = exampleVendor({
+      "GET /v1/plants/7190000/measurements/sets/EnergyAndPowerPv/Recent": plantRecent,
       "GET /v1/plants/7190000/measurements/sets/EnergyAndPowerPv/Day": plantDay,
     });
-    const snapshot = await readAllPages(
-      smaAdapter,
-      exampleContext(vendor.fetch, EXAMPLE_NOW),
-      exampleCredentials,
-    );
-    const dataTime = Date.UTC(2024, 6, 1, 10, 30);
+    const now = Date.UTC(2024, 6, 1, 10, 37);
+    const snapshot = await readAllPages(smaAdapter, exampleContext(vendor.fetch, now), exampleCredentials);
+    const dataTime = Date.UTC(2024, 6, 1, 10, 35);
     expect(snapshot.systems[0]).toMatchObject({
       state: "online",
-      // 431 Wh in 5 minutes.
-      powerW: 431 * 12,
-      energyTodayWh: 435,
+      powerW: 5160,
+      energyTodayWh: 435 + 172,
       dataTime,
       inverters: [{ providerInverterId: "16", state: "online", powerW: null, energyTodayWh: null, dataTime }],
     });

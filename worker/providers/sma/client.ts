@@ -144,6 +144,12 @@ export class SmaClient {
     return this.get(path, pvSeriesSchema, `recent PV power of device ${deviceId}`);
   }
 
+  /** A whole plant's newest PV power measurement (W) with its plant-local time. */
+  async plantRecentPv(plantId: string) {
+    const path = `/v1/plants/${segment(plantId)}/measurements/sets/${PV_SET}/Recent`;
+    return this.get(path, pvSeriesSchema, `recent PV power of plant ${plantId}`);
+  }
+
   /** One plant-local day of a whole plant's PV energy in 5-minute buckets (Wh): one call per plant and day. */
   async plantDayPvEnergy(plantId: string, date: string) {
     const path = `/v1/plants/${segment(plantId)}/measurements/sets/${PV_SET}/Day?Date=${date}&ReturnEnergyValues=true`;

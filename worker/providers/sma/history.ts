@@ -1,4 +1,4 @@
-import type { HistoryRequest, ProviderCallContext, ProviderHistoryDay } from "../types";
+import type { HistoryDayPoint, HistoryRequest, ProviderCallContext, ProviderHistoryDay } from "../types";
 import type { SmaClient } from "./client";
 import { assertKnownZone, BUCKET_MINUTES, plantLocalTimesToUtcMs } from "./normalise";
 
@@ -17,22 +17,28 @@ export async function fetchSmaHistory(
   await client.ensureConsent({ recheck: false });
   const series = await client.plantDayPvEnergy(request.providerSystemId, request.date);
   client.save();
+  const nowMs = ctx.now();
   const times = plantLocalTimesToUtcMs(
     series.set.map((bucket) => bucket.time),
     request.timezone,
-    ctx.now(),
+    nowMs,
   );
   const bucketHours = (BUCKET_MINUTES[series.resolution ?? ""] ?? 5) / 60;
   let producedWh = 0;
-  const systemPoints = series.set.map((bucket, i) => {
+  const systemPoints: HistoryDayPoint[] = [];
+  series.set.forEach((bucket, i) => {
     const energyWh = bucket.pvGeneration === null ? null : Math.max(0, bucket.pvGeneration);
-    const point = {
-      time: times[i] ?? 0,
-      powerW: energyWh === null ? null : Math.round(energyWh / bucketHours),
-      energyTodayWh: Math.round(producedWh),
-    };
+    const time = times[i] ?? 0;
+    // Today's bucket under way holds only what it measured so far: as a point its power would be too
+    // low, and a stored point is never replaced. Its energy still counts for the day.
+    if (time + bucketHours * 3_600_000 <= nowMs) {
+      systemPoints.push({
+        time,
+        powerW: energyWh === null ? null : Math.round(energyWh / bucketHours),
+        energyTodayWh: Math.round(producedWh),
+      });
+    }
     producedWh += energyWh ?? 0;
-    return point;
   });
   return { systemPoints, dailyEnergyWh: series.set.length > 0 ? Math.round(producedWh) : null };
 }

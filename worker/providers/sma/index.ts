@@ -10,7 +10,6 @@ import {
   assertKnownZone,
   describePlant,
   energyFromBucketsWh,
-  latestBucketReading,
   latestReading,
   normaliseInverter,
   plantLocalDate,
@@ -21,21 +20,29 @@ import {
 import type { SmaDevice, SmaListedPlant } from "./schemas";
 
 /**
- * Plants per unit when the lists are read: three calls a plant (detail, devices, the plant's day
- * set) at SMA's 60 calls a minute make a unit of about a minute, inside one invocation.
+ * Plants per unit when the lists are read: four calls a plant (detail, devices, the plant's
+ * Recent and Day sets) at SMA's 60 calls a minute make a unit of about a minute, inside one
+ * invocation.
  */
-const LISTED_PER_UNIT = 20;
-/** Stored plants per unit of a steady cycle: one call each, under a minute. */
-const KNOWN_PER_UNIT = 50;
+const LISTED_PER_UNIT = 15;
+/** Stored plants per unit of a steady cycle: two calls each, about a minute. */
+const KNOWN_PER_UNIT = 30;
 const cursorSchema = z.object({ plants: z.array(z.object({ plantId: z.string(), timezone: z.string() })) });
 
-/** Solar and hybrid inverters produce PV; battery inverters, meters and data loggers do not. */
+/**
+ * Solar and hybrid inverters produce PV; battery inverters, energy meters and data loggers do not.
+ * The device type decides, not the measurement sets: a meter at the PV feed-in point offers an
+ * EnergyAndPowerPv set too, and counting it would count the plant's power twice.
+ */
 const isPvInverter = (device: SmaDevice) =>
   device.isActive !== false && /inverter/i.test(device.type ?? "") && !/battery/i.test(device.type ?? "");
 
 /**
- * A plant's live values from its plant-level `EnergyAndPowerPv` day set (5-minute energy
- * buckets): one call a plant, whatever its inverter count. A plant that does not offer the set
+ * A plant's live values from its plant-level `EnergyAndPowerPv` sets, two calls a plant whatever
+ * its inverter count: current power from `Recent`, the newest measurement (W) with its own time;
+ * the day's energy from `Day`'s 5-minute energy buckets. The day set's newest bucket is no current
+ * power: today's ends with the bucket under way, holding only what it measured so far, and a
+ * finished one is a mean from up to 10 minutes ago. A plant that does not offer plant-level sets
  * (SMA refuses the call while the lists are read) is read device by device, Recent power and the
  * day's buckets per inverter. A stored plant or device SMA refuses (400, 404) has changed or left
  * the account: the lists are read again.
@@ -52,12 +59,15 @@ async function readPlant(
   try {
     if (!(stored && client.lacksPlantSet(plant.providerSystemId))) {
       try {
+        const recent = await client.plantRecentPv(plant.providerSystemId);
         const day = await client.plantDayPvEnergy(plant.providerSystemId, today);
         if (!stored) client.notePlantSet(plant.providerSystemId, true);
-        const reading = latestBucketReading(day, zone, nowMs);
         return systemFromPlantSet(
           plant,
-          { reading, energyTodayWh: energyFromBucketsWh(day, plant.capacityW) },
+          {
+            reading: latestReading(recent, zone, nowMs),
+            energyTodayWh: energyFromBucketsWh(day, plant.capacityW),
+          },
           nowMs,
         );
       } catch (error) {
@@ -134,7 +144,7 @@ export const smaAdapter: ProviderAdapter<SmaCredentials> = {
    * Reading the lists: the plant list (SMA does not page it: one answer holds every plant the
    * owner shared, so the first unit reads it and the cursor carries the plants still to read),
    * then per plant its details, devices and live values. A steady cycle reads only the stored
-   * plants' live values, one call a plant.
+   * plants' live values, two calls a plant.
    *
    * Alarms are null: SMA advertises "log/event" data, but no readable source documents the
    * endpoint or its fields, so nothing is guessed.

@@ -1,4 +1,5 @@
 import { DateTime, IANAZone } from "luxon";
+import { STALE_AFTER_MS } from "../../lib/fleet-rules";
 import { ProviderError } from "../errors";
 import { inverterFollowingPlant } from "../known";
 import type { KnownInverter, KnownSystem, NormalisedInverter, NormalisedSystem, SystemState } from "../types";
@@ -6,11 +7,6 @@ import type { SmaAddress, SmaDevice, SmaPlant, SmaPvSeries } from "./schemas";
 
 /** How far ahead of our clock a vendor time may be (clock skew) when resolving a repeated hour. */
 const CLOCK_SKEW_MS = 15 * 60_000;
-/**
- * SMA reports no device status: an inverter without a production reading for an hour (it uploads
- * every 5 minutes) is offline at the vendor. The fleet's own staleness rule applies on top.
- */
-const SMA_READING_MAX_AGE_MS = 60 * 60_000;
 export const BUCKET_MINUTES: Record<string, number> = {
   OneMinute: 1,
   FiveMinutes: 5,
@@ -80,16 +76,15 @@ export function latestReading(series: SmaPvSeries, zone: string, nowMs: number):
 }
 
 /**
- * The newest bucket of a Day series asked with ReturnEnergyValues, as a reading: the bucket's
- * mean power (its Wh over its length) at its start, which is where SMA's times put it.
+ * A reading older than the fleet's staleness limit is no current power: it keeps its time (so the
+ * system shows stale) but not its value, which would pass for live. SMA reports no device status.
  */
-export function latestBucketReading(series: SmaPvSeries, zone: string, nowMs: number): PvReading | null {
-  const bucketHours = (BUCKET_MINUTES[series.resolution ?? ""] ?? 5) / 60;
-  const energy = latestReading(series, zone, nowMs);
-  return (
-    energy && { powerW: Math.round(Math.max(0, energy.powerW) / bucketHours), dataTime: energy.dataTime }
-  );
-}
+const isCurrent = (reading: PvReading | null, nowMs: number): reading is PvReading =>
+  reading !== null && nowMs - reading.dataTime <= STALE_AFTER_MS;
+
+/** The reading's power while it is current (PV generation: a standby draw is no negative output). */
+const livePowerW = (reading: PvReading | null, nowMs: number) =>
+  isCurrent(reading, nowMs) ? Math.max(0, reading.powerW) : null;
 
 /**
  * Energy of a Day series asked with ReturnEnergyValues (Wh per bucket). A new device's first
@@ -110,11 +105,10 @@ export function energyFromBucketsWh(series: SmaPvSeries, generatorPowerW: number
 
 /**
  * SMA's documented endpoints carry no device status, so the state is read from production: a
- * fresh reading above zero is online, anything else offline. Faults cannot be told apart.
+ * current reading above zero is online, anything else offline. Faults cannot be told apart.
  */
 export function inverterState(reading: PvReading | null, nowMs: number): SystemState {
-  if (!reading || nowMs - reading.dataTime > SMA_READING_MAX_AGE_MS) return "offline";
-  return reading.powerW > 0 ? "online" : "offline";
+  return (livePowerW(reading, nowMs) ?? 0) > 0 ? "online" : "offline";
 }
 
 export function formatAddress(address: SmaAddress | null | undefined): string | null {
@@ -158,7 +152,7 @@ export function normaliseInverter(
   return {
     ...inverter,
     state: inverterState(readings.reading, nowMs),
-    powerW: readings.reading?.powerW ?? null,
+    powerW: livePowerW(readings.reading, nowMs),
     energyTodayWh: readings.energyTodayWh,
     // Lifetime energy would cost another call per inverter (the Total period); not read.
     energyTotalWh: null,
@@ -188,7 +182,7 @@ export function describePlant(plant: SmaPlant): Omit<KnownSystem, "inverters"> {
 }
 
 /**
- * A plant read through its plant-level data set: its own power and energy; its inverters, whose
+ * A plant read through its plant-level data sets: its own power and energy; its inverters, whose
  * values are not read, follow the plant's state.
  */
 export function systemFromPlantSet(
@@ -202,7 +196,7 @@ export function systemFromPlantSet(
   return {
     ...described,
     state,
-    powerW: readings.reading?.powerW ?? null,
+    powerW: livePowerW(readings.reading, nowMs),
     energyTodayWh: readings.energyTodayWh,
     energyTotalWh: null,
     dataTime,
