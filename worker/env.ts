@@ -69,5 +69,10 @@ export type SyncUnitKind = "snapshot" | "history";
  * repeated or outdated message is told apart by its number.
  */
 export type SyncMessage =
-  | { kind: "start"; connectionId: string }
+  | {
+      kind: "start";
+      connectionId: string;
+      /** Times this start found background history on the connection and waited for it to make way. */
+      waited?: number;
+    }
   | { kind: SyncUnitKind; runId: string; unit: number };

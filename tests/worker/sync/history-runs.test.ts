@@ -65,6 +65,52 @@ async function drain(deps: SyncDeps, sent: SyncMessage[]) {
 }
 
 describe("history runs after a sync", { timeout: 120_000 }, () => {
+  it("a scheduled start that finds a history unit on the connection makes the snapshot due and comes back", async () => {
+    const owner = await registerOwner();
+    const connectionId = await solisConnection(owner);
+    const { deps, sent } = harness();
+    expect((await syncConnection(deps, connectionId, "manual")).status).toBe("success");
+    const first = sent.shift();
+    if (first?.kind !== "history") throw new Error(`expected a history unit, got ${JSON.stringify(first)}`);
+    expect(await runHistoryUnit(deps, first.runId, 0)).toBe("continue");
+    // A day unit holds the lease, and the dispatcher has moved the next sync time on as it queued the start.
+    await env.DB.prepare(
+      "UPDATE provider_connections SET next_sync_at = ?, lease_run_id = ?, lease_until = ? WHERE id = ?",
+    )
+      .bind(Date.now() + 600_000, first.runId, Date.now() + 60_000, connectionId)
+      .run();
+    const delayed: { message: SyncMessage; delaySeconds?: number }[] = [];
+    const collecting: SyncDeps = {
+      ...deps,
+      enqueue: async (message, options) => {
+        delayed.push({ message, ...options });
+      },
+    };
+    await consumeSyncMessage(collecting, { kind: "start", connectionId });
+    expect(delayed).toEqual([{ message: { kind: "start", connectionId, waited: 1 }, delaySeconds: 5 }]);
+    // The snapshot is due again: the history run's next unit makes way for it.
+    expect(await runHistoryUnit(deps, first.runId, 1)).toBe("yield");
+    await env.DB.prepare(
+      "UPDATE provider_connections SET lease_run_id = NULL, lease_until = NULL WHERE id = ?",
+    )
+      .bind(connectionId)
+      .run();
+    const runsBefore = await env.DB.prepare(
+      "SELECT count(*) AS n FROM sync_runs WHERE connection_id = ? AND trigger = 'cron'",
+    )
+      .bind(connectionId)
+      .first<{ n: number }>();
+    await consumeSyncMessage(collecting, { kind: "start", connectionId, waited: 1 });
+    const runsAfter = await env.DB.prepare(
+      "SELECT count(*) AS n, max(status) AS status FROM sync_runs WHERE connection_id = ? AND trigger = 'cron'",
+    )
+      .bind(connectionId)
+      .first<{ n: number; status: string }>();
+    expect(runsAfter).toEqual({ n: (runsBefore?.n ?? 0) + 1, status: "success" });
+    // History goes on after it.
+    expect(await runHistoryUnit(deps, first.runId, 1)).toBe("continue");
+  });
+
   it("fills 30 past days of a new connection in history units, reporting days, and resumes a killed unit", async () => {
     const owner = await registerOwner();
     const connectionId = await solisConnection(owner);
