@@ -1,7 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { DateTime } from "luxon";
 import { sandboxAccounts } from "./accounts";
-import { rateLimitFaults, type SandboxFaults } from "./faults";
+import { rateLimitFaults, requestedFault, type SandboxFaults, vendorFaults } from "./faults";
 import {
   activeFault,
   dataTimeAt,
@@ -49,7 +49,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 /** X-Sandbox-Fault: 500 | 429 | timeout | malformed | partial, for the adapter's failure tests. */
 const faults: MiddlewareHandler = async (c, next) => {
-  const fault = c.req.header("X-Sandbox-Fault");
+  const fault = requestedFault(c);
   if (!fault) return next();
   if (fault === "500") return c.json({ responseError: 500, responseMessage: "Internal server error" }, 500);
   if (fault === "429") {
@@ -173,6 +173,13 @@ export function froniusSandbox(options: { now: () => number; faults?: SandboxFau
     return plants;
   };
 
+  // Standing faults: a rejected access key is Solar.web's 401 with responseError 1102.
+  app.use(
+    "*",
+    vendorFaults(options.faults, "fronius", {
+      refused: (c) => c.json({ responseError: 1102, responseMessage: "Access key is invalid." }, 401),
+    }),
+  );
   app.use("*", faults);
   app.use(
     "*",

@@ -1,7 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { DateTime } from "luxon";
 import { sandboxAccounts } from "./accounts";
-import { rateLimitFaults, type SandboxFaults } from "./faults";
+import { rateLimitFaults, requestedFault, type SandboxFaults, vendorFaults } from "./faults";
 import { dataTimeAt, hash, inverterPowerW, plantPowerW, type SimPlant, simulatedPlants } from "./simulation";
 
 /**
@@ -298,7 +298,7 @@ function hang(ms: number, signal: AbortSignal): Promise<void> {
 
 function sandboxFaults(): MiddlewareHandler {
   return async (c, next) => {
-    const fault = c.req.header("X-Sandbox-Fault");
+    const fault = requestedFault(c);
     if (fault === "500") return c.json(problem(500, "An error occurred while processing your request."), 500);
     if (fault === "429") {
       c.header("Retry-After", "60");
@@ -359,6 +359,14 @@ function clientCredentials(
 export function smaAuthSandbox({ now, faults }: SmaSandboxOptions) {
   const state = stateFor(now);
   const app = new Hono();
+  // Standing faults: Keycloak refuses the client with 401 invalid_client.
+  app.use(
+    "*",
+    vendorFaults(faults, "sma", {
+      refused: (c) =>
+        c.json({ error: "invalid_client", error_description: "Invalid client credentials" }, 401),
+    }),
+  );
   app.use("*", sandboxFaults());
   app.use("*", rateLimitFaults(faults, "sma", smaRateLimited));
 
@@ -513,6 +521,8 @@ function deviceHeader(device: SimDevice) {
 export function smaDataSandbox({ now, faults }: SmaSandboxOptions) {
   const state = stateFor(now);
   const app = new Hono<DataEnv>();
+  // Standing faults: the data host refuses the bearer token of a client SMA no longer accepts.
+  app.use("*", vendorFaults(faults, "sma", { refused: invalidToken }));
   app.use("*", sandboxFaults());
   app.use("*", rateLimitFaults(faults, "sma", smaRateLimited));
 

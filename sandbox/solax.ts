@@ -1,7 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { DateTime } from "luxon";
 import { sandboxAccounts } from "./accounts";
-import { rateLimitFaults, type SandboxFaults } from "./faults";
+import { rateLimitFaults, requestedFault, type SandboxFaults, vendorFaults } from "./faults";
 import {
   activeFault,
   dataTimeAt,
@@ -92,7 +92,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
 /** X-Sandbox-Fault: 500 | 429 | timeout | malformed | partial; `rateLimited` is the vendor's own shape. */
 function faults(rateLimited: (c: Context) => Response): MiddlewareHandler {
   return async (c, next) => {
-    const fault = c.req.header("X-Sandbox-Fault");
+    const fault = requestedFault(c);
     if (!fault) return next();
     if (fault === "500") return c.text("Internal Server Error", 500);
     if (fault === "429") return rateLimited(c);
@@ -153,6 +153,13 @@ export function solaxTokenSandbox(options: { now: () => number; faults?: Sandbox
   const bannedUntil = new Map<string, number>();
   const violation = (tokenId: string) => ({ exception: VIOLATION, code: 1, tokenId, success: false });
 
+  // Standing faults: an unknown or revoked token is code 103 "token invalid!" in a 200 answer.
+  app.use(
+    "*",
+    vendorFaults(options.faults, "solax", {
+      refused: (c) => c.json({ success: false, exception: "token invalid!", code: 103 }),
+    }),
+  );
   app.use(
     "*",
     faults((c) => c.json(violation(c.req.header("tokenId") ?? c.req.query("tokenId") ?? ""))),
@@ -310,6 +317,16 @@ export function solaxOpenApiSandbox(options: { now: () => number; faults?: Sandb
   const rateLimited = (c: Context) =>
     c.json(envelope(10406, "Request frequency exceeds the limit, try again later"));
 
+  // Standing faults: the token request is refused with 10401, a token already issued with 10402.
+  app.use(
+    "*",
+    vendorFaults(options.faults, "solax-openapi", {
+      refused: (c) =>
+        c.req.path.endsWith("/oauth/token")
+          ? c.json(envelope(10401, "client_id or client_secret is incorrect"))
+          : c.json(envelope(10402, "access_token is invalid or has expired")),
+    }),
+  );
   app.use("*", faults(rateLimited));
   app.use("*", rateLimitFaults(options.faults, "solax-openapi", rateLimited));
 

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { DateTime } from "luxon";
 import { solisAuthorization, solisContentMd5 } from "../worker/providers/solis/signature";
 import { sandboxAccounts } from "./accounts";
-import type { SandboxFaults } from "./faults";
+import { requestedFault, type SandboxFaults, vendorFaults } from "./faults";
 import {
   dataTimeAt,
   faultsOn,
@@ -560,10 +560,13 @@ export function solisSandbox(options: SolisSandboxOptions) {
     return false;
   }
 
+  // Standing faults: a rejected key is SolisCloud's HTTP 403 "No authority".
+  app.use("*", vendorFaults(options.faults, "solis", { refused: (c) => c.json(NO_AUTHORITY, 403) }));
+
   app.post("/v1/api/:endpoint", async (c) => {
     const receivedAt = clock();
     const endpoint = c.req.param("endpoint");
-    const fault = c.req.header("X-Sandbox-Fault");
+    const fault = requestedFault(c);
     if (fault === "500") return c.text("<html><body><h1>502 Bad Gateway</h1></body></html>", 502);
     if (fault === "429") return c.json(failure("R0000", "No authority too many request 200 times in 1DAYS"));
     if (fault === "timeout") {

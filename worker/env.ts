@@ -56,6 +56,10 @@ export interface Env extends ProviderUrlEnv {
    * answering 202 and going on in the queue; 20000 ms unless set (tests shorten it).
    */
   SYNC_ANSWER_WITHIN_MS?: string;
+  /** Test suites only: a shorter vendor call time limit than 10000 ms (worker/providers/http.ts). */
+  PROVIDER_CALL_TIMEOUT_MS?: string;
+  /** Test suites only: less time for one sync unit's vendor calls than 120000 ms. */
+  SYNC_UNIT_LIMIT_MS?: string;
   /** "off" leaves a successful run without its history backfill (the test suites, except where a test asks). */
   SYNC_HISTORY?: string;
 }

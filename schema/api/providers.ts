@@ -101,6 +101,8 @@ export const syncRunViewSchema = z.object({
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   error: z.string().nullable(),
+  /** What the failure was (auth, rate_limited, timeout, malformed, …); null unless the run failed. */
+  errorKind: z.string().nullable(),
   sitesCount: z.number(),
   invertersCount: z.number(),
   readingsCount: z.number(),

@@ -42,3 +42,15 @@ export class StaleListsError extends Error {
     this.name = "StaleListsError";
   }
 }
+
+/**
+ * The invocation working on a sync unit is ending (a user's request past its answer and grace):
+ * the unit's calls were stopped and the unit goes to the queue, which does it again from the same
+ * cursor. Not a ProviderError, so no adapter mistakes it for a vendor's answer.
+ */
+export class CallsStopped extends Error {
+  constructor() {
+    super("The invocation handed its unit on before the vendor answered");
+    this.name = "CallsStopped";
+  }
+}

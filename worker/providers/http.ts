@@ -1,7 +1,15 @@
+import type { Env } from "../env";
 import type { CallBudget } from "./budget";
-import { ProviderError } from "./errors";
+import { CallsStopped, ProviderError } from "./errors";
 
 export const PROVIDER_CALL_TIMEOUT_MS = 10_000;
+/**
+ * What one sync unit's calls may take together: twice the minute a queue invocation works on a run.
+ * Waits for the credential's budget do not count (30 SolaX dongles at 9 calls a minute are 3.5
+ * minutes of planned spacing); calls, failed attempts and retry waits do, so a unit whose vendor
+ * rate-limits or never answers fails within it, however many calls it makes.
+ */
+export const UNIT_CALLS_LIMIT_MS = 120_000;
 /** A vendor answer larger than this is refused: no list page of ours comes near it. */
 export const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 
@@ -47,6 +55,30 @@ export interface ProviderHttpOptions {
   now?: () => number;
   /** Jitter source, in [0, 1). */
   random?: () => number;
+  /**
+   * Time every call of this transport shares (one sync unit's, UNIT_CALLS_LIMIT_MS), budget waits
+   * not counted; none without it (a connection test, a cron job's lookups).
+   */
+  limitMs?: number;
+  /** Stops the calls in flight and every later one with CallsStopped (an invocation handing its unit on). */
+  signal?: AbortSignal;
+}
+
+/**
+ * The per-call and per-unit limits, shortened only in the test suites (PROVIDER_CALL_TIMEOUT_MS,
+ * SYNC_UNIT_LIMIT_MS) so their vendor faults do not wait on the real clock; nowhere else can they change.
+ */
+export function transportLimits(
+  env: Pick<Env, "APP_ENV" | "PROVIDER_CALL_TIMEOUT_MS" | "SYNC_UNIT_LIMIT_MS">,
+) {
+  const shortened = (setting: string | undefined, productionMs: number) => {
+    const ms = Number(setting);
+    return env.APP_ENV === "test" && Number.isInteger(ms) && ms > 0 && ms < productionMs ? ms : productionMs;
+  };
+  return {
+    callTimeoutMs: shortened(env.PROVIDER_CALL_TIMEOUT_MS, PROVIDER_CALL_TIMEOUT_MS),
+    unitLimitMs: shortened(env.SYNC_UNIT_LIMIT_MS, UNIT_CALLS_LIMIT_MS),
+  };
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -103,7 +135,8 @@ async function readCapped(response: Response, maxBytes: number, host: string): P
  * The one way adapters reach a vendor: each call waits for a slot in the credential's budget,
  * is capped at 10 s and 5 MB, follows no redirect, and every failure becomes a ProviderError the
  * sync engine knows how to treat. Rate-limited calls and 5xx answers are retried a bounded number
- * of times; only a call that keeps failing fails.
+ * of times; only a call that keeps failing fails. With `limitMs` (a sync unit) all calls share one
+ * time limit, so N calls each retried cannot add up to N times the retry bounds.
  */
 export class ProviderHttp {
   /** Calls sent, retries included. */
@@ -115,6 +148,12 @@ export class ProviderHttp {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly retry: RetryPolicy;
+  private readonly startedAt: number;
+  /** Time spent waiting for budget slots, counted once however many calls waited side by side. */
+  private budgetWaitMs = 0;
+  private budgetWaitUntil = 0;
+  /** The last retried failure: what the time went on when the limit runs out. */
+  private lastFailure: ProviderError | null = null;
 
   constructor(private readonly options: ProviderHttpOptions = {}) {
     this.fetcher = options.fetch ?? ((request) => fetch(request));
@@ -122,6 +161,48 @@ export class ProviderHttp {
     this.now = options.now ?? (() => Date.now());
     this.random = options.random ?? Math.random;
     this.retry = options.retry ?? DEFAULT_RETRY;
+    this.startedAt = this.now();
+  }
+
+  /** What is left of `limitMs` (infinite without one). */
+  private remainingMs(): number {
+    const limitMs = this.options.limitMs ?? Number.POSITIVE_INFINITY;
+    return this.startedAt + limitMs + this.budgetWaitMs - this.now();
+  }
+
+  /** The failure once the shared time is used up: the cause the time went on, or no answer. */
+  private outOfTime(host: string, inFlight: boolean): ProviderError {
+    const limitS = (this.options.limitMs ?? 0) / 1000;
+    const last = this.lastFailure;
+    if (inFlight || !last) {
+      return new ProviderError(
+        "timeout",
+        `${host} did not answer within the ${limitS} s a sync unit has for its calls`,
+      );
+    }
+    return new ProviderError(
+      last.kind,
+      `${last.message}; the ${limitS} s a sync unit has for its calls ran out`,
+      last.retryAfterMs,
+      last.status,
+    );
+  }
+
+  /** Sleeps `ms`, cut short by `signal` with CallsStopped. */
+  private async wait(ms: number): Promise<void> {
+    const signal = this.options.signal;
+    if (!signal) return this.sleep(ms);
+    if (signal.aborted) throw new CallsStopped();
+    let onAbort = () => {};
+    const stopped = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new CallsStopped());
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      await Promise.race([this.sleep(ms), stopped]);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
   }
 
   /** Waits for the budget's slot for this endpoint (the URL's path). */
@@ -129,9 +210,12 @@ export class ProviderHttp {
     if (!this.options.budget) return;
     const askedAt = this.now();
     const waitMs = await this.options.budget.reserve(url.pathname, askedAt);
+    const slotAt = askedAt + waitMs;
+    this.budgetWaitMs += Math.max(0, slotAt - Math.max(askedAt, this.budgetWaitUntil));
+    this.budgetWaitUntil = Math.max(this.budgetWaitUntil, slotAt);
     // The slot is a point in time: whatever passed during the request counts towards it.
-    const remaining = askedAt + waitMs - this.now();
-    if (remaining > 0) await this.sleep(remaining);
+    const remaining = slotAt - this.now();
+    if (remaining > 0) await this.wait(remaining);
   }
 
   /**
@@ -140,16 +224,27 @@ export class ProviderHttp {
    */
   private async exchange(request: ProviderRequest): Promise<{ response: Response; text: string }> {
     const url = new URL(request.url);
+    const host = url.host;
     await this.slot(url);
+    const signal = this.options.signal;
+    if (signal?.aborted) throw new CallsStopped();
+    const remainingMs = this.remainingMs();
+    if (remainingMs <= 0) throw this.outOfTime(host, false);
     this.calls++;
     const timeoutMs = this.options.timeoutMs ?? PROVIDER_CALL_TIMEOUT_MS;
-    const host = url.host;
+    // The unit's own limit cuts a call that would outlast it.
+    const cutByUnit = remainingMs < timeoutMs;
     const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        controller.abort();
+      },
+      Math.min(timeoutMs, remainingMs),
+    );
+    const stop = () => controller.abort();
+    signal?.addEventListener("abort", stop, { once: true });
     try {
       const response = await this.fetcher(
         new Request(request.url, {
@@ -164,6 +259,8 @@ export class ProviderHttp {
       return { response, text: await readCapped(response, MAX_ANSWER_BYTES, host) };
     } catch (error) {
       if (error instanceof ProviderError) throw error;
+      if (signal?.aborted && !timedOut) throw new CallsStopped();
+      if (timedOut && cutByUnit) throw this.outOfTime(host, true);
       if (timedOut) throw new ProviderError("timeout", `${host} did not answer within ${timeoutMs / 1000} s`);
       if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
         throw new ProviderError("timeout", `${host} did not answer within ${timeoutMs / 1000} s`);
@@ -171,6 +268,7 @@ export class ProviderHttp {
       throw new ServerError(`${host} could not be reached`);
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", stop);
     }
   }
 
@@ -207,7 +305,9 @@ export class ProviderHttp {
     try {
       body = JSON.parse(text) as unknown;
     } catch {
-      throw new ProviderError("malformed", `${host} answered with something that is not JSON`);
+      // A gateway's error or maintenance page says more than "not JSON" does.
+      const what = /^\s*</.test(text) ? "an HTML page" : "something";
+      throw new ProviderError("malformed", `${host} answered with ${what} that is not JSON`);
     }
     const vendorError = options.vendorError?.(body);
     if (vendorError) throw vendorError;
@@ -222,8 +322,8 @@ export class ProviderHttp {
 
   /**
    * Sends the request and parses a JSON answer. A rate-limited or 5xx answer is tried again after
-   * the vendor's Retry-After (or a backoff), at most `retries` times and within `maxTotalWaitMs`;
-   * rejected credentials and refused requests never are.
+   * the vendor's Retry-After (or a backoff), at most `retries` times and within `maxTotalWaitMs`
+   * (and never past the unit's limit); rejected credentials and refused requests never are.
    */
   async json(request: ProviderRequest, options: ProviderJsonOptions = {}): Promise<unknown> {
     let waitedMs = 0;
@@ -231,12 +331,23 @@ export class ProviderHttp {
       try {
         return await this.attempt(request, options);
       } catch (error) {
-        if (!retryable(error) || retry > this.retry.retries) throw error;
+        if (!retryable(error)) throw error;
+        this.lastFailure = error;
+        if (retry > this.retry.retries) throw error;
         const waitMs = error.retryAfterMs ?? this.backoffMs(retry);
         if (waitedMs + waitMs > this.retry.maxTotalWaitMs) throw error;
+        // Waiting past the unit's limit would only end in its timeout: the vendor's answer is the cause.
+        if (waitMs >= this.remainingMs()) {
+          throw new ProviderError(
+            error.kind,
+            `${error.message}; gave up after ${retry} ${retry === 1 ? "try" : "tries"}, as the ${(this.options.limitMs ?? 0) / 1000} s a sync unit has for its calls would run out`,
+            error.retryAfterMs,
+            error.status,
+          );
+        }
         waitedMs += waitMs;
         this.retries++;
-        await this.sleep(waitMs);
+        await this.wait(waitMs);
       }
     }
   }

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { meteronlineImportBodySchema } from "../../schema/api/meteronline";
 import { saveCredentialsBodySchema, testCredentialsBodySchema } from "../../schema/api/providers";
-import { type AppEnv, userContext } from "../hono-env";
+import { type AppContext, type AppEnv, userContext } from "../hono-env";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import {
@@ -20,6 +20,21 @@ import { importMeteronlineCsv } from "../services/meteronline-import";
 
 const providerParam = z.strictObject({ provider: z.string().min(1).max(32) });
 
+/**
+ * The caller's context with the request's waitUntil: a sync answers at its answer time and the
+ * unit in flight finishes after the answer. Hono throws when the request has no execution context.
+ */
+function syncContext(c: AppContext) {
+  let waitUntil: ((promise: Promise<unknown>) => void) | undefined;
+  try {
+    const executionCtx = c.executionCtx;
+    waitUntil = (promise) => executionCtx.waitUntil(promise);
+  } catch {
+    waitUntil = undefined;
+  }
+  return { ...userContext(c), waitUntil };
+}
+
 export const providersRoutes = new Hono<AppEnv>()
   .use(requireAuth)
   .get("/", (c) => c.json(listProviders()))
@@ -31,7 +46,7 @@ export const providersRoutes = new Hono<AppEnv>()
     c.json(await importMeteronlineCsv(userContext(c), c.req.valid("json"))),
   )
   .post("/:provider/sync", validate("param", providerParam), async (c) => {
-    const outcome = await syncNow(userContext(c), c.req.valid("param").provider);
+    const outcome = await syncNow(syncContext(c), c.req.valid("param").provider);
     return outcome.done ? c.json(outcome.result, 200) : c.json(outcome.running, 202);
   })
   .get("/:provider/runs", validate("param", providerParam), async (c) =>
@@ -42,7 +57,7 @@ export const credentialsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
   .get("/", async (c) => c.json(await listCredentials(userContext(c))))
   .post("/", validate("json", saveCredentialsBodySchema), async (c) =>
-    c.json(await saveCredentials(userContext(c), c.req.valid("json")), 201),
+    c.json(await saveCredentials(syncContext(c), c.req.valid("json")), 201),
   )
   .post(
     "/:provider/test",

@@ -178,16 +178,25 @@ function toSyncResult(provider: ProviderDefinition, result: SyncRunResult): Sync
 const ANSWER_WITHIN_MS = 20_000;
 
 /**
- * Starts a run and works on it while the caller waits, ANSWER_WITHIN_MS at most (the environment
- * may shorten it); whatever is left goes on in the queue.
+ * When the request that starts a sync answers at the latest: ANSWER_WITHIN_MS (the environment may
+ * shorten it) after the request began, whatever it waited for before the run started.
  */
-async function runSync(ctx: OrgContext, connectionId: string, trigger: SyncTrigger) {
+function answerDeadline(ctx: OrgContext): number {
   const answerWithinMs = Number(ctx.env.SYNC_ANSWER_WITHIN_MS ?? ANSWER_WITHIN_MS);
+  return ctx.now + (Number.isFinite(answerWithinMs) ? answerWithinMs : ANSWER_WITHIN_MS);
+}
+
+/**
+ * Starts a run and works on it while the caller waits, until `answerAt`; the unit in flight then
+ * finishes in the background (the request's waitUntil) and whatever is left goes on in the queue.
+ */
+async function runSync(ctx: OrgContext, connectionId: string, trigger: SyncTrigger, answerAt: number) {
   return syncConnection(
     { db: ctx.db, env: ctx.env, now: () => Date.now(), fetch: ctx.providerFetch },
     connectionId,
     trigger,
-    Number.isFinite(answerWithinMs) ? answerWithinMs : ANSWER_WITHIN_MS,
+    Math.max(0, answerAt - Date.now()),
+    { waitUntil: ctx.waitUntil },
   );
 }
 
@@ -204,9 +213,10 @@ const HISTORY_MAKES_WAY_MS = 15_000;
  * A member's sync while background history holds the connection between its units: the snapshot
  * is made due, which the history run gives way to at its next unit, and the sync starts then.
  */
-async function syncAheadOfHistory(org: OrgContext, connectionId: string) {
-  let outcome = await runSync(org, connectionId, "manual");
-  const giveUpAt = Date.now() + HISTORY_MAKES_WAY_MS;
+async function syncAheadOfHistory(org: OrgContext, connectionId: string, answerAt: number) {
+  let outcome = await runSync(org, connectionId, "manual", answerAt);
+  // The wait counts towards the answer time: the member hears back within it either way.
+  const giveUpAt = Math.min(Date.now() + HISTORY_MAKES_WAY_MS, answerAt);
   while (outcome.status === "busy" && Date.now() < giveUpAt) {
     const holder = await leaseHolder(org, connectionId);
     if (holder !== undefined && holder.trigger !== "history") break;
@@ -214,7 +224,7 @@ async function syncAheadOfHistory(org: OrgContext, connectionId: string) {
     if (connection && !snapshotDue(connection, Date.now()))
       await markSnapshotDue(org.db, connectionId, Date.now());
     await new Promise((resolve) => setTimeout(resolve, 250));
-    outcome = await runSync(org, connectionId, "manual");
+    outcome = await runSync(org, connectionId, "manual", answerAt);
   }
   return outcome;
 }
@@ -257,7 +267,7 @@ export async function saveCredentials(
   }
   const connection = await findConnection(org.db, org.user.orgId, provider.id);
   if (!connection) throw notFound("connection", "Connection");
-  const sync = toSyncResult(provider, await runSync(org, connection.id, "save"));
+  const sync = toSyncResult(provider, await runSync(org, connection.id, "save", answerDeadline(org)));
   const message =
     sync.status === "failed"
       ? `Credentials saved, but the first sync failed: ${sync.message}`
@@ -341,7 +351,7 @@ export async function syncNow(
     targetType: "provider",
     targetId: provider.id,
   });
-  const outcome = await syncAheadOfHistory(org, connection.id);
+  const outcome = await syncAheadOfHistory(org, connection.id, answerDeadline(org));
   if (outcome.status === "busy") {
     // A snapshot run already going (the scheduler's, or another member's) is the sync asked for:
     // the answer follows it, as for a run that outlasts the answer time. History that did not make
@@ -396,6 +406,7 @@ function toRunView(r: SyncRunRow) {
     startedAt: new Date(r.startedAt).toISOString(),
     finishedAt: iso(r.finishedAt),
     error: r.error,
+    errorKind: r.errorKind,
     sitesCount: r.sitesCount,
     invertersCount: r.invertersCount,
     readingsCount: r.readingsCount,

@@ -27,6 +27,8 @@ export interface ServiceContext {
   origin: string;
   /** Transport to the vendor clouds; tests hand in the provider sandbox. Defaults to fetch. */
   providerFetch?: (request: Request) => Promise<Response>;
+  /** Keeps work that goes on after the answer alive (the request's `waitUntil`); absent outside requests. */
+  waitUntil?: (promise: Promise<unknown>) => void;
 }
 
 export interface UserContext extends ServiceContext {

@@ -21,8 +21,8 @@ import { type Keyring, loadKeyring } from "../lib/credentials-keyring";
 import { type Db, runBatch } from "../lib/db";
 import { timezoneAt } from "../lib/geo/timezone-at";
 import type { CallBudget } from "../providers/budget";
-import { ProviderError, type ProviderErrorKind, StaleListsError } from "../providers/errors";
-import { ProviderHttp } from "../providers/http";
+import { CallsStopped, ProviderError, type ProviderErrorKind, StaleListsError } from "../providers/errors";
+import { ProviderHttp, transportLimits } from "../providers/http";
 import { findApiAdapter, providerBudget } from "../providers/registry";
 import type { NormalisedSystem, ProviderSession } from "../providers/types";
 import { providerUrls } from "../providers/urls";
@@ -66,6 +66,8 @@ export interface SyncDeps {
   budget?: CallBudget;
   /** Where the next unit goes when this invocation stops; the sync queue unless a test collects them. */
   enqueue?: (message: SyncMessage, options?: { delaySeconds?: number }) => Promise<unknown>;
+  /** Aborted when this invocation must hand its unit in flight to the queue (a user's request past its answer). */
+  signal?: AbortSignal;
 }
 
 /** A queue invocation works on a run this long, then hands the next unit to a new message. */
@@ -101,11 +103,11 @@ export async function startRun(
 }
 
 /**
- * What one unit did: the run goes on, ended, was not this message's to work on, or made way for a
+ * What one unit did: the run goes on, ended, was not this message's to work on, made way for a
  * run that comes first (a history unit while the connection's snapshot is due) and is sent again
- * after YIELD_DELAY_SECONDS.
+ * after YIELD_DELAY_SECONDS, or was stopped with the invocation and goes to the queue at once.
  */
-export type UnitOutcome = "continue" | "finished" | "stale" | "yield";
+export type UnitOutcome = "continue" | "finished" | "stale" | "yield" | "handoff";
 
 /** How long a unit that made way waits before it is tried again. */
 export const YIELD_DELAY_SECONDS = 30;
@@ -130,6 +132,10 @@ export async function driveRun(
     outcome = await step(deps, runId, next);
     if (outcome === "yield") {
       await enqueue({ kind, runId, unit: next }, { delaySeconds: YIELD_DELAY_SECONDS });
+      break;
+    }
+    if (outcome === "handoff") {
+      await enqueue({ kind, runId, unit: next });
       break;
     }
     next++;
@@ -201,10 +207,15 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
       throw new ProviderError("invalid_request", `${connection.provider} has no API to sync from`);
     const keyring = await loadKeyring(deps.env);
     const credentials = adapter.credentialsSchema.parse(await readCredentials(keyring, connection));
+    const limits = transportLimits(deps.env);
     http = new ProviderHttp({
       fetch: deps.fetch,
       budget: deps.budget ?? (await providerBudget(deps.env, adapter, credentials)),
-      timeoutMs: deps.callTimeoutMs,
+      timeoutMs: deps.callTimeoutMs ?? limits.callTimeoutMs,
+      // One limit for the unit's calls together, so a unit whose vendor never answers fails in time;
+      // a driven clock (benchmarks, tests with their own sleep) is no real invocation's.
+      limitMs: deps.sleep ? undefined : limits.unitLimitMs,
+      signal: deps.signal,
       sleep: deps.sleep,
       // The budget follows the injected clock only when the sleep is injected too.
       now: deps.sleep ? deps.now : undefined,
@@ -278,6 +289,8 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
     await publishProgress(deps.env, committed);
     return finished ? "finished" : "continue";
   } catch (error) {
+    // Nothing of the unit was committed: the queue does it again from the same cursor.
+    if (error instanceof CallsStopped) return "handoff";
     if (error instanceof StaleListsError && !run.readsLists) {
       return readListsInstead(deps, run, unit, http?.calls ?? 0);
     }
