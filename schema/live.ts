@@ -64,6 +64,25 @@ export const liveMessageSchema = z.discriminatedUnion("type", [
 ]);
 export type LiveMessage = z.infer<typeof liveMessageSchema>;
 
+/**
+ * What one WebSocket frame carries: a message, or a `batch` of them in order. A stored page's
+ * systems reach each socket as one frame: a page of 100 systems is 100 messages but one send per
+ * socket, not 100 (50,000 sends a page with 500 sockets open).
+ */
+export const liveFrameSchema = z.union([
+  liveMessageSchema,
+  z.object({ type: z.literal("batch"), data: z.array(liveMessageSchema) }),
+]);
+export type LiveFrame = z.infer<typeof liveFrameSchema>;
+
+/** The messages of a frame, in order. */
+export const framedMessages = (frame: LiveFrame): LiveMessage[] =>
+  frame.type === "batch" ? frame.data : [frame];
+
+/** One frame for messages sent together: the message itself when alone. */
+export const frameOf = (messages: LiveMessage[]): LiveFrame =>
+  messages.length === 1 && messages[0] ? messages[0] : { type: "batch", data: messages };
+
 /** The subprotocol the client offers next to its token; the server echoes it on accept. */
 export const LIVE_SUBPROTOCOL = "sunfleet";
 

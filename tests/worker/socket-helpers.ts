@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { expect } from "vitest";
-import { type LiveMessage, liveMessageSchema } from "../../schema/live";
+import { framedMessages, type LiveFrame, type LiveMessage, liveFrameSchema } from "../../schema/live";
 import { BASE, type TestUser } from "./helpers";
 
 export const upgrade = (
@@ -15,6 +15,8 @@ export const upgrade = (
 export interface OpenSocket {
   ws: WebSocket;
   messages: LiveMessage[];
+  /** The frames as they arrived (a batch is one frame). */
+  frames: LiveFrame[];
   /** Resolves with the next message (or the first one not yet taken). */
   next: () => Promise<LiveMessage>;
   closed: Promise<{ code: number; reason: string }>;
@@ -28,15 +30,20 @@ export async function connect(user: TestUser): Promise<OpenSocket> {
   const ws = res.webSocket;
   if (!ws) throw new Error("no webSocket on the 101 response");
   const messages: LiveMessage[] = [];
+  const frames: LiveFrame[] = [];
   const waiting: ((message: LiveMessage) => void)[] = [];
   let taken = 0;
   ws.addEventListener("message", (event) => {
-    const message = liveMessageSchema.parse(JSON.parse(String(event.data)));
-    messages.push(message);
-    const resolve = waiting.shift();
-    if (resolve) {
-      taken++;
-      resolve(message);
+    // A frame may carry a batch: the messages are taken one by one, as the client does.
+    const frame = liveFrameSchema.parse(JSON.parse(String(event.data)));
+    frames.push(frame);
+    for (const message of framedMessages(frame)) {
+      messages.push(message);
+      const resolve = waiting.shift();
+      if (resolve) {
+        taken++;
+        resolve(message);
+      }
     }
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {
@@ -53,7 +60,7 @@ export async function connect(user: TestUser): Promise<OpenSocket> {
         waiting.push(resolve);
       }
     });
-  return { ws, messages, next, closed };
+  return { ws, messages, frames, next, closed };
 }
 
 /** Fails instead of hanging when an expected event never comes. */

@@ -1,9 +1,10 @@
 import { useSyncExternalStore } from "react";
 import {
+  framedMessages,
   LIVE_CLOSE_ACCESS_REVOKED,
   LIVE_SUBPROTOCOL,
   type LiveMessage,
-  liveMessageSchema,
+  liveFrameSchema,
 } from "../../schema/live";
 import { getSession, subscribeSession } from "./session";
 
@@ -54,8 +55,9 @@ function open(): void {
   // Any arrival dates the data; only messages of the shared union reach the subscribers.
   ws.onmessage = (event: MessageEvent) => {
     setState({ lastMessageAt: Date.now() });
-    const message = parseLiveMessage(event.data);
-    if (message) for (const listener of messageListeners) listener(message);
+    for (const message of parseLiveFrame(event.data)) {
+      for (const listener of messageListeners) listener(message);
+    }
   };
   ws.onclose = (event: CloseEvent) => {
     if (socket !== ws) return;
@@ -111,13 +113,13 @@ subscribeSession(() => {
   if (getSession().token === null) disconnectLive();
 });
 
-function parseLiveMessage(data: unknown): LiveMessage | null {
-  if (typeof data !== "string") return null;
+function parseLiveFrame(data: unknown): LiveMessage[] {
+  if (typeof data !== "string") return [];
   try {
-    const parsed = liveMessageSchema.safeParse(JSON.parse(data));
-    return parsed.success ? parsed.data : null;
+    const parsed = liveFrameSchema.safeParse(JSON.parse(data));
+    return parsed.success ? framedMessages(parsed.data) : [];
   } catch {
-    return null;
+    return [];
   }
 }
 

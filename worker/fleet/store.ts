@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { AnalyticsRange, AnalyticsRecord } from "../../schema/api/analytics";
 import type { DashboardSummary, SystemsPage, SystemsPageQuery } from "../../schema/api/dashboard";
 import type { FleetSeries } from "../../schema/api/fleet-series";
-import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, type LiveMessage } from "../../schema/live";
+import { frameOf, LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, type LiveMessage } from "../../schema/live";
 import { readFullDirectory, readVersions } from "../data/fleet-directory";
 import type { Env } from "../env";
 import { createDb } from "../lib/db";
@@ -688,20 +688,22 @@ export class FleetStore extends DurableObject<Env> {
     }
   }
 
-  /** Sends messages in order to every socket of the organisation, each serialised once; answers deliveries. */
+  /**
+   * Sends messages to every socket of the organisation as one frame, serialised once; answers the
+   * messages delivered.
+   */
   private publishMany(messages: LiveMessage[]): number {
+    if (messages.length === 0) return 0;
     // Sockets whose token has expired are closed on the way, so none outlives its sign-in.
     const sockets = openSockets(this.ctx.getWebSockets(), Date.now());
+    const payload = JSON.stringify(frameOf(messages));
     let delivered = 0;
-    for (const message of messages) {
-      const payload = JSON.stringify(message);
-      for (const ws of sockets) {
-        try {
-          ws.send(payload);
-          delivered++;
-        } catch {
-          // A socket closing mid-broadcast is not an error for the others.
-        }
+    for (const ws of sockets) {
+      try {
+        ws.send(payload);
+        delivered += messages.length;
+      } catch {
+        // A socket closing mid-broadcast is not an error for the others.
       }
     }
     return delivered;

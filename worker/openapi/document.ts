@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { type ZodType, z } from "zod";
 import { apiErrorBodySchema } from "../../schema/api/errors";
 import { runningSyncSchema } from "../../schema/api/providers";
-import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, liveMessageSchema } from "../../schema/live";
+import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, liveFrameSchema } from "../../schema/live";
 import { type DescribedResponse, responseOf } from "../lib/responds";
 import { type DescribedInput, INPUT_DESCRIPTION } from "../lib/validate";
 
@@ -100,7 +100,7 @@ function successResponse(response: DescribedResponse | undefined, schemas: Recor
   };
 }
 
-const liveChannelDescription = `Live updates over a WebSocket at \`/ws\`. Offer two subprotocols: \`${LIVE_SUBPROTOCOL}\` and a session token (\`new WebSocket(url, ["${LIVE_SUBPROTOCOL}", token])\`); the server echoes \`${LIVE_SUBPROTOCOL}\`. Send the text \`ping\` to get a \`pong\`. The server closes with code ${LIVE_CLOSE_ACCESS_REVOKED} when the member loses access. Every message is JSON \`{ type, data }\`, described by \`LiveMessage\`: \`connected\`, \`pong\`, \`solis_realtime_update\`, \`realtime_update\` (one system's new live values), \`alerts_changed\` (\`openCount\`) and \`sync_progress\` (a sync run's pages done and total, systems stored and status, or a history run's days done and total, after each stored unit and at its end).`;
+const liveChannelDescription = `Live updates over a WebSocket at \`/ws\`. Offer two subprotocols: \`${LIVE_SUBPROTOCOL}\` and a session token (\`new WebSocket(url, ["${LIVE_SUBPROTOCOL}", token])\`); the server echoes \`${LIVE_SUBPROTOCOL}\`. Send the text \`ping\` to get a \`pong\`. The server closes with code ${LIVE_CLOSE_ACCESS_REVOKED} when the member loses access. Every message is JSON \`{ type, data }\`, described by \`LiveMessage\`: \`connected\`, \`pong\`, \`solis_realtime_update\`, \`realtime_update\` (one system's new live values), \`alerts_changed\` (\`openCount\`) and \`sync_progress\` (a sync run's pages done and total, systems stored and status, or a history run's days done and total, after each stored unit and at its end). Messages sent together arrive as one frame \`{ type: "batch", data: [message, …] }\`, in order: a stored page's systems come as one batch.`;
 
 /**
  * The OpenAPI 3.1 document of every route the app serves, built by walking the app's routes and
@@ -194,7 +194,7 @@ export function buildOpenApiDocument(
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
       schemas: {
         Error: jsonSchema(apiErrorBodySchema, "output"),
-        LiveMessage: jsonSchema(liveMessageSchema, "output"),
+        LiveMessage: jsonSchema(liveFrameSchema, "output"),
         ...schemas,
       },
     },

@@ -120,6 +120,13 @@ describe("history runs after a sync", { timeout: 120_000 }, () => {
 
     const snapshot = await syncConnection(deps, connectionId, "manual");
     expect(snapshot.status).toBe("success");
+    // The page's three plants reached the socket as one frame.
+    expect(
+      socket.frames.some(
+        (frame) =>
+          frame.type === "batch" && frame.data.filter((m) => m.type === "solis_realtime_update").length === 3,
+      ),
+    ).toBe(true);
     // The snapshot run ended as before; a history run was started and its first unit queued.
     expect(sent).toHaveLength(1);
     const first = sent[0];
