@@ -30,6 +30,8 @@ export interface SimPlant {
   tiltDeg: number;
   azimuthDeg: number;
   inverters: SimInverter[];
+  /** The vendor has heard nothing from the plant since yesterday 14:00 plant-local time. */
+  silentSinceYesterday?: boolean;
 }
 
 export interface SimFault {

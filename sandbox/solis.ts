@@ -28,8 +28,18 @@ import {
 type SolisAccount = (typeof sandboxAccounts.solis)[number];
 
 /** An account's stations: the fleet-scale account's spread over the world's zones. */
-export const solisPlants = (account: { keyId: string; plants: number; world?: true }) =>
-  simulatedPlants("solis", account.keyId, account.plants, account.world ? WORLD_SITES : undefined);
+export function solisPlants(account: { keyId: string; plants: number; world?: true }): SimPlant[] {
+  const plants = simulatedPlants(
+    "solis",
+    account.keyId,
+    account.plants,
+    account.world ? WORLD_SITES : undefined,
+  );
+  if (!account.world) return plants;
+  // A fleet has a plant whose logger went quiet: the first in Brisbane, silent since yesterday afternoon.
+  const silent = plants.findIndex((plant) => plant.city === "Brisbane");
+  return plants.map((plant, index) => (index === silent ? { ...plant, silentSinceYesterday: true } : plant));
+}
 
 type Body = Record<string, unknown>;
 
@@ -193,9 +203,22 @@ export function solisSandbox(options: SolisSandboxOptions) {
   }
 
   const local = (plant: SimPlant, at: number) => DateTime.fromMillis(at, { zone: plant.timezone });
+
+  /**
+   * The newest time the vendor has data of the plant for: now, or for a plant gone silent (its
+   * logger lost its connection yesterday at 14:00 local) that moment, which every list and curve
+   * then repeats, with the plant and its inverters reported offline.
+   */
+  const seenAt = (plant: SimPlant, now: number) => {
+    if (!plant.silentSinceYesterday) return now;
+    return Math.min(now, local(plant, now).startOf("day").minus({ days: 1 }).plus({ hours: 14 }).toMillis());
+  };
+  const silentValues = (values: InverterValues, silent: boolean): InverterValues =>
+    silent ? { ...values, state: "offline" } : values;
   const offsetLabel = (zoned: DateTime) => `UTC${zoned.toFormat("ZZ")}`;
 
-  function station(plant: SimPlant, at: number) {
+  function station(plant: SimPlant, now: number) {
+    const at = seenAt(plant, now);
     const values = plantValues(plant, at);
     const zoned = local(plant, at);
     const power = powerValue(values.powerW);
@@ -228,7 +251,7 @@ export function solisSandbox(options: SolisSandboxOptions) {
       countryStr: plant.country,
       synchronizationType: 0,
       stationTypeNew: 0,
-      state: STATE_CODES[values.state],
+      state: STATE_CODES[at < now ? "offline" : values.state],
       dataTimestamp: String(at),
       inverterCount: plant.inverters.length,
       inverterPower: (ratedW / 1000).toFixed(3),
@@ -249,10 +272,11 @@ export function solisSandbox(options: SolisSandboxOptions) {
     };
   }
 
-  function inverterDetail(plant: SimPlant, index: number, at: number) {
+  function inverterDetail(plant: SimPlant, index: number, now: number) {
     const inverter = plant.inverters[index];
     if (!inverter) return null;
-    const values = inverterValues(plant, index, at);
+    const at = seenAt(plant, now);
+    const values = silentValues(inverterValues(plant, index, at), at < now);
     const pac = powerValue(values.powerW);
     const eToday = energyValue(values.energyTodayWh);
     const eTotal = energyValue(values.energyTotalWh);
@@ -294,10 +318,11 @@ export function solisSandbox(options: SolisSandboxOptions) {
     };
   }
 
-  function inverterListRecord(plant: SimPlant, index: number, at: number) {
+  function inverterListRecord(plant: SimPlant, index: number, now: number) {
     const inverter = plant.inverters[index];
     if (!inverter) return null;
-    const values = inverterValues(plant, index, at);
+    const at = seenAt(plant, now);
+    const values = silentValues(inverterValues(plant, index, at), at < now);
     const zoned = local(plant, at);
     const pac = powerValue(values.powerW);
     const etoday = energyValue(values.energyTodayWh);
@@ -382,7 +407,8 @@ export function solisSandbox(options: SolisSandboxOptions) {
   }
 
   /** Energy of one plant-local day, as of `at` (the whole day when it is over). */
-  function dayEnergyWh(plant: SimPlant, isoDate: string, at: number): number {
+  function dayEnergyWh(plant: SimPlant, isoDate: string, now: number): number {
+    const at = seenAt(plant, now);
     const start = DateTime.fromISO(isoDate, { zone: plant.timezone }).startOf("day");
     if (!start.isValid || start.toMillis() > at) return 0;
     const end = dataTimeAt(Math.min(at, start.plus({ days: 1 }).toMillis() - 1));
@@ -394,10 +420,10 @@ export function solisSandbox(options: SolisSandboxOptions) {
    * from the same simulation the live lists answer with, so a backfilled point equals the live
    * value stored at that time. Power is raw with its multiplier (powerPec), as the vendor sends it.
    */
-  function stationDay(plant: SimPlant, isoDate: string, at: number) {
+  function stationDay(plant: SimPlant, isoDate: string, now: number) {
     const start = DateTime.fromISO(isoDate, { zone: plant.timezone }).startOf("day");
     if (!start.isValid) return [];
-    const end = Math.min(start.plus({ days: 1 }).toMillis(), at + 1);
+    const end = Math.min(start.plus({ days: 1 }).toMillis(), seenAt(plant, now) + 1);
     const rows = [];
     for (let t = start.toMillis(); t < end; t += 5 * 60_000) {
       const powerW = plant.inverters.reduce((sum, _, index) => sum + inverterPowerW(plant, index, t), 0);

@@ -47,6 +47,13 @@ export function toRecord(m: DashboardMetric): AnalyticsRecord {
   };
 }
 
+/** Where a range of minute-level series ends: now, or the last data of a plant silent for longer than the range. */
+function silentUntil(dataTimeMs: number | null, range: AnalyticsRange, now: number): number {
+  if (range !== "24h" && range !== "7d") return now;
+  if (dataTimeMs === null || dataTimeMs >= now - RANGE_MS[range]) return now;
+  return dataTimeMs;
+}
+
 /**
  * One system (or a site's first system) with its series: the store's rows by key, then the
  * irradiance of its days from D1 in one query.
@@ -61,8 +68,11 @@ export async function buildSystemAnalytics(
   const rows = readMetricRows(store, systemId);
   const row = rows.systems.find((r) => r.id === systemId || r.site_id === systemId);
   if (!row) return null;
-  const from = now - RANGE_MS[range];
-  const days = lastLocalDays(now, row.timezone, RANGE_DAYS[range]);
+  // A plant gone silent for longer than the range shows the range up to its last data, so the
+  // hours before it went quiet stay in view (its state says since when); others end now.
+  const until = silentUntil(row.data_time, range, now);
+  const from = until - RANGE_MS[range];
+  const days = lastLocalDays(until, row.timezone, RANGE_DAYS[range]);
   const first = days[0]?.date ?? "";
   const last = days[days.length - 1]?.date ?? "";
   const key = row.location_key;
@@ -77,9 +87,9 @@ export async function buildSystemAnalytics(
   irradiationRead.catch(() => undefined);
   const rawPower =
     range === "24h" || range === "7d"
-      ? powerReadings(store, row.id, from, now)
+      ? powerReadings(store, row.id, from, until)
       : range === "30d"
-        ? hourlyPower(store, row.id, from, now)
+        ? hourlyPower(store, row.id, from, until)
         : [];
   const energyRows = dailyEnergy(store, row.id, first, last);
   const irradiation = await irradiationRead;

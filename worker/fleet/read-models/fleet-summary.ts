@@ -5,6 +5,7 @@ import {
   summaryProviders,
 } from "../../../schema/api/dashboard";
 import { type DashboardMetric, hasCapacity } from "../../../schema/api/metrics";
+import { isOutdated } from "../../lib/fleet-rules";
 
 /*
  * The fleet's totals, defined here once: the dashboard's cards and provider breakdown, the
@@ -46,11 +47,20 @@ export function siteCounts(live: ReadonlySet<string>, roster: SiteRoster): SiteC
 /** The summary without its site counts: those join D1's sites (their active flag) at each request. */
 export type FleetSummary = Omit<DashboardSummary, "sites">;
 
-/** Power counts only while the data is fresh: a stale system's last value is not its output now. */
-export const livePowerW = (metric: Pick<DashboardMetric, "stale" | "currentPowerW">) =>
-  metric.stale ? 0 : metric.currentPowerW;
+/**
+ * Power counts only while the data is fresh: an outdated value is not the output now, in daylight
+ * (stale) or at night (a plant silent since yesterday afternoon must not add its 14:00 power to the
+ * fleet's at midnight).
+ */
+export const livePowerW = (
+  metric: Pick<DashboardMetric, "stale" | "dataTime" | "currentPowerW">,
+  now: number,
+) =>
+  metric.stale || metric.dataTime === null || isOutdated(Date.parse(metric.dataTime), now)
+    ? 0
+    : metric.currentPowerW;
 
-function fleetTotals(included: readonly DashboardMetric[]): FleetTotals {
+function fleetTotals(included: readonly DashboardMetric[], now: number): FleetTotals {
   let todayWh = 0;
   let powerW = 0;
   let capacityKw = 0;
@@ -61,7 +71,7 @@ function fleetTotals(included: readonly DashboardMetric[]): FleetTotals {
   let dataTimeMs: number | null = null;
   for (const metric of included) {
     todayWh += metric.todayGenerationWh;
-    powerW += livePowerW(metric);
+    powerW += livePowerW(metric, now);
     capacityKw += metric.capacity;
     if (hasCapacity(metric)) {
       ratedEfficiencySum += metric.efficiency;
@@ -103,7 +113,7 @@ export function fleetSummary(metrics: readonly DashboardMetric[], builtAt: numbe
     if (metric.siteId) totals.sites.add(metric.siteId);
     totals.systemCount++;
     totals.capacityKw += metric.capacity;
-    totals.powerW += livePowerW(metric);
+    totals.powerW += livePowerW(metric, builtAt);
   }
   const located = metrics.find(
     (metric) => metric.location.latitude !== null && metric.location.longitude !== null,
@@ -112,7 +122,7 @@ export function fleetSummary(metrics: readonly DashboardMetric[], builtAt: numbe
     generatedAt: new Date(builtAt).toISOString(),
     systemCount: metrics.length,
     excludedSystemCount: metrics.length - included.length,
-    totals: fleetTotals(included),
+    totals: fleetTotals(included, builtAt),
     providers: summaryProviders.map((provider) => {
       const totals = byProvider.get(provider);
       return {
