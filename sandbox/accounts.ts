@@ -9,6 +9,8 @@ export const sandboxAccounts = {
     { keyId: "1300386381676644500", keySecret: "sandbox-solis-bench-secret", plants: 500 },
     // The fleet-scale account of the sync benchmark: plants in twelve zones (WORLD_SITES).
     { keyId: "1300386381676642000", keySecret: "sandbox-solis-fleet-secret", plants: 2000, world: true },
+    // Ten times that, for the sync benchmark's report at 20,000 stations.
+    { keyId: "1300386381676620000", keySecret: "sandbox-solis-world-secret", plants: 20000, world: true },
   ],
   fronius: [
     {

@@ -37,9 +37,22 @@ const persist = values["persist-to"] ? ["--persist-to", values["persist-to"]] : 
 runWrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], { quiet: true });
 
 // The provider sandbox stands in for the vendor clouds locally; production never points at it.
+// With --no-sandbox, URL variables set in the environment still reach the worker (a benchmark's
+// own sandbox, a real vendor).
 let sandbox;
 const sandboxVars = [];
-if (!values["no-sandbox"]) {
+if (values["no-sandbox"]) {
+  for (const [name, url] of Object.entries(process.env)) {
+    if (
+      /^(SOLIS|FRONIUS|SMA|SOLAX|WEATHER|GEOCODER|EMAIL)_[A-Z_]*(URL|KEY)$|^APP_URL$|^SYNC_[A-Z_]+$/.test(
+        name,
+      ) &&
+      url
+    ) {
+      sandboxVars.push("--var", `${name}:${url}`);
+    }
+  }
+} else {
   const tsx = path.join(root, "node_modules", "tsx", "dist", "cli.mjs");
   sandbox = spawn(process.execPath, [tsx, "scripts/sandbox-server.ts", "--port", values["sandbox-port"]], {
     cwd: root,
