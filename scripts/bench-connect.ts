@@ -46,6 +46,8 @@ sandbox.faults.rateLimitShare("solis", refusePercent);
 /** When each station page was last served with data, by page number. */
 const stationPageServedAt = new Map<number, number>();
 const pageOfStation = new Map<string, number>();
+/** When the page holding a station's last inverter was served: the earliest a complete station can be stored. */
+const lastInverterServedAt = new Map<string, number>();
 let stationDayCalls = 0;
 let refusedStationDay = 0;
 const server = serve({
@@ -60,6 +62,15 @@ const server = serve({
       stationDayCalls++;
       if (response.status === 429 || !(await response.clone().text()).includes('"success":true'))
         refusedStationDay++;
+    }
+    if (request.url.includes("/inverterDetailList") && response.ok) {
+      const json = (await response.clone().json()) as {
+        success?: boolean;
+        data?: { records?: { stationId: string }[] };
+      };
+      const servedAt = Date.now();
+      if (json.success)
+        for (const r of json.data?.records ?? []) lastInverterServedAt.set(r.stationId, servedAt);
     }
     if (listing && response.ok) {
       const json = (await response.clone().json()) as {
@@ -289,11 +300,14 @@ async function main() {
 
   // Live per page: each station's first update on each socket, after its page was served.
   const latencies: number[] = [];
+  const afterInverters: number[] = [];
   for (const [key, at] of arrivals) {
     const stationId = key.slice(key.indexOf(":") + 1);
     const page = pageOfStation.get(stationId);
     const servedAt = page ? stationPageServedAt.get(page) : undefined;
     if (servedAt !== undefined) latencies.push(at - servedAt);
+    const inverterAt = lastInverterServedAt.get(stationId);
+    if (inverterAt !== undefined) afterInverters.push(at - Math.max(inverterAt, servedAt ?? 0));
   }
 
   // History behind the listing, watched for a while.
@@ -318,7 +332,7 @@ Connecting SolisCloud account ${account.keyId}: ${plants.length} stations in ${n
 | --- | --- | --- |
 | save answered | ${s(answeredMs)} (${saveAnswer.slice(0, 60)}…) | ≤ 20 s |
 | every plant listed | ${s(listedMs)} (${sites.length} sites, each plant once: ${sites.length === plants.length}) | ≤ 1.5 × floor ${s(listingFloorMs)} = ${s(1.5 * listingFloorMs)} |
-| live per page p50 / p95 (${latencies.length} arrivals) | ${ms(percentile(latencies, 0.5))} / ${ms(percentile(latencies, 0.95))} | p95 < 2 s |
+| live per page p50 / p95 (${latencies.length} arrivals) | ${ms(percentile(latencies, 0.5))} / ${ms(percentile(latencies, 0.95))} (after the station's last inverter page: ${ms(percentile(afterInverters, 0.5))} / ${ms(percentile(afterInverters, 0.95))}) | p95 < 2 s |
 | history days per minute | ${daysPerMinute.toFixed(1)} (${historyDone} of ${historyTotal} days after ${historyMinutes.toFixed(1)} min, run ${historyRunId ?? "none"} ${historyStatus}; stationDay calls ${callsPerMinute.toFixed(0)}/min, ${refusedStationDay} refused) | floor ${floorDaysPerMinute}/min: ${(historyTotal / floorDaysPerMinute / 60).toFixed(1)} h for the plan; at this rate ${(historyTotal / Math.max(daysPerMinute, 0.001) / 60).toFixed(1)} h |
 | D1 added per plant by the listing | ${((afterListing.rows - before.rows) / plants.length).toFixed(2)} rows, ${((afterListing.bytes - before.bytes) / plants.length / 1024).toFixed(2)} KB on disk (write-ahead log included) | |
 
