@@ -51,11 +51,40 @@ export const users = sqliteTable(
     /** Null means every area the role allows. */
     permissions: text("permissions", { mode: "json" }).$type<MemberPermission[] | null>(),
     createdAt: timestampMs("created_at").notNull(),
+    /**
+     * When the address was proven (verification link, password reset, accepted invite); null until
+     * then. Sign-up writes null; accounts that existed before verification read 0 (counted verified,
+     * so nobody was locked out), as does any row inserted without it.
+     */
+    emailVerifiedAt: timestampMs("email_verified_at").default(0),
+    /** When the never-verified account was told it will be removed; null before that. */
+    verificationRemindedAt: timestampMs("verification_reminded_at"),
   },
   (t) => [
     uniqueIndex("users_email_unique").on(t.email),
     // Serves member lists of one organisation.
     index("users_org_idx").on(t.orgId),
+    // Serves maintenance's reminder and removal of never-verified accounts, oldest first.
+    index("users_unverified_idx").on(t.emailVerifiedAt, t.createdAt),
+  ],
+);
+
+/** Address verification links: only the token's hash is kept; single use, valid 48 hours. */
+export const emailVerifications = sqliteTable(
+  "email_verifications",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestampMs("created_at").notNull(),
+    expiresAt: timestampMs("expires_at").notNull(),
+  },
+  (t) => [
+    // Serves "send again"'s count of a user's recent links and using up all of them at once.
+    index("email_verifications_user_idx").on(t.userId, t.createdAt),
+    // Serves maintenance's removal of expired links.
+    index("email_verifications_expires_idx").on(t.expiresAt),
   ],
 );
 

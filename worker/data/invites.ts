@@ -84,17 +84,20 @@ const acceptedNow = (db: Db, inviteId: string, now: number) =>
       .where(and(eq(invites.id, inviteId), eq(invites.acceptedAt, now))),
   );
 
-/** Creates the invited user only if this request's acceptance went through. Columns in the table's order. */
+/**
+ * Creates the invited user only if this request's acceptance went through. Columns in the table's
+ * order; the address counts as verified, since the invite's link was sent to it.
+ */
 export const insertUserFromInvite = (
   db: Db,
   inviteId: string,
   now: number,
-  user: Omit<typeof users.$inferInsert, "orgId" | "role" | "permissions">,
+  user: Omit<typeof users.$inferInsert, "orgId" | "role" | "permissions" | "emailVerifiedAt">,
 ) =>
   db
     .insert(users)
     .select(
-      sql`select ${user.id}, ${user.email}, ${user.fullName}, ${user.passwordHash}, ${user.passwordSalt}, ${user.passwordIterations}, ${invites.orgId}, ${invites.role}, ${invites.permissions}, ${user.createdAt} from ${invites} where ${invites.id} = ${inviteId} and ${invites.acceptedAt} = ${now}`,
+      sql`select ${user.id}, ${user.email}, ${user.fullName}, ${user.passwordHash}, ${user.passwordSalt}, ${user.passwordIterations}, ${invites.orgId}, ${invites.role}, ${invites.permissions}, ${user.createdAt}, ${now}, null from ${invites} where ${invites.id} = ${inviteId} and ${invites.acceptedAt} = ${now}`,
     );
 
 /** Moves a user without an organisation into the invite's, only if this request's acceptance went through. */
