@@ -736,12 +736,21 @@ export const apiKeys = sqliteTable(
     createdAt: timestampMs("created_at").notNull(),
     lastUsedAt: timestampMs("last_used_at"),
     revokedAt: timestampMs("revoked_at"),
+    /**
+     * The areas a write key may change (never more than its creator held); a read key's is empty.
+     * Null on keys made before keys had areas: every key area of their scope.
+     */
+    permissions: text("permissions", { mode: "json" }).$type<MemberPermission[] | null>(),
+    /** Null on keys made before keys expired: they end a year after they were created. */
+    expiresAt: timestampMs("expires_at"),
   },
   (t) => [
     // Serves the lookup of a presented key on every request it authenticates.
     uniqueIndex("api_keys_hash_unique").on(t.keyHash),
     // Serves the organisation's key list.
     index("api_keys_org_idx").on(t.orgId, t.createdAt),
+    // Serves a member's own key list and revoking a member's keys when they are removed or narrowed.
+    index("api_keys_creator_idx").on(t.createdBy),
   ],
 );
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
