@@ -1,7 +1,7 @@
 import type { Env } from "../env";
 import { tooManyRequests } from "../lib/errors";
 import { sha256Hex } from "../lib/ids";
-import type { ThrottlePolicy } from "../throttle/delays";
+import type { ThrottleDecision, ThrottlePolicy } from "../throttle/delays";
 
 const SECOND_MS = 1000;
 const MINUTE_MS = 60 * SECOND_MS;
@@ -36,6 +36,20 @@ export const throttlePolicies = {
 
 export type ThrottleName = keyof typeof throttlePolicies;
 
+/**
+ * Broader counters that count an attempt only while the narrower one named here still lets
+ * attempts through at once. One address guessing one account's password is held back by the
+ * narrow e-mail+address counter alone after its free attempts; were its delayed attempts counted
+ * on the per-e-mail counter too, they would fill it and keep the owner out from everywhere
+ * (and hours of one attempt per 15 minutes would do so). So one address adds at most the narrow
+ * counter's free attempts (5) to the per-e-mail counter (20): only guesses spread over several
+ * addresses, the attack it exists for, can fill it.
+ */
+const countedWhileFreeOn: Partial<Record<ThrottleName, ThrottleName>> = {
+  loginEmail: "loginEmailIp",
+  loginIp: "loginEmailIp",
+};
+
 export interface ThrottleKey {
   name: ThrottleName;
   /** What is counted: an e-mail, an address, a user id, or several joined. */
@@ -47,9 +61,19 @@ async function counter(env: Env, key: ThrottleKey) {
   return env.THROTTLE.get(env.THROTTLE.idFromName(await sha256Hex(`${key.name}:${key.subject}`)));
 }
 
+function refuseUnlessAllowed(decisions: ThrottleDecision[], message: string): void {
+  const waitMs = Math.max(0, ...decisions.map((d) => (d.allowed ? 0 : d.retryAfterMs)));
+  if (decisions.some((d) => !d.allowed))
+    throw tooManyRequests(message, Math.max(1, Math.ceil(waitMs / 1000)));
+}
+
 /**
- * Counts one attempt on every key at once; throws 429 with Retry-After (the longest wait of the
- * keys that refused) unless all of them let it through.
+ * Counts one attempt on the keys, or throws 429 with Retry-After (the longest wait of the keys
+ * that refused). Every counter is asked first and none is charged when any refuses: a refused
+ * attempt costs nothing, so hammering a refusing counter cannot fill the others (a victim's
+ * per-e-mail counter from one address). A broader counter is charged only while its narrower
+ * one is within its free attempts (countedWhileFreeOn). Each counter's own take is atomic, so two
+ * attempts racing between the check and the take cannot pass a counter's limit either.
  */
 export async function takeAttempt(
   env: Env,
@@ -57,12 +81,23 @@ export async function takeAttempt(
   now: number,
   message: string,
 ): Promise<void> {
-  const decisions = await Promise.all(
-    keys.map(async (key) => (await counter(env, key)).take(throttlePolicies[key.name], now)),
+  const counters = await Promise.all(
+    keys.map(async (key) => {
+      const stub = await counter(env, key);
+      const policy = throttlePolicies[key.name];
+      return { key, stub, policy, check: await stub.check(policy, now) };
+    }),
   );
-  const waitMs = Math.max(0, ...decisions.map((d) => (d.allowed ? 0 : d.retryAfterMs)));
-  if (decisions.some((d) => !d.allowed))
-    throw tooManyRequests(message, Math.max(1, Math.ceil(waitMs / 1000)));
+  refuseUnlessAllowed(
+    counters.map((c) => c.check),
+    message,
+  );
+  const free = new Map(counters.map(({ key, check }) => [key.name, check.allowed && check.free]));
+  const charged = counters.filter(({ key }) => {
+    const narrower = countedWhileFreeOn[key.name];
+    return narrower === undefined || free.get(narrower) !== false;
+  });
+  refuseUnlessAllowed(await Promise.all(charged.map(({ stub, policy }) => stub.take(policy, now))), message);
 }
 
 /** After a success: `clear` forgets the keys' attempts, `forgive` gives this one attempt back. */

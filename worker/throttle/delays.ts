@@ -24,16 +24,36 @@ export function delayAfter(policy: ThrottlePolicy, count: number): number {
   return Math.min(policy.baseDelayMs * 2 ** (count - policy.free), policy.maxDelayMs);
 }
 
+/**
+ * Whether one more attempt at `now` may go ahead, without counting it; `free` when it would be one
+ * of the free attempts (no wait after it comes from this counter's first `free`).
+ */
+export type AttemptCheck = { allowed: true; free: boolean } | { allowed: false; retryAfterMs: number };
+
+/** The counter as it stands at `now`: forgotten after `forgetAfterMs` without attempts. */
+function liveState(current: AttemptState | undefined, policy: ThrottlePolicy, now: number): AttemptState {
+  return current && now - current.lastAt < policy.forgetAfterMs
+    ? current
+    : { count: 0, lastAt: now, nextAllowedAt: 0 };
+}
+
+export function checkAttempt(
+  current: AttemptState | undefined,
+  policy: ThrottlePolicy,
+  now: number,
+): AttemptCheck {
+  const state = liveState(current, policy, now);
+  if (now < state.nextAllowedAt) return { allowed: false, retryAfterMs: state.nextAllowedAt - now };
+  return { allowed: true, free: state.count < policy.free };
+}
+
 /** The counter after one more attempt at `now`, and whether that attempt may go ahead. */
 export function nextAttemptState(
   current: AttemptState | undefined,
   policy: ThrottlePolicy,
   now: number,
 ): { state: AttemptState; decision: ThrottleDecision } {
-  const state =
-    current && now - current.lastAt < policy.forgetAfterMs
-      ? current
-      : { count: 0, lastAt: now, nextAllowedAt: 0 };
+  const state = liveState(current, policy, now);
   if (now < state.nextAllowedAt) {
     return { state, decision: { allowed: false, retryAfterMs: state.nextAllowedAt - now } };
   }

@@ -1,6 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
-import { type AttemptState, nextAttemptState, type ThrottleDecision, type ThrottlePolicy } from "./delays";
+import {
+  type AttemptCheck,
+  type AttemptState,
+  checkAttempt,
+  nextAttemptState,
+  type ThrottleDecision,
+  type ThrottlePolicy,
+} from "./delays";
 
 const STATE = "state";
 const WINDOW = "window";
@@ -16,6 +23,11 @@ export class Throttle extends DurableObject<Env> {
     const { state, decision } = nextAttemptState(this.ctx.storage.kv.get<AttemptState>(STATE), policy, now);
     this.ctx.storage.kv.put(STATE, state);
     return decision;
+  }
+
+  /** Whether an attempt at `now` would go ahead (and be one of the free ones), counting nothing. */
+  async check(policy: ThrottlePolicy, now: number): Promise<AttemptCheck> {
+    return checkAttempt(this.ctx.storage.kv.get<AttemptState>(STATE), policy, now);
   }
 
   /** Gives one attempt back (a successful one, which should not count against a shared address). */

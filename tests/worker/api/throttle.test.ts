@@ -1,8 +1,20 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { throttlePolicies } from "../../../worker/services/throttle";
+import type { AuthResponse } from "../../../schema/api/auth";
+import { ApiError } from "../../../worker/lib/errors";
+import { type ThrottleKey, takeAttempt, throttlePolicies } from "../../../worker/services/throttle";
 import { delayAfter } from "../../../worker/throttle/delays";
-import { call, createInvite, createOrg, expectError, expectStatus, PASSWORD, uniqueEmail } from "../helpers";
+import {
+  call,
+  createInvite,
+  createOrg,
+  expectError,
+  expectStatus,
+  login,
+  PASSWORD,
+  registerOwner,
+  uniqueEmail,
+} from "../helpers";
 
 const MINUTE_MS = 60_000;
 const counter = (name: string) => env.THROTTLE.get(env.THROTTLE.idFromName(name));
@@ -86,5 +98,58 @@ describe("invite acceptance throttling", () => {
       });
     for (let i = 0; i < 5; i++) await expectError(await accept(`guessed-token-${i}`), 400);
     await expectError(await accept(invite.token), 429);
+  });
+});
+
+describe("sign-in throttling", () => {
+  it("lets the owner sign in from another address while one address keeps failing for their e-mail", async () => {
+    const victim = await registerOwner("Victim Co");
+    const attacker = { "CF-Connecting-IP": "203.0.113.70" };
+    const answers: number[] = [];
+    for (let i = 0; i < 30; i++)
+      answers.push((await login(victim.email, `wrong guess ${i}`, attacker)).status);
+    // Five guesses are checked, then the address waits: refused attempts are not counted anywhere.
+    expect(answers.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(answers.slice(5).every((status) => status === 429)).toBe(true);
+    await expectError(await login(victim.email, PASSWORD, attacker), 429);
+
+    const signedIn = await expectStatus<AuthResponse>(
+      await login(victim.email, PASSWORD, { "CF-Connecting-IP": "198.51.100.71" }),
+      200,
+    );
+    expect(signedIn.user.email).toBe(victim.email);
+  });
+
+  it("keeps the owner's e-mail open through hours of one address guessing as fast as it is let", async () => {
+    const email = uniqueEmail("campaign");
+    const keysFrom = (ip: string): ThrottleKey[] => [
+      { name: "loginEmailIp", subject: `${email}|${ip}` },
+      { name: "loginEmail", subject: email },
+      { name: "loginIp", subject: ip },
+    ];
+    const attempt = async (ip: string, at: number) => {
+      try {
+        await takeAttempt(env, keysFrom(ip), at, "Too many sign-in attempts");
+        return 0;
+      } catch (error) {
+        if (error instanceof ApiError && error.code === "rate_limited")
+          return (error.retryAfterSeconds ?? 1) * 1000;
+        throw error;
+      }
+    };
+    const t0 = Date.now();
+    let now = t0;
+    let allowed = 0;
+    let lastAllowed = false;
+    // Six hours of guesses from one address, each sent the moment the last wait is over, ending
+    // with one that went through; a second later the owner tries from home.
+    while (now < t0 + 6 * 60 * MINUTE_MS || !lastAllowed) {
+      const waitMs = await attempt("203.0.113.80", now);
+      lastAllowed = waitMs === 0;
+      if (lastAllowed) allowed++;
+      now += waitMs || 1000;
+    }
+    expect(allowed).toBeGreaterThan(throttlePolicies.loginEmail.free);
+    expect(await attempt("198.51.100.81", now)).toBe(0);
   });
 });
