@@ -33,6 +33,8 @@ const appPort = Number(process.env.BENCH_PORT ?? 8877);
 const sandboxPort = appPort + 1;
 const origin = `http://127.0.0.1:${appPort}`;
 const SOLIS_PAGE = 100;
+/** Sockets whose arrivals are timed: 20 × 20,000 stations stay in memory, 500 × 20,000 would not. */
+const ARRIVAL_SAMPLE_SOCKETS = 20;
 /** SolisCloud: 2 calls a second per endpoint. */
 const SOLIS_CALL_MS = 500;
 
@@ -49,12 +51,17 @@ const pageOfStation = new Map<string, number>();
 /** When the page holding a station's last inverter was served: the earliest a complete station can be stored. */
 const lastInverterServedAt = new Map<string, number>();
 let stationDayCalls = 0;
+/** Calls of the two long lists, refused ones included: each takes one of the vendor's slots. */
+const listCalls = { userStationList: 0, inverterDetailList: 0 };
 let refusedStationDay = 0;
 const server = serve({
   port: sandboxPort,
   hostname: "127.0.0.1",
   fetch: async (request: Request) => {
     const listing = request.url.includes("/userStationList");
+    for (const endpoint of ["userStationList", "inverterDetailList"] as const) {
+      if (request.url.includes(`/${endpoint}`)) listCalls[endpoint]++;
+    }
     const history = request.url.includes("/stationDay");
     const body = listing ? ((await request.clone().json()) as { pageNo?: number }) : null;
     const response = await sandbox.fetch(request);
@@ -235,7 +242,8 @@ async function main() {
     ws.addEventListener("message", (event) => {
       const at = Date.now();
       for (const message of framedMessages(liveFrameSchema.parse(JSON.parse(String(event.data))))) {
-        if (message.type === "solis_realtime_update") {
+        // Arrivals are noted on a sample of the sockets (every socket gets the same frames).
+        if (message.type === "solis_realtime_update" && index < ARRIVAL_SAMPLE_SOCKETS) {
           const key = `${index}:${message.data.stationId}`;
           if (!arrivals.has(key)) arrivals.set(key, at);
         }
@@ -296,7 +304,11 @@ async function main() {
   ]);
   const afterListing = d1Footprint();
   const sites = await json<unknown[]>("GET", "/api/sites", owner.token);
-  const listingFloorMs = (Math.max(stationPages, inverterPages) - 1) * SOLIS_CALL_MS;
+  // The vendor's floor for the calls made: the longer list's calls (refused ones too) 500 ms apart.
+  const listingFloorMs =
+    (Math.max(listCalls.userStationList, listCalls.inverterDetailList, stationPages, inverterPages) - 1) *
+    SOLIS_CALL_MS;
+  const listingCalls = { ...listCalls };
 
   // Live per page: each station's first update on each socket, after its page was served.
   const latencies: number[] = [];
@@ -331,7 +343,7 @@ Connecting SolisCloud account ${account.keyId}: ${plants.length} stations in ${n
 | figure | measured | bound |
 | --- | --- | --- |
 | save answered | ${s(answeredMs)} (${saveAnswer.slice(0, 60)}…) | ≤ 20 s |
-| every plant listed | ${s(listedMs)} (${sites.length} sites, each plant once: ${sites.length === plants.length}) | ≤ 1.5 × floor ${s(listingFloorMs)} = ${s(1.5 * listingFloorMs)} |
+| every plant listed | ${s(listedMs)} (${sites.length} sites, each plant once: ${sites.length === plants.length}) | ≤ 1.5 × floor ${s(listingFloorMs)} = ${s(1.5 * listingFloorMs)} (${listingCalls.inverterDetailList} inverter list calls for ${inverterPages} pages, ${listingCalls.userStationList} station list calls for ${stationPages}) |
 | live per page p50 / p95 (${latencies.length} arrivals) | ${ms(percentile(latencies, 0.5))} / ${ms(percentile(latencies, 0.95))} (after the station's last inverter page: ${ms(percentile(afterInverters, 0.5))} / ${ms(percentile(afterInverters, 0.95))}) | p95 < 2 s |
 | history days per minute | ${daysPerMinute.toFixed(1)} (${historyDone} of ${historyTotal} days after ${historyMinutes.toFixed(1)} min, run ${historyRunId ?? "none"} ${historyStatus}; stationDay calls ${callsPerMinute.toFixed(0)}/min, ${refusedStationDay} refused) | floor ${floorDaysPerMinute}/min: ${(historyTotal / floorDaysPerMinute / 60).toFixed(1)} h for the plan; at this rate ${(historyTotal / Math.max(daysPerMinute, 0.001) / 60).toFixed(1)} h |
 | D1 added per plant by the listing | ${((afterListing.rows - before.rows) / plants.length).toFixed(2)} rows, ${((afterListing.bytes - before.bytes) / plants.length / 1024).toFixed(2)} KB on disk (write-ahead log included) | |
