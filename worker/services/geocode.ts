@@ -6,26 +6,30 @@ import {
   type GeocodeSearch,
   geocodeResultSchema,
 } from "../../schema/api/geocode";
-import { readGeocodeCache, reserveCallSlot, sweepGeocodeCache, writeGeocodeCache } from "../data/geocode";
-import { ApiError } from "../lib/errors";
+import { readGeocodeCache, sweepGeocodeCache, writeGeocodeCache } from "../data/geocode";
+import { ApiError, tooManyRequests } from "../lib/errors";
+import type { FairShare } from "../throttle/fair-slots";
+import type { RatePolicy } from "../throttle/rate";
 import { authorizeOrgAction } from "./authorization";
-import type { ServiceContext, UserContext } from "./context";
+import type { OrgContext, ServiceContext, UserContext } from "./context";
 
 /**
  * Address lookups against a Nominatim-compatible geocoder, following the OpenStreetMap
  * Foundation's Nominatim usage policy (operations.osmfoundation.org/policies/nominatim):
  *  - an identifying User-Agent with a way to contact us;
  *  - at most one request per second, for the whole deployment: every isolate reserves its call
- *    slot in one D1 row (outbound_slots) with an atomic upsert and waits for it, so calls stay
- *    spaced however many isolates serve requests; a queue longer than a few seconds answers 503
- *    instead of piling up;
+ *    slot in one fair queue (a Throttle Durable Object, worker/throttle/fair-slots.ts) and waits
+ *    for it, so calls stay spaced however many isolates serve requests; a queue longer than a few
+ *    seconds answers 503 instead of piling up;
+ *  - that second shared fairly: a lookup the cache cannot answer is charged to its organisation's
+ *    share (and an API key's) before it may queue, and an organisation has at most one call
+ *    waiting in the queue, so one tenant over its share gets 429 while the others are still served;
  *  - results cached: in D1 (geocode_cache), not the Cache API, because D1 is shared by every
  *    data centre and isolate (the Cache API is per data centre and does nothing on workers.dev),
  *    so one lookup serves the whole deployment; places found are kept 30 days, "not found" one day.
  */
 
 export const DEFAULT_GEOCODER_URL = "https://nominatim.openstreetmap.org";
-const SERVICE = "geocoder";
 /** Nominatim's usage policy: at most one call a second from the whole deployment. */
 const CALL_INTERVAL_MS = 1000;
 /**
@@ -35,6 +39,21 @@ const CALL_INTERVAL_MS = 1000;
  */
 const SEND_ALLOWANCE_MS = 150;
 const MAX_QUEUE_WAIT_MS = 5000;
+/** The Throttle object that holds the geocoder's queue and every organisation's share of it. */
+const QUEUE_NAME = "fair-queue:geocoder";
+/**
+ * An organisation's share of the lookups that reach the geocoder (cache hits are free): 10 at
+ * once, then one every 6 s. A person typing addresses stays well within it; six organisations at
+ * their full rate use the whole deployment's second.
+ */
+export const ORGANISATION_GEOCODE_SHARE: RatePolicy = { burst: 10, intervalMs: 6000 };
+/** An API key's share, also counted on its organisation's: half of it, so a script leaves members theirs. */
+export const API_KEY_GEOCODE_SHARE: RatePolicy = { burst: 5, intervalMs: 12_000 };
+/**
+ * Calls one organisation may have waiting for their slot at once: the queue holds about four
+ * seconds of calls, so at least four organisations always find a place in it.
+ */
+const MAX_WAITING_PER_ORGANISATION = 1;
 export const GEOCODER_TIMEOUT_MS = 5000;
 const FOUND_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const NOT_FOUND_TTL_MS = 24 * 60 * 60 * 1000;
@@ -168,35 +187,69 @@ async function callGeocoder(ctx: ServiceContext, query: string, countryCodes: st
   return parsed.data.map(toResult);
 }
 
-/** Waits for this isolate's turn in the deployment-wide one-call-per-second queue. */
-async function takeCallSlot(ctx: ServiceContext): Promise<void> {
-  const now = Date.now();
-  const slot = await reserveCallSlot(
-    ctx.db,
-    SERVICE,
-    now,
-    geocoderTimings(ctx.env).intervalMs + SEND_ALLOWANCE_MS,
-    MAX_QUEUE_WAIT_MS,
-  );
-  if (slot === null) {
+/**
+ * Who a lookup is charged to: an organisation (and the API key it came with), or the plant-site
+ * job, which has no share of its own (it asks for three plants a run) but, like an organisation,
+ * has at most one call waiting in the queue.
+ */
+export type GeocodeCaller = { orgId: string; apiKeyId: string | null } | "plant-sites";
+
+/** The caller an organisation's request is charged to. */
+export const geocodeCallerOf = (ctx: OrgContext): GeocodeCaller => ({
+  orgId: ctx.user.orgId,
+  apiKeyId: ctx.user.apiKey?.id ?? null,
+});
+
+function sharesOf(caller: GeocodeCaller): { holder: string; shares: FairShare[] } {
+  if (caller === "plant-sites") return { holder: "job:plant-sites", shares: [] };
+  const holder = `org:${caller.orgId}`;
+  const shares: FairShare[] = [{ scope: holder, policy: ORGANISATION_GEOCODE_SHARE }];
+  if (caller.apiKeyId) shares.push({ scope: `api-key:${caller.apiKeyId}`, policy: API_KEY_GEOCODE_SHARE });
+  return { holder, shares };
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/** Waits for this caller's turn in the deployment-wide one-call-per-second queue. */
+async function takeCallSlot(ctx: ServiceContext, caller: GeocodeCaller): Promise<void> {
+  const queue = ctx.env.THROTTLE.get(ctx.env.THROTTLE.idFromName(QUEUE_NAME));
+  const decision = await queue.reserveFairSlot({
+    ...sharesOf(caller),
+    maxWaitingPerHolder: MAX_WAITING_PER_ORGANISATION,
+    spacingMs: geocoderTimings(ctx.env).intervalMs + SEND_ALLOWANCE_MS,
+    maxQueueMs: MAX_QUEUE_WAIT_MS,
+    now: Date.now(),
+  });
+  if (decision.outcome === "over_share") {
+    throw tooManyRequests(
+      `Too many address lookups from this organisation; try again in ${seconds(decision.retryAfterMs)} s`,
+      seconds(decision.retryAfterMs),
+    );
+  }
+  if (decision.outcome === "busy") {
     throw new ApiError({
       code: "upstream_unavailable",
       status: 503,
       message: "Address lookup is busy; try again in a few seconds",
-      details: { service: "geocoder", reason: "busy", retryAfterSeconds: MAX_QUEUE_WAIT_MS / 1000 },
+      details: { service: "geocoder", reason: "busy", retryAfterSeconds: seconds(decision.retryAfterMs) },
     });
   }
-  const wait = slot - Date.now();
+  const wait = decision.slotAt - Date.now();
   if (wait > 0) await sleep(wait);
 }
 
 /** Up to five places for the query: from the cache, else from the geocoder (then cached). */
-async function lookup(ctx: ServiceContext, address: string, countryCodes: string | undefined) {
+async function lookup(
+  ctx: ServiceContext,
+  caller: GeocodeCaller,
+  address: string,
+  countryCodes: string | undefined,
+) {
   const query = normaliseQuery(address);
   const key = `${query}|${countryCodes ?? ""}`;
   const cached = cachedResultsSchema.safeParse(await readGeocodeCache(ctx.db, key, Date.now()));
   if (cached.success) return cached.data;
-  await takeCallSlot(ctx);
+  await takeCallSlot(ctx, caller);
   const results = await callGeocoder(ctx, address.trim().replace(/\s+/g, " "), countryCodes);
   const now = Date.now();
   await ctx.db.batch([
@@ -207,18 +260,23 @@ async function lookup(ctx: ServiceContext, address: string, countryCodes: string
 }
 
 /**
- * The best place for an address, or null when none matches: for work outside a request (a
- * synced plant's address). Shares the cache and the one-call-per-second slot with the routes.
+ * The best place for an address, or null when none matches: for a plant's address (the
+ * plant-site job, or a member's request charged to their organisation). Shares the cache and the
+ * fair one-call-per-second queue with the routes.
  */
-export async function geocodeBest(ctx: ServiceContext, address: string): Promise<GeocodeResult | null> {
-  const [best] = await lookup(ctx, address, undefined);
+export async function geocodeBest(
+  ctx: ServiceContext,
+  caller: GeocodeCaller,
+  address: string,
+): Promise<GeocodeResult | null> {
+  const [best] = await lookup(ctx, caller, address, undefined);
   return best ?? null;
 }
 
 /** SPEC's address verification: the best match, or 404 "Address not found" with details. */
 export async function geocodeAddress(ctx: UserContext, body: GeocodeBody): Promise<GeocodeResult> {
   const org = authorizeOrgAction(ctx, "org:read");
-  const [best] = await lookup(org, body.address, body.country);
+  const [best] = await lookup(org, geocodeCallerOf(org), body.address, body.country);
   if (!best) {
     throw new ApiError({
       code: "address_not_found",
@@ -236,5 +294,5 @@ export async function geocodeAddress(ctx: UserContext, body: GeocodeBody): Promi
 /** SPEC's address autocomplete: every match, an empty list when none. */
 export async function searchAddresses(ctx: UserContext, query: GeocodeBody): Promise<GeocodeSearch> {
   const org = authorizeOrgAction(ctx, "org:read");
-  return { results: await lookup(org, query.address, query.country) };
+  return { results: await lookup(org, geocodeCallerOf(org), query.address, query.country) };
 }

@@ -30,7 +30,7 @@ import type { NormalisedSystem } from "../providers/types";
 import { auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { ServiceContext, UserContext } from "./context";
-import { geocodeBest } from "./geocode";
+import { type GeocodeCaller, geocodeBest, geocodeCallerOf } from "./geocode";
 import { actorOf, enhancedSitesByIds, requireSite } from "./sites";
 
 type SkipReason = (typeof plantSkipReasons)[number];
@@ -81,8 +81,15 @@ export function pagePlantSiteStatements(db: Db, scope: SyncScope, systems: Norma
   });
 }
 
-/** The place a plant's site takes: its coordinates, else its address geocoded; else why not. */
-async function placeOf(ctx: ServiceContext, plant: PlantRecord): Promise<PlantSite | SkipReason> {
+/**
+ * The place a plant's site takes: its coordinates, else its address geocoded (charged to
+ * `caller`'s share of the geocoder); else why not.
+ */
+async function placeOf(
+  ctx: ServiceContext,
+  plant: PlantRecord,
+  caller: GeocodeCaller,
+): Promise<PlantSite | SkipReason> {
   if (plant.latitude !== null && plant.longitude !== null) {
     return vendorPlace(
       plant.provider,
@@ -96,9 +103,10 @@ async function placeOf(ctx: ServiceContext, plant: PlantRecord): Promise<PlantSi
   if (!address) return "no_location";
   let found: Awaited<ReturnType<typeof geocodeBest>>;
   try {
-    found = await geocodeBest(ctx, address);
+    found = await geocodeBest(ctx, caller, address);
   } catch (error) {
-    // Busy (the one-call-per-second queue is full) or the geocoder failed: worth another try later.
+    // Busy (the one-call-per-second queue is full), over the organisation's share of it, or the
+    // geocoder failed: worth another try later.
     if (error instanceof ApiError) return "geocoder_unavailable";
     throw error;
   }
@@ -134,7 +142,7 @@ export async function createSitesFromSystems(
     .map((systemId) => ({ systemId, reason: "not_available" }));
   const places: PlantSite[] = [];
   for (const plant of plants) {
-    const place = await placeOf(org, plant);
+    const place = await placeOf(org, plant, geocodeCallerOf(org));
     if (typeof place === "string") skipped.push({ systemId: plant.id, reason: place });
     else places.push(place);
   }
@@ -173,7 +181,7 @@ export async function geocodeAwaitingPlants({ env, now }: { env: Env; now: numbe
   let created = 0;
   let notFound = 0;
   for (const plant of plants) {
-    const place = await placeOf(ctx, plant);
+    const place = await placeOf(ctx, plant, "plant-sites");
     if (place === "address_not_found" || place === "no_location") {
       await markPlantsOffered(db, plant.orgId, [plant.id], now);
       notFound++;

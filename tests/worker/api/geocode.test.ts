@@ -1,7 +1,13 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { CreatedApiKey } from "../../../schema/api/api-keys";
 import type { GeocodeResult, GeocodeSearch } from "../../../schema/api/geocode";
-import { geocoderTimings } from "../../../worker/services/geocode";
+import {
+  API_KEY_GEOCODE_SHARE,
+  geocoderTimings,
+  ORGANISATION_GEOCODE_SHARE,
+} from "../../../worker/services/geocode";
+import type { FairSlotRequest } from "../../../worker/throttle/fair-slots";
 import {
   call,
   createOrg,
@@ -119,6 +125,11 @@ describe("address autocomplete (GET /api/geocode)", () => {
 });
 
 describe("talking to the geocoder", () => {
+  // Each test its own organisation: together they send more lookups than one organisation's share.
+  beforeEach(async () => {
+    org = await createOrg("Geo Co");
+  });
+
   it("sends an identifying User-Agent and caches the answer: a repeated query never reaches the geocoder", async () => {
     const address = unique("Damrak 1, Amsterdam");
     const first = await expectStatus<GeocodeResult>(await geocode({ address }), 200);
@@ -233,5 +244,147 @@ describe("bad input and access", () => {
       org.owner,
     );
     await expectRejectsBadTokens({ method: "GET", path: "/api/geocode?address=London" }, org.owner);
+  });
+});
+
+describe("sharing the geocoder between organisations", () => {
+  const search = (address: string, token: string) =>
+    call(`/api/geocode?address=${encodeURIComponent(address)}`, { token });
+
+  it("answers 429 with Retry-After to an organisation past its share, while another's searches are answered", async () => {
+    const busy = await createOrg("Busy Geo Co");
+    const other = await createOrg("Other Geo Co");
+    const sent: string[] = [];
+    for (let i = 0; i < ORGANISATION_GEOCODE_SHARE.burst; i++) {
+      sent.push(unique("Amsterdam"));
+      await expectStatus(await search(sent.at(-1) ?? "", busy.user.token), 200);
+    }
+    const over = await search(unique("Amsterdam"), busy.user.token);
+    const retryAfterS = Number(over.headers.get("Retry-After"));
+    const error = await expectError(over, 429, /Too many address lookups/);
+    expect(error.code).toBe("rate_limited");
+    expect(retryAfterS).toBeGreaterThanOrEqual(1);
+    expect(retryAfterS).toBeLessThanOrEqual(ORGANISATION_GEOCODE_SHARE.intervalMs / 1000);
+
+    await expectStatus(await search(unique("Rotterdam"), other.user.token), 200);
+    await expectStatus(await geocode({ address: unique("Utrecht") }, other.owner.token), 200);
+    // What the cache answers costs no share.
+    await expectStatus(await search(sent[0] ?? "", busy.owner.token), 200);
+  }, 20_000);
+
+  it("lets one organisation's burst hold one place in the queue, so another organisation is still served", async () => {
+    const burst = await createOrg("Burst Geo Co");
+    const other = await createOrg("Patient Geo Co");
+    const flood = Promise.all(Array.from({ length: 12 }, () => search(unique("Berlin"), burst.user.token)));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    await expectStatus(await search(unique("Munich"), other.user.token), 200);
+    // Within the global spacing: behind at most the burst's calls already in the queue.
+    expect(Date.now() - started).toBeLessThan(3 * (timings.intervalMs + 150) + 1000);
+    const statuses = (await flood).map((res) => res.status);
+    expect(statuses.filter((status) => status === 503)).toEqual([]);
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(2);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(10);
+  }, 20_000);
+
+  it("gives an API key half its organisation's share and leaves the members the rest", async () => {
+    const keyed = await createOrg("Keyed Geo Co");
+    const { key } = await expectStatus<CreatedApiKey>(
+      await call("/api/api-keys", {
+        method: "POST",
+        token: keyed.owner.token,
+        body: { name: "address script", scope: "read" },
+      }),
+      201,
+    );
+    for (let i = 0; i < API_KEY_GEOCODE_SHARE.burst; i++) {
+      await expectStatus(await search(unique("Milan"), key), 200);
+    }
+    await expectError(await search(unique("Milan"), key), 429, /Too many address lookups/);
+    await expectStatus(await search(unique("Rome"), keyed.user.token), 200);
+  }, 20_000);
+});
+
+describe("the fair queue", () => {
+  const queue = () => env.THROTTLE.get(env.THROTTLE.idFromName(`fair-queue:test-${crypto.randomUUID()}`));
+  const orgShare = (orgId: string) => ({ scope: `org:${orgId}`, policy: { burst: 3, intervalMs: 6000 } });
+  const request = (orgId: string, now: number, extra: Partial<FairSlotRequest> = {}): FairSlotRequest => ({
+    shares: [orgShare(orgId)],
+    holder: `org:${orgId}`,
+    maxWaitingPerHolder: 1,
+    spacingMs: 1000,
+    maxQueueMs: 5000,
+    now,
+    ...extra,
+  });
+
+  it("lets an organisation's burst through, then one call per interval, refusing without charging", async () => {
+    const stub = queue();
+    const t0 = 1_000_000;
+    // Each call a queue spacing after the last, so only the share decides.
+    expect(await stub.reserveFairSlot(request("a", t0))).toEqual({ outcome: "slot", slotAt: t0 });
+    expect(await stub.reserveFairSlot(request("a", t0 + 1000))).toEqual({
+      outcome: "slot",
+      slotAt: t0 + 1000,
+    });
+    expect(await stub.reserveFairSlot(request("a", t0 + 2000))).toEqual({
+      outcome: "slot",
+      slotAt: t0 + 2000,
+    });
+    expect(await stub.reserveFairSlot(request("a", t0 + 3000))).toEqual({
+      outcome: "over_share",
+      retryAfterMs: 3000,
+    });
+    // Refused calls cost nothing: the next is due when the first refusal said.
+    expect(await stub.reserveFairSlot(request("a", t0 + 5999))).toMatchObject({ outcome: "over_share" });
+    expect(await stub.reserveFairSlot(request("a", t0 + 6000))).toEqual({
+      outcome: "slot",
+      slotAt: t0 + 6000,
+    });
+    expect(await stub.reserveFairSlot(request("b", t0 + 6000))).toEqual({
+      outcome: "slot",
+      slotAt: t0 + 7000,
+    });
+  });
+
+  it("holds each organisation to its waiting calls and answers busy only when others fill the queue", async () => {
+    const stub = queue();
+    const t0 = 2_000_000;
+    const wide = { maxWaitingPerHolder: 1, shares: [] };
+    expect(await stub.reserveFairSlot(request("a", t0, wide))).toEqual({ outcome: "slot", slotAt: t0 });
+    expect(await stub.reserveFairSlot(request("a", t0, wide))).toEqual({
+      outcome: "slot",
+      slotAt: t0 + 1000,
+    });
+    expect(await stub.reserveFairSlot(request("a", t0, wide))).toEqual({
+      outcome: "over_share",
+      retryAfterMs: 1000,
+    });
+    for (const [i, org] of ["b", "c", "d", "e"].entries()) {
+      expect(await stub.reserveFairSlot(request(org, t0, wide))).toEqual({
+        outcome: "slot",
+        slotAt: t0 + 2000 + i * 1000,
+      });
+    }
+    expect(await stub.reserveFairSlot(request("f", t0, wide))).toEqual({
+      outcome: "busy",
+      retryAfterMs: 1000,
+    });
+  });
+
+  it("charges an API key's call to both shares or to neither", async () => {
+    const stub = queue();
+    const t0 = 3_000_000;
+    const keyShare = { scope: "api-key:k", policy: { burst: 1, intervalMs: 60_000 } };
+    const withKey = (now: number) => request("a", now, { shares: [orgShare("a"), keyShare] });
+    expect(await stub.reserveFairSlot(withKey(t0))).toMatchObject({ outcome: "slot" });
+    expect(await stub.reserveFairSlot(withKey(t0 + 1000))).toEqual({
+      outcome: "over_share",
+      retryAfterMs: 59_000,
+    });
+    // The refused key call took nothing from the organisation's share: two more members' calls go.
+    expect(await stub.reserveFairSlot(request("a", t0 + 1000))).toMatchObject({ outcome: "slot" });
+    expect(await stub.reserveFairSlot(request("a", t0 + 2000))).toMatchObject({ outcome: "slot" });
+    expect(await stub.reserveFairSlot(request("a", t0 + 3000))).toMatchObject({ outcome: "over_share" });
   });
 });
