@@ -16,7 +16,7 @@ export const roleLabels: Record<Role, string> = {
  * allows it and the action's area is among their permissions (null = every area).
  * An orgOwner is never narrowed, so an organisation can always be administered.
  */
-export const memberPermissions = ["credentials", "sites", "portfolios", "users", "audit"] as const;
+export const memberPermissions = ["credentials", "sites", "portfolios", "users", "audit", "apiKeys"] as const;
 export const memberPermissionSchema = z.enum(memberPermissions);
 export type MemberPermission = z.infer<typeof memberPermissionSchema>;
 
@@ -38,7 +38,10 @@ export const actions = {
   "invites:revoke": "users",
   "audit:read": "audit",
   "audit:readAllOrgs": null,
-  "apiKeys:manage": null,
+  // Creating keys and revoking one's own: a key is bounded by its creator's areas, so no area is needed.
+  "apiKeys:manageOwn": null,
+  // Seeing and revoking every key of the organisation, whoever created it.
+  "apiKeys:manage": "apiKeys",
 } as const satisfies Record<string, MemberPermission | null>;
 export type Action = keyof typeof actions;
 
@@ -58,6 +61,7 @@ const engineerActions: Action[] = [
   "invites:read",
   "invites:revoke",
   "audit:read",
+  "apiKeys:manageOwn",
   "apiKeys:manage",
 ];
 

@@ -35,7 +35,6 @@ export const missingResources = [
 export const conflictReasons = [
   "email_taken",
   "already_member",
-  "member_of_other_organisation",
   "invite_pending",
   "invite_accepted",
   "last_owner",
@@ -56,6 +55,8 @@ export const forbiddenReasons = [
   "manage_user",
   "grant_permissions",
   "revoke_invite",
+  "api_key_permissions",
+  "revoke_api_key",
 ] as const;
 
 /** A well-formed request the product does not do. */

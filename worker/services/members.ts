@@ -36,6 +36,7 @@ import {
 } from "../data/users";
 import { conflict, forbidden, invalidRequest, notFound } from "../lib/errors";
 import { newId, randomToken, sha256Hex } from "../lib/ids";
+import { auditKeysRevokedWith, revokeKeysBeyond } from "./api-keys";
 import { auditEntry, auditEntryIf } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
@@ -107,10 +108,10 @@ export async function inviteMember(ctx: UserContext, body: InviteBody): Promise<
   const org = authorizeOrgAction(ctx, "users:invite");
   requireAssignable(org.user.role, body.role);
   const existing = await findUserByEmail(org.db, body.email);
+  // An address of another organisation is invited like any other (the answer names no one's
+  // organisation); its holder cannot join while they belong to one.
   if (existing?.orgId === org.user.orgId)
     throw conflict("already_member", "This person is already a member of your organisation");
-  if (existing?.orgId)
-    throw conflict("member_of_other_organisation", "This email belongs to a member of another organisation");
   if (await findPendingInviteForEmail(org.db, org.user.orgId, body.email, org.now)) {
     throw conflict("invite_pending", "An invite for this email is already pending");
   }
@@ -157,13 +158,16 @@ export async function changeMemberRole(ctx: UserContext, memberId: string, role:
   // A promotion to engineer hands out the member's permissions as they stand.
   if (role === "orgEngineer") requireGrantable(org, member.permissions);
   if (role !== "orgOwner") await requireAnotherOwner(org, member);
-  const [updated] = await org.db.batch([
+  const standing = { role, permissions: role === "orgOwner" ? null : member.permissions };
+  const [updated, , revokedKeys] = await org.db.batch([
     updateMemberRole(org.db, org.user.orgId, member.id, role),
     // Invites for roles the new role cannot assign end with the old role (all of them for a
     // role that assigns none); nothing ends if the change itself was refused.
     deletePendingInvitesSentBy(org.db, org.user.orgId, member.id, assignableRoles(role), {
       onlyIf: memberHoldsRole(org.user.orgId, member.id, role),
     }),
+    // Keys granting more than the new role holds end with the old role (every key for a user).
+    revokeKeysBeyond(org, member.id, standing, memberHoldsRole(org.user.orgId, member.id, role)),
     auditEntryIf(
       org,
       {
@@ -178,7 +182,8 @@ export async function changeMemberRole(ctx: UserContext, memberId: string, role:
   ]);
   // The update's own guard refused: another request took the organisation's other owner meanwhile.
   if (updated.meta.changes === 0) throw lastOwnerConflict();
-  return toMember({ ...member, role, permissions: role === "orgOwner" ? null : member.permissions });
+  await auditKeysRevokedWith(org, revokedKeys, "member.role_change");
+  return toMember({ ...member, ...standing });
 }
 
 export async function changeMemberPermissions(
@@ -192,8 +197,10 @@ export async function changeMemberPermissions(
     throw invalidRequest("owner_has_every_permission", "An organisation owner always has every permission");
   requireGrantable(org, permissions);
   const unique = permissions === null ? null : [...new Set(permissions)];
-  await org.db.batch([
+  const [, revokedKeys] = await org.db.batch([
     updateMemberPermissions(org.db, org.user.orgId, member.id, unique),
+    // Keys granting an area the member no longer holds end with it.
+    revokeKeysBeyond(org, member.id, { role: member.role, permissions: unique }),
     auditEntry(org, {
       ...actorOf(org),
       action: "member.permissions_change",
@@ -202,23 +209,26 @@ export async function changeMemberPermissions(
       details: { email: member.email, from: member.permissions, to: unique },
     }),
   ]);
+  await auditKeysRevokedWith(org, revokedKeys, "member.permissions_change");
   return toMember({ ...member, permissions: unique });
 }
 
 /**
  * Removes a member from the organisation; their account stays, but every session they held ends,
- * their live sockets close, and the invites they sent that are still pending end.
+ * their live sockets close, and the invites they sent that are still pending and the API keys
+ * they created end.
  */
 export async function removeMember(ctx: UserContext, memberId: string): Promise<{ message: string }> {
   const org = authorizeOrgAction(ctx, "users:remove");
   const member = await manageableMember(org, memberId, "remove");
   await requireAnotherOwner(org, member);
-  const [detached] = await org.db.batch([
+  const [detached, , , revokedKeys] = await org.db.batch([
     detachMember(org.db, org.user.orgId, member.id),
     deletePendingInvitesSentBy(org.db, org.user.orgId, member.id, [], {
       onlyIf: userOutsideOrg(org.user.orgId, member.id),
     }),
     deleteUserSessions(org.db, member.id, null, { onlyIf: userOutsideOrg(org.user.orgId, member.id) }),
+    revokeKeysBeyond(org, member.id, null, userOutsideOrg(org.user.orgId, member.id)),
     auditEntryIf(
       org,
       {
@@ -232,6 +242,7 @@ export async function removeMember(ctx: UserContext, memberId: string): Promise<
     ),
   ]);
   if (detached.meta.changes === 0) throw lastOwnerConflict();
+  await auditKeysRevokedWith(org, revokedKeys, "member.remove");
   await disconnectUserSockets(org, member.id);
   return { message: `${member.email} was removed from the organisation` };
 }

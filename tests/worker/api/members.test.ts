@@ -112,6 +112,48 @@ describe.each(["/api/users/invite", "/api/members/invite"] as const)("POST %s", 
     expect(invite.created.invite.email).toBe(removed.email);
   });
 
+  it("answers an address of another organisation's member as any other, and that member cannot join through it", async () => {
+    const { owner } = await createOrg();
+    const elsewhere = await registerOwner("Elsewhere Solar");
+    const taken = await createInvite(owner, "user", { email: elsewhere.email, path });
+    const unknown = await createInvite(owner, "user", { path });
+    // The same answer, word for word but the address: nothing tells that the address has an account.
+    const shape = (invite: typeof taken) =>
+      JSON.stringify({
+        ...invite.created,
+        inviteLink: "",
+        invite: { ...invite.created.invite, id: "", email: "" },
+      })
+        .replaceAll(invite.email, "ADDRESS")
+        .replace(/"createdAt":"[^"]*"|"expiresAt":"[^"]*"/g, "");
+    expect(shape(taken)).toBe(shape(unknown));
+
+    // Accepting stays safe: signed in, the member belongs to an organisation already; signing up, the address is taken.
+    const accepted = await expectError(
+      await call("/api/auth/accept-invite", {
+        method: "POST",
+        token: elsewhere.token,
+        body: { inviteToken: taken.token },
+      }),
+      409,
+    );
+    expect(accepted.details).toEqual({ reason: "already_in_organisation" });
+    const registered = await expectError(
+      await call("/api/auth/register", {
+        method: "POST",
+        body: {
+          email: elsewhere.email,
+          password: "another password",
+          fullName: "X",
+          inviteToken: taken.token,
+        },
+      }),
+      409,
+    );
+    expect(registered.details).toEqual({ reason: "email_taken" });
+    expect(await userRow(elsewhere.id)).toMatchObject({ org_id: elsewhere.orgId, role: "orgOwner" });
+  });
+
   it("answers 400 for a role that does not exist or a bad email", async () => {
     const { owner } = await createOrg();
     await expectNothingWritten(async () => {

@@ -2,7 +2,12 @@ import { useQuery } from "@tanstack/react-query";
 import { Button, TextInput } from "@tremor/react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { ApiKeyScope, CreatedApiKey } from "../../../schema/api/api-keys";
+import {
+  API_KEY_DEFAULT_TTL_DAYS,
+  type ApiKey,
+  type ApiKeyScope,
+  type CreatedApiKey,
+} from "../../../schema/api/api-keys";
 import { errorDescription } from "../../lib/error-messages";
 import { formatDateTime, localeFor } from "../../lib/format";
 import {
@@ -16,21 +21,46 @@ import { Field } from "../ui/field";
 import { NativeSelect } from "../ui/native-select";
 import { Spinner } from "../ui/spinner";
 
-/** Organisation API keys: create (the key is shown once), list and revoke. */
-export function ApiKeysTab() {
+/** The lifetimes offered at creation; the API takes any number of days up to two years. */
+const EXPIRY_DAYS = [30, 90, 365, 730] as const;
+type ExpiryDays = (typeof EXPIRY_DAYS)[number];
+
+/** A key's scope and areas, when it expires (or expired) and when it was last used. */
+function KeyFacts({ apiKey, now }: { apiKey: ApiKey; now: number }) {
   const { t, i18n } = useTranslation();
   const locale = localeFor(i18n.language);
+  const expired = Date.parse(apiKey.expiresAt) <= now;
+  const areas = apiKey.permissions.map((area) => t(`settings.apiKeys.areas.${area}`)).join(", ");
+  const expiry = t(expired ? "settings.apiKeys.expired" : "settings.apiKeys.expires", {
+    time: formatDateTime(apiKey.expiresAt, { locale }),
+  });
+  return (
+    <span className="text-tremor-label text-tremor-content">
+      {t(`settings.apiKeys.scopes.${apiKey.scope}`)}
+      {areas ? ` (${areas})` : ""} ·{" "}
+      <span className={expired ? "font-medium text-red-700" : undefined}>{expiry}</span> ·{" "}
+      {apiKey.lastUsedAt
+        ? t("settings.apiKeys.lastUsed", { time: formatDateTime(apiKey.lastUsedAt, { locale }) })
+        : t("settings.apiKeys.neverUsed")}
+    </span>
+  );
+}
+
+/** Organisation API keys: create (the key is shown once), list and revoke. */
+export function ApiKeysTab() {
+  const { t } = useTranslation();
   const keys = useQuery(apiKeysQueryOptions());
   const create = useCreateApiKeyMutation();
   const revoke = useRevokeApiKeyMutation();
   const [name, setName] = useState("");
   const [scope, setScope] = useState<ApiKeyScope>("read");
+  const [expiresInDays, setExpiresInDays] = useState<ExpiryDays>(API_KEY_DEFAULT_TTL_DAYS);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate(
-      { name, scope },
+      { name, scope, expiresInDays },
       {
         onSuccess: (key) => {
           setCreated(key);
@@ -43,7 +73,7 @@ export function ApiKeysTab() {
 
   return (
     <div className="space-y-4">
-      <form onSubmit={submit} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
+      <form onSubmit={submit} className="grid gap-3 sm:grid-cols-[1fr_10rem_8rem_auto] sm:items-end">
         <Field label={t("settings.apiKeys.name")} htmlFor="api-key-name">
           <TextInput id="api-key-name" value={name} onValueChange={setName} required maxLength={100} />
         </Field>
@@ -55,6 +85,19 @@ export function ApiKeysTab() {
           >
             <option value="read">{t("settings.apiKeys.scopes.read")}</option>
             <option value="write">{t("settings.apiKeys.scopes.write")}</option>
+          </NativeSelect>
+        </Field>
+        <Field label={t("settings.apiKeys.expiresIn")} htmlFor="api-key-expiry">
+          <NativeSelect
+            id="api-key-expiry"
+            value={String(expiresInDays)}
+            onChange={(event) => setExpiresInDays(Number(event.target.value) as ExpiryDays)}
+          >
+            {EXPIRY_DAYS.map((days) => (
+              <option key={days} value={days}>
+                {t(`settings.apiKeys.expiries.days${days}`)}
+              </option>
+            ))}
           </NativeSelect>
         </Field>
         <Button type="submit" loading={create.isPending} disabled={!name.trim()}>
@@ -84,12 +127,7 @@ export function ApiKeysTab() {
               <span>
                 <span className="font-medium text-tremor-content-strong">{key.name}</span>{" "}
                 <code className="text-tremor-label">{key.prefix}…</code>{" "}
-                <span className="text-tremor-label text-tremor-content">
-                  {t(`settings.apiKeys.scopes.${key.scope}`)} ·{" "}
-                  {key.lastUsedAt
-                    ? t("settings.apiKeys.lastUsed", { time: formatDateTime(key.lastUsedAt, { locale }) })
-                    : t("settings.apiKeys.neverUsed")}
-                </span>
+                <KeyFacts apiKey={key} now={keys.dataUpdatedAt} />
               </span>
               <Button
                 variant="secondary"

@@ -56,7 +56,7 @@ export function SettingsDialog({ open, tab, onTabChange, onClose }: SettingsDial
     { key: "providers", label: t("settings.tabs.providerCredentials") },
     { key: "sites", label: t("settings.tabs.sitesPortfolios") },
     ...(showManageUsers ? [manageUsersTab] : []),
-    ...(can(actorFromProfile(profile), "apiKeys:manage")
+    ...(can(actorFromProfile(profile), "apiKeys:manageOwn")
       ? [{ key: "apiKeys" as const, label: t("settings.tabs.apiKeys") }]
       : []),
   ];

@@ -453,6 +453,20 @@ export const en = {
       neverUsed: "never used",
       revoke: "Revoke {{name}}",
       loadFailed: "Could not load API keys",
+      expiresIn: "Expires after",
+      expiries: {
+        days30: "30 days",
+        days90: "90 days",
+        days365: "1 year",
+        days730: "2 years",
+      },
+      expires: "expires {{time}}",
+      expired: "expired {{time}}",
+      areas: {
+        credentials: "provider credentials",
+        sites: "sites",
+        portfolios: "portfolios",
+      },
       scopes: {
         read: "Read",
         write: "Read and write",

@@ -454,6 +454,20 @@ export const es: Translation = {
       neverUsed: "nunca usada",
       revoke: "Revocar {{name}}",
       loadFailed: "No se pudieron cargar las claves API",
+      expiresIn: "Caduca tras",
+      expiries: {
+        days30: "30 días",
+        days90: "90 días",
+        days365: "1 año",
+        days730: "2 años",
+      },
+      expires: "caduca {{time}}",
+      expired: "caducó {{time}}",
+      areas: {
+        credentials: "credenciales de proveedores",
+        sites: "sitios",
+        portfolios: "carteras",
+      },
       scopes: {
         read: "Lectura",
         write: "Lectura y escritura",

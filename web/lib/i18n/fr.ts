@@ -455,6 +455,20 @@ export const fr: Translation = {
       neverUsed: "jamais utilisée",
       revoke: "Révoquer {{name}}",
       loadFailed: "Impossible de charger les clés API",
+      expiresIn: "Expire après",
+      expiries: {
+        days30: "30 jours",
+        days90: "90 jours",
+        days365: "1 an",
+        days730: "2 ans",
+      },
+      expires: "expire le {{time}}",
+      expired: "expirée le {{time}}",
+      areas: {
+        credentials: "identifiants des fournisseurs",
+        sites: "sites",
+        portfolios: "portefeuilles",
+      },
       scopes: {
         read: "Lecture",
         write: "Lecture et écriture",

@@ -31,6 +31,8 @@ export const apiErrorsEn = {
       manage_user: "You cannot manage this user.",
       grant_permissions: "You cannot grant permissions you do not hold yourself.",
       revoke_invite: "You cannot revoke this invite.",
+      api_key_permissions: "An API key cannot grant areas you do not hold yourself.",
+      revoke_api_key: "You can revoke only the API keys you created.",
     },
     not_found: {
       route: "This address of the API does not exist.",
@@ -49,7 +51,6 @@ export const apiErrorsEn = {
     conflict: {
       email_taken: "An account with this email already exists.",
       already_member: "This person is already a member of your organisation.",
-      member_of_other_organisation: "This email belongs to a member of another organisation.",
       invite_pending: "An invite for this email is already pending.",
       invite_accepted: "This invite has already been accepted.",
       last_owner: "An organisation must keep at least one owner.",

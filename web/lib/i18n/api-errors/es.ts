@@ -31,6 +31,8 @@ export const apiErrorsEs: ApiErrorsTranslation = {
       manage_user: "No puede gestionar a este usuario.",
       grant_permissions: "No puede conceder permisos que usted mismo no tiene.",
       revoke_invite: "No puede revocar esta invitación.",
+      api_key_permissions: "Una clave de API no puede conceder áreas que usted no tiene.",
+      revoke_api_key: "Solo puede revocar las claves de API que ha creado.",
     },
     not_found: {
       route: "Esta dirección de la API no existe.",
@@ -49,7 +51,6 @@ export const apiErrorsEs: ApiErrorsTranslation = {
     conflict: {
       email_taken: "Ya existe una cuenta con este correo electrónico.",
       already_member: "Esta persona ya es miembro de su organización.",
-      member_of_other_organisation: "Este correo pertenece a un miembro de otra organización.",
       invite_pending: "Ya hay una invitación pendiente para este correo.",
       invite_accepted: "Esta invitación ya ha sido aceptada.",
       last_owner: "Una organización debe conservar al menos un propietario.",

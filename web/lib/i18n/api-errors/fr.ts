@@ -31,6 +31,8 @@ export const apiErrorsFr: ApiErrorsTranslation = {
       manage_user: "Vous ne pouvez pas gérer cet utilisateur.",
       grant_permissions: "Vous ne pouvez pas accorder des autorisations que vous n'avez pas vous-même.",
       revoke_invite: "Vous ne pouvez pas révoquer cette invitation.",
+      api_key_permissions: "Une clé d'API ne peut pas accorder des domaines que vous ne détenez pas.",
+      revoke_api_key: "Vous ne pouvez révoquer que les clés d'API que vous avez créées.",
     },
     not_found: {
       route: "Cette adresse de l'API n'existe pas.",
@@ -49,7 +51,6 @@ export const apiErrorsFr: ApiErrorsTranslation = {
     conflict: {
       email_taken: "Un compte avec cet e-mail existe déjà.",
       already_member: "Cette personne est déjà membre de votre organisation.",
-      member_of_other_organisation: "Cet e-mail appartient à un membre d'une autre organisation.",
       invite_pending: "Une invitation pour cet e-mail est déjà en attente.",
       invite_accepted: "Cette invitation a déjà été acceptée.",
       last_owner: "Une organisation doit garder au moins un propriétaire.",
