@@ -33,6 +33,8 @@ export interface Env extends ProviderUrlEnv {
   APP_ENV: "development" | "test" | "production";
   /** Test suites only: PBKDF2 iterations for new password hashes (see worker/lib/password.ts). */
   PASSWORD_ITERATIONS?: string;
+  /** Minutes a session may go unused before it must sign in again (720 unless set). */
+  SESSION_IDLE_MINUTES?: string;
   /** Public origin used in invite links; defaults to the request's own origin. */
   APP_URL?: string;
   /** Open-Meteo-compatible weather service (default https://api.open-meteo.com). */

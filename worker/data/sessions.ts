@@ -13,8 +13,11 @@ export const insertSessionIf = (db: Db, session: SessionRow, condition: SQL) =>
       sql`select ${session.id}, ${session.userId}, ${session.device}, ${session.ip}, ${session.createdAt}, ${session.lastSeenAt}, ${session.expiresAt} where ${condition}`,
     );
 
-/** The session with its user and the user's organisation name: what every authenticated request reads. */
-export async function findActiveSessionUser(db: Db, sessionId: string, now: number) {
+/**
+ * The session with its user and the user's organisation name, unless it has expired or was last
+ * seen before `idleSince`: what every authenticated request reads.
+ */
+export async function findActiveSessionUser(db: Db, sessionId: string, now: number, idleSince: number) {
   const rows = await db
     .select({
       sessionId: sessions.id,
@@ -31,7 +34,7 @@ export async function findActiveSessionUser(db: Db, sessionId: string, now: numb
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(organizations, eq(organizations.id, users.orgId))
-    .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, now)))
+    .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, now), gt(sessions.lastSeenAt, idleSince)))
     .limit(1);
   return rows[0];
 }
@@ -43,11 +46,11 @@ export const touchSession = (db: Db, sessionId: string, now: number, staleBefore
     .set({ lastSeenAt: now })
     .where(and(eq(sessions.id, sessionId), lt(sessions.lastSeenAt, staleBefore)));
 
-export const listActiveSessions = (db: Db, userId: string, now: number) =>
+export const listActiveSessions = (db: Db, userId: string, now: number, idleSince: number) =>
   db
     .select()
     .from(sessions)
-    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now), gt(sessions.lastSeenAt, idleSince)))
     .orderBy(desc(sessions.lastSeenAt));
 
 export const deleteSession = (db: Db, userId: string, sessionId: string) =>

@@ -20,6 +20,14 @@ import { fleetStoreFor } from "./fleet-store";
 
 /** Last-seen moves at most once a minute, so browsing costs no write per request. */
 export const LAST_SEEN_RESOLUTION_MS = 60_000;
+/** A session unused this long ends unless SESSION_IDLE_MINUTES says otherwise. */
+export const DEFAULT_SESSION_IDLE_MINUTES = 12 * 60;
+
+/** How long a session may go unused before it must sign in again. */
+export function sessionIdleMs(env: Pick<Env, "SESSION_IDLE_MINUTES">): number {
+  const minutes = Number(env.SESSION_IDLE_MINUTES ?? DEFAULT_SESSION_IDLE_MINUTES);
+  return (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_SESSION_IDLE_MINUTES) * 60_000;
+}
 
 export interface NewSession {
   sessionId: string;
@@ -56,11 +64,15 @@ export interface Authenticated {
   tokenExpiresAt: number;
 }
 
-/** The caller a token names, if its signature holds and its session has not ended; null otherwise. */
+/**
+ * The caller a token names, if its signature holds and its session has neither ended nor gone
+ * unused past the idle limit; null otherwise. Use moves last-seen on, once a minute at most.
+ */
 export async function authenticate(ctx: ServiceContext, token: string): Promise<Authenticated | null> {
   const claims = await verifySessionToken(token, jwtSecret(ctx.env));
   if (!claims) return null;
-  const row = await findActiveSessionUser(ctx.db, claims.sessionId, ctx.now);
+  const idleSince = ctx.now - sessionIdleMs(ctx.env);
+  const row = await findActiveSessionUser(ctx.db, claims.sessionId, ctx.now, idleSince);
   if (!row || row.id !== claims.userId) return null;
   if (ctx.now - row.lastSeenAt >= LAST_SEEN_RESOLUTION_MS) {
     await touchSession(ctx.db, row.sessionId, ctx.now, ctx.now - LAST_SEEN_RESOLUTION_MS);
@@ -90,7 +102,7 @@ export async function closeSessionSockets(
 
 export async function listSessions(ctx: UserContext): Promise<AccountSession[]> {
   const current = currentSessionId(ctx);
-  const rows = await listActiveSessions(ctx.db, ctx.user.id, ctx.now);
+  const rows = await listActiveSessions(ctx.db, ctx.user.id, ctx.now, ctx.now - sessionIdleMs(ctx.env));
   return rows.map((row) => ({
     id: row.id,
     device: row.device,

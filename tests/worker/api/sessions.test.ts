@@ -14,6 +14,7 @@ import {
   sessionIdOf,
   type TestUser,
 } from "../helpers";
+import { upgrade } from "../socket-helpers";
 
 const FIREFOX_LINUX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
 const SAFARI_IPHONE =
@@ -190,6 +191,38 @@ describe("GET /api/auth/sessions", () => {
 
   it("rejects missing, invalid and expired tokens", async () => {
     await expectRejectsBadTokens({ method: "GET", path: "/api/auth/sessions" }, await registerOwner());
+  });
+});
+
+describe("idle sessions", () => {
+  const HOUR_MS = 60 * 60_000;
+  const setLastSeen = (sessionId: string, at: number) =>
+    env.DB.prepare("UPDATE sessions SET last_seen_at = ? WHERE id = ?").bind(at, sessionId).run();
+
+  it("refuses a session unused for more than 12 hours with 401; use within them keeps it going", async () => {
+    const owner = await registerOwner();
+    const idle = await signInAgain(owner);
+    await setLastSeen(sessionIdOf(idle.token), Date.now() - 12 * HOUR_MS - 60_000);
+    await expectError(await profile(idle), 401);
+    await expectError(await call("/api/sites", { token: idle.token }), 401);
+    // Gone from the account's session list too; the member signs in again.
+    expect((await sessionsOf(owner)).map((s) => s.id)).toEqual([sessionIdOf(owner.token)]);
+    await expectStatus(await profile(await signInAgain(owner)), 200);
+
+    // Used a moment before the limit, the session goes on, and that use starts a new 12 hours.
+    const active = sessionIdOf(owner.token);
+    await setLastSeen(active, Date.now() - 12 * HOUR_MS + 60_000);
+    await expectStatus(await profile(owner), 200);
+    expect(await lastSeen(active)).toBeGreaterThan(Date.now() - 10_000);
+    await expectStatus(await profile(owner), 200);
+  });
+
+  it("refuses a live socket upgrade for an idle session", async () => {
+    const owner = await registerOwner();
+    await setLastSeen(sessionIdOf(owner.token), Date.now() - 13 * HOUR_MS);
+    const res = await upgrade(`sunfleet, ${owner.token}`);
+    expect(res.status).toBe(401);
+    await res.arrayBuffer();
   });
 });
 
