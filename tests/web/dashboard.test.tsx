@@ -132,6 +132,24 @@ describe("dashboard", () => {
     ],
   });
 
+  it("shows a system the vendor reports offline with when it last spoke, not its last value as power", async () => {
+    const silent = makeMetric({
+      systemId: "sys-silent",
+      stationName: "Brisbane Rooftop",
+      currentPowerW: 69_400,
+      status: "offline",
+      state: 2,
+      dataTime: "2026-06-01T04:00:00.000Z",
+    });
+    renderDashboard({ systems: [silent] });
+    const table = await systemTable();
+    const row = (await within(table).findByRole("rowheader", { name: /Brisbane Rooftop/ })).closest(
+      "tr",
+    ) as HTMLElement;
+    expect(within(row).getByText(/^last data /)).toBeInTheDocument();
+    expect(within(row).queryByText("69.4 kW")).not.toBeInTheDocument();
+  });
+
   it("shows the API's totals on the cards and the first page of systems in the API's order", async () => {
     const { calls } = renderDashboard({
       summary: threeSystems,

@@ -162,9 +162,16 @@ export function SystemPerformanceTable({
                   </th>
                   <td className="px-3 py-3 text-tremor-content-emphasis">{providerNames[metric.provider]}</td>
                   <td className="whitespace-nowrap px-3 py-3 text-right">
-                    {metric.stale ? (
+                    {/* Stale or reported offline: its last value is not output now; when it last spoke is. */}
+                    {metric.stale || metric.status === "offline" ? (
                       <>
-                        <span className="font-medium text-orange-700">{t("fleet.status.stale")}</span>
+                        <span
+                          className={
+                            metric.stale ? "font-medium text-orange-700" : "font-medium text-tremor-content"
+                          }
+                        >
+                          {metric.stale ? t("fleet.status.stale") : "—"}
+                        </span>
                         <span className="block text-tremor-label text-tremor-content">
                           {metric.dataTime
                             ? t("fleet.table.lastData", {
