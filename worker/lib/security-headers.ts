@@ -29,5 +29,14 @@ export const SECURITY_HEADERS: Record<string, string> = {
   "Cross-Origin-Opener-Policy": "same-origin",
 };
 
-/** Sent only on https answers: a browser that learns it over https keeps to https for the host. */
+/**
+ * A browser that learns it over https keeps to https for the host. The worker sends it on https
+ * answers; `public/_headers` on every static answer, which a browser ignores over plain http.
+ */
 export const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
+
+/**
+ * API answers carry tokens, keys, members and exports: no browser or proxy keeps them unless a
+ * route says otherwise (the dashboard metrics' tag revalidation, the time zone list).
+ */
+export const API_CACHE_CONTROL = "no-store";

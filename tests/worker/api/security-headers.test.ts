@@ -1,8 +1,10 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { CreatedApiKey } from "../../../schema/api/api-keys";
+import type { AuthResponse } from "../../../schema/api/auth";
 import { SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "../../../worker/lib/security-headers";
-import { BASE, call, expectStatus, registerOwner } from "../helpers";
+import { BASE, call, expectStatus, login, PASSWORD, registerOwner, uniqueEmail } from "../helpers";
 
 /**
  * The worker's own answers, including the SPA it serves through the assets binding for paths it
@@ -55,11 +57,80 @@ describe("security headers", () => {
     expectSecurityHeaders(unauthenticated, "401");
   });
 
-  it("send HSTS on https answers only", async () => {
+  it("send HSTS on the worker's https answers only", async () => {
     const plain = await SELF.fetch(`${BASE}/api/health`);
     expect(plain.headers.get("Strict-Transport-Security")).toBeNull();
     const secure = await SELF.fetch("https://sunfleet.test/api/health");
     expect(secure.headers.get("Strict-Transport-Security")).toBe(STRICT_TRANSPORT_SECURITY);
+  });
+
+  it("send HSTS on the SPA and its assets, from public/_headers", async () => {
+    const page = await SELF.fetch(`${BASE}/app/dashboard`);
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+    expect(script).toBeDefined();
+    const asset = await SELF.fetch(`${BASE}${script}`);
+    await asset.arrayBuffer();
+    expect(asset.status).toBe(200);
+    // Over plain http the worker adds none (see above): these come from the static headers file.
+    for (const res of [page, asset, await SELF.fetch(`${BASE}/`)]) {
+      expect(res.headers.get("Strict-Transport-Security"), res.url).toBe(STRICT_TRANSPORT_SECURITY);
+      if (!res.bodyUsed) await res.arrayBuffer();
+    }
+  });
+});
+
+describe("API caching", () => {
+  const cacheControl = async (res: Response) => {
+    await res.arrayBuffer();
+    return res.headers.get("Cache-Control");
+  };
+
+  it("keeps no API answer by default: tokens, new keys, profiles, exports and errors are no-store", async () => {
+    const registered = await call("/api/auth/register", {
+      method: "POST",
+      body: {
+        email: uniqueEmail("cache"),
+        password: PASSWORD,
+        fullName: "Cass Cache",
+        companyName: "No Store",
+      },
+    });
+    await expectStatus<AuthResponse>(registered.clone(), 201);
+    const owner = await registerOwner("No Store Solar");
+    const token = owner.token;
+    const key = await call("/api/api-keys", { method: "POST", token, body: { name: "k", scope: "read" } });
+    await expectStatus<CreatedApiKey>(key.clone(), 201);
+    const answers: Record<string, Response> = {
+      register: registered,
+      login: await login(owner.email),
+      "new key": key,
+      profile: await call("/api/user/profile", { token }),
+      "alerts export": await call("/api/alerts?format=csv", { token }),
+      "audit export": await call("/api/admin/logs?format=csv", { token }),
+      "401": await call("/api/user/profile"),
+      "404": await call("/api/no-such-route"),
+    };
+    for (const [label, res] of Object.entries(answers)) {
+      expect(await cacheControl(res), label).toBe("no-store");
+    }
+  });
+
+  it("keeps the caching routes choose: the metrics page revalidates by its tag, time zones are kept an hour", async () => {
+    const owner = await registerOwner("Tagged Solar");
+    const first = await call("/api/dashboard/metrics", { token: owner.token });
+    expect(first.status).toBe(200);
+    expect(await cacheControl(first)).toBe("private, no-cache");
+    const tag = first.headers.get("ETag");
+    expect(tag).toMatch(/^"/);
+    const again = await call("/api/dashboard/metrics", {
+      token: owner.token,
+      headers: { "If-None-Match": tag ?? "" },
+    });
+    expect(again.status).toBe(304);
+    expect(await cacheControl(again)).toBe("private, no-cache");
+    expect(await cacheControl(await call("/api/timezones", { token: owner.token }))).toBe(
+      "private, max-age=3600",
+    );
   });
 });
 
