@@ -72,8 +72,19 @@ export const profileSchema = z.object({
   companyId: z.string().nullable(),
   onboardingRequired: z.boolean(),
   permissions: z.array(z.string()).nullable(),
+  /** Whether the address was proven (link, password reset or invite); API keys and invites wait for it. */
+  emailVerified: z.boolean(),
 });
 export type Profile = z.infer<typeof profileSchema>;
+
+export const verifyEmailBodySchema = z.strictObject({
+  token: z.string().trim().min(1, { error: "Token is required" }).max(200),
+});
+export type VerifyEmailBody = z.infer<typeof verifyEmailBodySchema>;
+
+/** "Send again": whether a new link went out (false when the address is already verified). */
+export const resendVerificationResponseSchema = z.object({ sent: z.boolean(), message: z.string() });
+export type ResendVerificationResponse = z.infer<typeof resendVerificationResponseSchema>;
 
 export const changePasswordBodySchema = z.strictObject({
   // Any length here, so a wrong current password is a 401 rather than a 400 that hints at rules.

@@ -105,6 +105,8 @@ export const apiErrorDetailsSchemas = {
   forbidden: z.object({ reason: z.enum(forbiddenReasons) }),
   /** The account has no organisation yet. */
   onboarding_required: none,
+  /** The account's address was never verified: creating API keys and inviting wait for it. */
+  email_not_verified: none,
   not_found: z.object({
     resource: z.enum(missingResources),
     message: z.string().optional(),
@@ -164,6 +166,7 @@ export const apiErrorStatus = {
   invalid_login: 401,
   forbidden: 403,
   onboarding_required: 403,
+  email_not_verified: 403,
   not_found: 404,
   address_not_found: 404,
   conflict: 409,

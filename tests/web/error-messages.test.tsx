@@ -38,6 +38,7 @@ const examples: Record<ApiErrorBody["code"], ApiErrorBody> = {
     details: { reason: "role" },
   },
   onboarding_required: { error: "Complete your organisation setup first", code: "onboarding_required" },
+  email_not_verified: { error: "Confirm your e-mail address first", code: "email_not_verified" },
   not_found: { error: "Site not found", code: "not_found", details: { resource: "site" } },
   address_not_found: {
     error: "Address not found",

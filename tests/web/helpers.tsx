@@ -21,6 +21,7 @@ export function makeProfile(overrides: Partial<Profile> = {}): Profile {
     companyId: "org-1",
     onboardingRequired: false,
     permissions: null,
+    emailVerified: true,
     ...overrides,
   };
 }

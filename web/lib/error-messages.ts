@@ -57,6 +57,7 @@ export function apiErrorMessage(t: TFunction, body: ApiErrorBody): string {
     case "unauthenticated":
     case "invalid_login":
     case "onboarding_required":
+    case "email_not_verified":
     case "address_not_found":
     case "upgrade_required":
     case "not_configured":

@@ -1,9 +1,11 @@
+import { deleteExpiredEmailVerifications } from "../data/email-verifications";
 import { deleteExpiredInvites } from "../data/invites";
 import { deleteStaleResets } from "../data/password-resets";
 import { deleteExpiredSessions } from "../data/sessions";
 import type { Env } from "../env";
 import { moveLegacyFleetData } from "../fleet/legacy-move";
 import { createDb } from "../lib/db";
+import { remindOrRemoveUnverifiedAccounts } from "../services/email-verification";
 import { geocodeAwaitingPlants } from "../services/plant-sites";
 import { tendStalledRuns } from "../sync/stalled-runs";
 import { removeExpiredRows } from "./retention";
@@ -11,7 +13,8 @@ import { removeExpiredRows } from "./retention";
 export { SYNC_RUN_RETENTION_DAYS } from "./retention";
 
 /**
- * Removes sessions past their token's expiry and invites that can no longer be used, and moves
+ * Removes sessions past their token's expiry, invites and verification links that can no longer be
+ * used, reminds and later removes accounts whose address was never verified, and moves
  * fleet data an upgrade left in D1 into the organisations' fleet stores. Raw readings past their
  * retention are removed by each fleet store's own alarm. Synced plants with only an address get
  * their geocoded site here, a few per run, so no sync page waits on the geocoder. Sync runs that
@@ -24,7 +27,9 @@ export async function runMaintenance({ env, now }: { env: Env; now: number }) {
     deleteExpiredSessions(db, now),
     deleteExpiredInvites(db, now),
     deleteStaleResets(db, now),
+    deleteExpiredEmailVerifications(db, now),
   ]);
+  const unverified = await remindOrRemoveUnverifiedAccounts({ env, now });
   const legacy = await moveLegacyFleetData(env);
   const plants = await geocodeAwaitingPlants({ env, now });
   const runs = await tendStalledRuns({ env, now });
@@ -38,6 +43,9 @@ export async function runMaintenance({ env, now }: { env: Env; now: number }) {
     sessionsRemoved: sessions.meta.changes,
     syncRunsRemoved: removed.syncRuns,
     invitesRemoved: invites.meta.changes,
+    verificationRemindersSent: unverified.remindersSent,
+    unverifiedAccountsRemoved: unverified.unverifiedAccountsRemoved,
+    unverifiedOrganizationsRemoved: unverified.organizationsRemoved,
     legacyRowsMoved: legacy.moved,
     rowsRemoved: removed,
   };

@@ -1,4 +1,4 @@
-import { and, desc, eq, exists, gt, isNull, lt, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, exists, gt, isNull, lt, notInArray, or, type SQL, sql } from "drizzle-orm";
 import type { Role } from "../../schema/roles";
 import { type InviteRow, invites, users } from "../../schema/tables";
 import type { Db } from "../lib/db";
@@ -100,9 +100,52 @@ export const insertUserFromInvite = (
       sql`select ${user.id}, ${user.email}, ${user.fullName}, ${user.passwordHash}, ${user.passwordSalt}, ${user.passwordIterations}, ${invites.orgId}, ${invites.role}, ${invites.permissions}, ${user.createdAt}, ${now}, null from ${invites} where ${invites.id} = ${inviteId} and ${invites.acceptedAt} = ${now}`,
     );
 
-/** Moves a user without an organisation into the invite's, only if this request's acceptance went through. */
+/**
+ * Moves a user into the invite's organisation, only if this request's acceptance went through:
+ * a user without an organisation, or one whose address was never verified (their earlier
+ * membership ends). The invite's link was sent to the address, so it counts as verified.
+ */
 export const joinOrgThroughInvite = (db: Db, userId: string, invite: InviteRow, now: number) =>
   db
     .update(users)
-    .set({ orgId: invite.orgId, role: invite.role, permissions: invite.permissions })
-    .where(and(eq(users.id, userId), isNull(users.orgId), acceptedNow(db, invite.id, now)));
+    .set({
+      orgId: invite.orgId,
+      role: invite.role,
+      permissions: invite.permissions,
+      emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})`,
+      verificationRemindedAt: null,
+    })
+    .where(
+      and(
+        eq(users.id, userId),
+        or(isNull(users.orgId), isNull(users.emailVerifiedAt)),
+        acceptedNow(db, invite.id, now),
+      ),
+    );
+
+/**
+ * Registration through an invite to an address a never-verified account holds: the account is
+ * taken over (the new name and password), moved into the invite's organisation and verified,
+ * only if this request's acceptance went through and it is still never verified.
+ */
+export const takeOverThroughInvite = (
+  db: Db,
+  userId: string,
+  invite: InviteRow,
+  now: number,
+  account: Pick<
+    typeof users.$inferInsert,
+    "fullName" | "passwordHash" | "passwordSalt" | "passwordIterations"
+  >,
+) =>
+  db
+    .update(users)
+    .set({
+      ...account,
+      orgId: invite.orgId,
+      role: invite.role,
+      permissions: invite.permissions,
+      emailVerifiedAt: now,
+      verificationRemindedAt: null,
+    })
+    .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt), acceptedNow(db, invite.id, now)));

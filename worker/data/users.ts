@@ -1,6 +1,6 @@
-import { and, asc, eq, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lte, ne, or, type SQL, sql } from "drizzle-orm";
 import type { MemberPermission, Role } from "../../schema/roles";
-import { organizations, users } from "../../schema/tables";
+import { monitoringSystems, organizations, users } from "../../schema/tables";
 import type { Db } from "../lib/db";
 
 export const insertUser = (db: Db, user: typeof users.$inferInsert) => db.insert(users).values(user);
@@ -29,6 +29,10 @@ export const updatePassword = (
 export const userExists = (userId: string): SQL =>
   sql`exists (select 1 from ${users} where ${users.id} = ${userId})`;
 
+/** After a batch's guarded removal: whether the user row is gone (the removal happened). */
+export const userGone = (userId: string): SQL =>
+  sql`not exists (select 1 from ${users} where ${users.id} = ${userId})`;
+
 /** After a batch's guarded join: whether the user now belongs to the organisation. */
 export const userInOrg = (userId: string, orgId: string): SQL =>
   sql`exists (select 1 from ${users} where ${users.id} = ${userId} and ${users.orgId} = ${orgId})`;
@@ -44,6 +48,7 @@ export async function findUserWithOrg(db: Db, userId: string) {
       orgId: users.orgId,
       permissions: users.permissions,
       orgName: organizations.name,
+      emailVerifiedAt: users.emailVerifiedAt,
     })
     .from(users)
     .leftJoin(organizations, eq(organizations.id, users.orgId))
@@ -126,3 +131,65 @@ export const attachUserToOrg = (
   role: Role,
   permissions: MemberPermission[] | null,
 ) => db.update(users).set({ orgId, role, permissions }).where(eq(users.id, userId));
+
+/** Records that the address is proven; an account proven before keeps its first time. */
+export const markEmailVerified = (db: Db, userId: string, now: number) =>
+  db
+    .update(users)
+    .set({ emailVerifiedAt: now, verificationRemindedAt: null })
+    .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+
+/** Never-verified accounts created before `createdBefore` that were not reminded yet, oldest first. */
+export const listUnverifiedToRemind = (db: Db, createdBefore: number, limit: number) =>
+  db
+    .select({ id: users.id, email: users.email, orgId: users.orgId, createdAt: users.createdAt })
+    .from(users)
+    .where(
+      and(
+        isNull(users.emailVerifiedAt),
+        lte(users.createdAt, createdBefore),
+        isNull(users.verificationRemindedAt),
+      ),
+    )
+    .orderBy(asc(users.createdAt))
+    .limit(limit);
+
+/** Marks the reminder sent, unless the account was verified (or reminded) meanwhile (0 rows). */
+export const markVerificationReminded = (db: Db, userId: string, now: number) =>
+  db
+    .update(users)
+    .set({ verificationRemindedAt: now })
+    .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt), isNull(users.verificationRemindedAt)));
+
+/**
+ * Never-verified accounts created before `createdBefore` and reminded before `remindedBefore`,
+ * oldest first, with whether their organisation holds monitoring systems (its fleet store then
+ * has a directory to empty).
+ */
+export const listUnverifiedToRemove = (
+  db: Db,
+  createdBefore: number,
+  remindedBefore: number,
+  limit: number,
+) =>
+  db
+    .select({
+      id: users.id,
+      email: users.email,
+      orgId: users.orgId,
+      orgHasSystems: sql<number>`exists (select 1 from ${monitoringSystems} where ${monitoringSystems.orgId} = ${users.orgId})`,
+    })
+    .from(users)
+    .where(
+      and(
+        isNull(users.emailVerifiedAt),
+        lte(users.createdAt, createdBefore),
+        lte(users.verificationRemindedAt, remindedBefore),
+      ),
+    )
+    .orderBy(asc(users.createdAt))
+    .limit(limit);
+
+/** Removes an account only while it is still never verified (0 rows if it was verified meanwhile). */
+export const deleteUnverifiedUser = (db: Db, userId: string) =>
+  db.delete(users).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));

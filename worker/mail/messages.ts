@@ -7,6 +7,19 @@ export const mailMessages = {
     resetIntro: "Someone asked to reset the password of your Sunfleet account.",
     resetExpiry: "The link works once, for one hour. If you did not ask for it, ignore this e-mail.",
     resetAction: "Choose a new password",
+    verifySubject: "Confirm your Sunfleet e-mail address",
+    verifyIntro: "Confirm that this address is yours to finish setting up your Sunfleet account.",
+    verifyExpiry:
+      "The link works once, for 48 hours. Until the address is confirmed the account cannot create API keys or invite anyone, and an account never confirmed is removed 7 days after sign-up.",
+    verifyAction: "Confirm my address",
+    verifyReminderSubject: "Confirm your Sunfleet e-mail address, or the account is removed in 2 days",
+    verifyReminderIntro:
+      "The e-mail address of your Sunfleet account was never confirmed. Unless it is, the account and the organisation only it belongs to are removed in 2 days, with everything in them.",
+    inviteSubject: (org: string) => `You are invited to ${org} on Sunfleet`,
+    inviteIntro: (inviter: string, org: string) => `${inviter} invites you to join ${org} on Sunfleet.`,
+    inviteExpiry:
+      "The link works once, for 7 days. If you did not expect it, ignore this e-mail. Accepting it confirms this address.",
+    inviteAction: "Accept the invite",
     alertsSubject: (n: number) => (n === 1 ? "Sunfleet: 1 new alert" : `Sunfleet: ${n} new alerts`),
     alertsIntro: "New alerts in your fleet:",
     alertsAction: "Open the alerts",
@@ -59,6 +72,19 @@ export const mailMessages = {
     resetIntro: "Alguien pidió restablecer la contraseña de tu cuenta de Sunfleet.",
     resetExpiry: "El enlace sirve una vez, durante una hora. Si no lo pediste, ignora este correo.",
     resetAction: "Elegir una contraseña nueva",
+    verifySubject: "Confirma tu dirección de correo de Sunfleet",
+    verifyIntro: "Confirma que esta dirección es tuya para terminar de configurar tu cuenta de Sunfleet.",
+    verifyExpiry:
+      "El enlace sirve una vez, durante 48 horas. Hasta confirmar la dirección, la cuenta no puede crear claves de API ni invitar a nadie, y una cuenta nunca confirmada se elimina 7 días después del registro.",
+    verifyAction: "Confirmar mi dirección",
+    verifyReminderSubject: "Confirma tu correo de Sunfleet o la cuenta se eliminará en 2 días",
+    verifyReminderIntro:
+      "La dirección de correo de tu cuenta de Sunfleet nunca se confirmó. Si no se confirma, la cuenta y la organización a la que solo ella pertenece se eliminan en 2 días, con todo su contenido.",
+    inviteSubject: (org: string) => `Te invitan a ${org} en Sunfleet`,
+    inviteIntro: (inviter: string, org: string) => `${inviter} te invita a unirte a ${org} en Sunfleet.`,
+    inviteExpiry:
+      "El enlace sirve una vez, durante 7 días. Si no lo esperabas, ignora este correo. Aceptarlo confirma esta dirección.",
+    inviteAction: "Aceptar la invitación",
     alertsSubject: (n: number) => (n === 1 ? "Sunfleet: 1 alerta nueva" : `Sunfleet: ${n} alertas nuevas`),
     alertsIntro: "Alertas nuevas en tu flota:",
     alertsAction: "Abrir las alertas",
@@ -115,6 +141,20 @@ export const mailMessages = {
     resetExpiry:
       "Le lien ne sert qu'une fois, pendant une heure. Si vous n'avez rien demandé, ignorez cet e-mail.",
     resetAction: "Choisir un nouveau mot de passe",
+    verifySubject: "Confirmez votre adresse e-mail Sunfleet",
+    verifyIntro:
+      "Confirmez que cette adresse est la vôtre pour terminer la création de votre compte Sunfleet.",
+    verifyExpiry:
+      "Le lien ne sert qu'une fois, pendant 48 heures. Tant que l'adresse n'est pas confirmée, le compte ne peut ni créer de clés d'API ni inviter personne, et un compte jamais confirmé est supprimé 7 jours après l'inscription.",
+    verifyAction: "Confirmer mon adresse",
+    verifyReminderSubject: "Confirmez votre e-mail Sunfleet, sinon le compte sera supprimé dans 2 jours",
+    verifyReminderIntro:
+      "L'adresse e-mail de votre compte Sunfleet n'a jamais été confirmée. Sans confirmation, le compte et l'organisation à laquelle lui seul appartient sont supprimés dans 2 jours, avec tout leur contenu.",
+    inviteSubject: (org: string) => `Vous êtes invité à rejoindre ${org} sur Sunfleet`,
+    inviteIntro: (inviter: string, org: string) => `${inviter} vous invite à rejoindre ${org} sur Sunfleet.`,
+    inviteExpiry:
+      "Le lien ne sert qu'une fois, pendant 7 jours. Si vous ne l'attendiez pas, ignorez cet e-mail. L'accepter confirme cette adresse.",
+    inviteAction: "Accepter l'invitation",
     alertsSubject: (n: number) =>
       n === 1 ? "Sunfleet : 1 nouvelle alerte" : `Sunfleet : ${n} nouvelles alertes`,
     alertsIntro: "Nouvelles alertes dans votre parc :",

@@ -13,7 +13,7 @@ const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 /** Routes anyone may call; every other one needs a bearer token (a session token or an API key). */
 const PUBLIC_PATHS = [
   /^\/api\/health/,
-  /^\/api\/auth\/(register|login|password-reset|invites)/,
+  /^\/api\/auth\/(register|login|password-reset|invites|verify-email$)/,
   /^\/api\/openapi\.json$/,
   /^\/api\/docs$/,
   /^\/api\/unsubscribe$/,

@@ -1,17 +1,29 @@
 import { Hono } from "hono";
 import {
   acceptInviteBodySchema,
+  authResponseSchema,
   changePasswordBodySchema,
   loginBodySchema,
   passwordResetBodySchema,
   passwordResetConfirmSchema,
   registerBodySchema,
+  resendVerificationResponseSchema,
   signupBodySchema,
+  verifyEmailBodySchema,
 } from "../../schema/api/auth";
 import { type AppEnv, serviceContext, userContext } from "../hono-env";
+import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
-import { acceptInvite, changePassword, createOwnOrganization, login, register } from "../services/auth";
+import {
+  acceptInvite,
+  changePassword,
+  createOwnOrganization,
+  login,
+  register,
+  verifyEmail,
+} from "../services/auth";
+import { resendVerification } from "../services/email-verification";
 import { confirmPasswordReset, requestPasswordReset } from "../services/password-reset";
 import { endCurrentSession, endOtherSessions, listSessions } from "../services/sessions";
 
@@ -37,6 +49,19 @@ export const authRoutes = new Hono<AppEnv>()
     await confirmPasswordReset(serviceContext(c), c.req.valid("json"));
     return c.json({ message: "Password changed. Sign in with the new password." });
   })
+  // The link mailed after sign-up: verifies the address and signs in (no token needed).
+  .post(
+    "/verify-email",
+    validate("json", verifyEmailBodySchema),
+    responds("AuthResponse", authResponseSchema),
+    async (c) => c.json(await verifyEmail(serviceContext(c), c.req.valid("json").token)),
+  )
+  .post(
+    "/verify-email/resend",
+    requireAuth,
+    responds("ResendVerificationResponse", resendVerificationResponseSchema),
+    async (c) => c.json(await resendVerification(userContext(c))),
+  )
   .get("/sessions", requireAuth, async (c) => c.json(await listSessions(userContext(c))))
   .delete("/sessions", requireAuth, async (c) => {
     const ended = await endOtherSessions(userContext(c));

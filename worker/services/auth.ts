@@ -7,17 +7,24 @@ import type {
   RegisterBody,
   SignupResponse,
 } from "../../schema/api/auth";
-import type { InviteRow, users } from "../../schema/tables";
+import type { InviteRow, UserRow, users } from "../../schema/tables";
 
 type NewUser = typeof users.$inferInsert;
 
+import { deleteUserEmailVerifications } from "../data/email-verifications";
 import {
   findInviteByTokenHash,
   insertUserFromInvite,
   joinOrgThroughInvite,
   markInviteAccepted,
+  takeOverThroughInvite,
 } from "../data/invites";
-import { findOrganization, insertOrganization } from "../data/organizations";
+import {
+  deleteOrganizationWithoutMembers,
+  findOrganization,
+  insertOrganization,
+  organizationHasSystems,
+} from "../data/organizations";
 import { deleteUserSessions, insertSessionIf } from "../data/sessions";
 import {
   attachUserToOrg,
@@ -29,11 +36,14 @@ import {
   userExists,
   userInOrg,
 } from "../data/users";
+import { type BatchStatement, runBatch } from "../lib/db";
 import { ApiError, conflict, invalidField, notAuthenticated } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { dummyPasswordHash, hashPassword, passwordIterations, verifyPassword } from "../lib/password";
 import { auditEntry, auditEntryIf } from "./audit";
 import type { CurrentUser, ServiceContext, UserContext } from "./context";
+import { deliverMail } from "./email";
+import { consumeVerificationLink, leaveFleetStore, signupVerification } from "./email-verification";
 import { closeSessionSockets, currentSessionId, newSession } from "./sessions";
 import { settleAttempt, type ThrottleKey, takeAttempt } from "./throttle";
 
@@ -50,7 +60,10 @@ const toAuthUser = (user: CurrentUser): AuthUser => ({
   user_metadata: { companyName: user.orgName },
 });
 
-export const toProfile = (user: CurrentUser): Profile => ({
+/** The caller as the profile shows them: with whether their address was ever verified. */
+type ProfileUser = CurrentUser & { emailVerifiedAt: number | null };
+
+const toProfile = (user: ProfileUser): Profile => ({
   id: user.id,
   email: user.email,
   fullName: user.fullName,
@@ -60,12 +73,20 @@ export const toProfile = (user: CurrentUser): Profile => ({
   // A platform superAdmin works across organisations and never needs to create one.
   onboardingRequired: user.orgId === null && user.role !== "superAdmin",
   permissions: user.permissions,
+  emailVerified: user.emailVerifiedAt !== null,
 });
 
-export async function loadCurrentUser(ctx: ServiceContext, userId: string): Promise<CurrentUser | null> {
+export async function loadCurrentUser(ctx: ServiceContext, userId: string): Promise<ProfileUser | null> {
   const row = await findUserWithOrg(ctx.db, userId);
   if (!row) return null;
   return { ...row, orgName: row.orgName ?? null };
+}
+
+/** The signed-in caller's profile, re-read with their verification state. */
+export async function profileOf(ctx: UserContext): Promise<Profile> {
+  const current = await loadCurrentUser(ctx, ctx.user.id);
+  if (!current) throw notAuthenticated();
+  return toProfile(current);
 }
 
 const invalidInvite = () => invalidField("inviteToken", INVALID_INVITE);
@@ -86,7 +107,10 @@ const isUniqueViolation = (error: unknown) =>
 const ipKey = (ctx: ServiceContext, name: ThrottleKey["name"]): ThrottleKey[] =>
   ctx.ip ? [{ name, subject: ctx.ip }] : [];
 
-/** Sign-up without an invite founds an organisation; with one, joins the inviting organisation. */
+/**
+ * Sign-up without an invite founds an organisation and mails a link that verifies the address;
+ * with one, joins the inviting organisation.
+ */
 export async function register(ctx: ServiceContext, body: RegisterBody): Promise<AuthResponse> {
   if (body.inviteToken) return registerWithInvite(ctx, body, body.inviteToken);
   await takeAttempt(
@@ -98,16 +122,19 @@ export async function register(ctx: ServiceContext, body: RegisterBody): Promise
   if (await findUserByEmail(ctx.db, body.email)) {
     throw conflict("email_taken", "An account with this email already exists");
   }
-  const user = await newUserRow(ctx, body, newId(), "orgOwner");
+  // Only typed in so far: the address is proven by the mailed link (or a reset, or an invite).
+  const user = { ...(await newUserRow(ctx, body, newId(), "orgOwner")), emailVerifiedAt: null };
   const orgId = user.orgId as string;
   const companyName = body.companyName ?? "";
   const session = newSession(ctx, user.id);
   const actor = { orgId, actorId: user.id, actorEmail: body.email };
+  const verification = await signupVerification(ctx, { id: user.id, email: user.email, orgId });
   try {
     await ctx.db.batch([
       insertOrganization(ctx.db, { id: orgId, name: companyName, createdAt: ctx.now }),
       insertUser(ctx.db, user),
       session.insert,
+      ...verification.statements,
       auditEntry(ctx, { ...actor, action: "org.create", targetType: "organization", targetId: orgId }),
       auditEntry(ctx, { ...actor, action: "auth.register", targetType: "user", targetId: user.id }),
     ]);
@@ -115,6 +142,7 @@ export async function register(ctx: ServiceContext, body: RegisterBody): Promise
     if (isUniqueViolation(error)) throw conflict("email_taken", "An account with this email already exists");
     throw error;
   }
+  await deliverMail(ctx.env, ctx.db, [verification.mailId], ctx.now);
   return {
     token: await session.token,
     user: toAuthUser({ ...currentOf(user), orgId, orgName: companyName }),
@@ -168,10 +196,12 @@ async function registerWithInvite(
 ): Promise<AuthResponse> {
   const keys = inviteKeys(ctx, body.email);
   await takeAttempt(ctx.env, keys, ctx.now, TOO_MANY_ATTEMPTS);
-  if (await findUserByEmail(ctx.db, body.email)) {
+  const existing = await findUserByEmail(ctx.db, body.email);
+  if (existing && existing.emailVerifiedAt !== null) {
     throw conflict("email_taken", "An account with this email already exists");
   }
   const invite = await usableInvite(ctx, token, body.email);
+  if (existing) return takeOverWithInvite(ctx, body, invite, existing, keys);
   const user = {
     ...(await newUserRow(ctx, body, invite.orgId, invite.role)),
     permissions: invite.permissions,
@@ -210,6 +240,105 @@ async function registerWithInvite(
     user: toAuthUser({ ...currentOf(user), orgId: invite.orgId, orgName: companyName }),
     isFirstUser: false,
     company: { name: companyName },
+  };
+}
+
+/**
+ * Registration through an invite mailed to an address a never-verified account holds: whoever
+ * follows the link proves the address, so the account becomes theirs (their name and password),
+ * moves into the inviting organisation and is verified. Every session of the account ends, and its
+ * earlier organisation, when nobody else belongs to it, is deleted with its data.
+ */
+async function takeOverWithInvite(
+  ctx: ServiceContext,
+  body: RegisterBody,
+  invite: InviteRow,
+  existing: UserRow,
+  keys: ThrottleKey[],
+): Promise<AuthResponse> {
+  const password = await hashPassword(body.password, passwordIterations(ctx.env));
+  const session = newSession(ctx, existing.id);
+  const moved = userInOrg(existing.id, invite.orgId);
+  const formerOrgId = existing.orgId !== invite.orgId ? existing.orgId : null;
+  const formerHadSystems = formerOrgId ? await organizationHasSystems(ctx.db, formerOrgId) : false;
+  const statements: BatchStatement[] = [
+    markInviteAccepted(ctx.db, invite.id, ctx.now),
+    takeOverThroughInvite(ctx.db, existing.id, invite, ctx.now, {
+      fullName: body.fullName,
+      passwordHash: password.hash,
+      passwordSalt: password.salt,
+      passwordIterations: password.iterations,
+    }),
+    // Whoever signed up with this address before holds no session of it any more.
+    deleteUserSessions(ctx.db, existing.id, null, { onlyIf: moved }),
+    insertSessionIf(ctx.db, session.row, moved),
+    auditEntryIf(
+      ctx,
+      {
+        orgId: invite.orgId,
+        actorId: existing.id,
+        actorEmail: body.email,
+        action: "invite.accept",
+        targetType: "invite",
+        targetId: invite.id,
+        details: { role: invite.role, unverifiedAccountMoved: true },
+      },
+      moved,
+    ),
+    ...(formerOrgId ? [deleteOrganizationWithoutMembers(ctx.db, formerOrgId)] : []),
+  ];
+  const [, takenOver, ended, , , formerDeleted] = await runBatch(ctx.db, statements);
+  if (!takenOver || takenOver.meta.changes === 0) throw invalidInvite();
+  await deleteUserEmailVerifications(ctx.db, existing.id);
+  await settleAttempt(ctx.env, keys, "forgive");
+  if (formerOrgId) {
+    const endedIds = ((ended?.results ?? []) as { id: string }[]).map((row) => row.id);
+    await closeSessionSockets(ctx.env, formerOrgId, endedIds);
+    await leaveFleetStore(
+      ctx.env,
+      formerOrgId,
+      existing.id,
+      formerHadSystems && (formerDeleted?.meta.changes ?? 0) > 0,
+    );
+  }
+  const current = await loadCurrentUser(ctx, existing.id);
+  if (!current) throw invalidInvite();
+  return {
+    token: await session.token,
+    user: toAuthUser(current),
+    isFirstUser: false,
+    company: current.orgName === null ? null : { name: current.orgName },
+  };
+}
+
+/**
+ * Follows a verification link: the address counts as verified, every link of the account stops
+ * working, and the visitor is signed in (a new session). An unknown, used or expired link is a 400.
+ */
+export async function verifyEmail(ctx: ServiceContext, token: string): Promise<AuthResponse> {
+  const link = await consumeVerificationLink(ctx, token);
+  const stored = await findUserById(ctx.db, link.userId);
+  if (!stored) throw notAuthenticated();
+  const session = newSession(ctx, stored.id);
+  await ctx.db.batch([
+    ...link.statements,
+    session.insert,
+    auditEntry(ctx, {
+      orgId: stored.orgId,
+      actorId: stored.id,
+      actorEmail: stored.email,
+      action: "auth.email_verify",
+      targetType: "user",
+      targetId: stored.id,
+    }),
+  ]);
+  const current = await loadCurrentUser(ctx, stored.id);
+  if (!current) throw notAuthenticated();
+  return {
+    token: await session.token,
+    user: toAuthUser(current),
+    isFirstUser: false,
+    company: current.orgName === null ? null : { name: current.orgName },
   };
 }
 
@@ -323,13 +452,22 @@ export async function createOwnOrganization(ctx: UserContext, companyName: strin
   return { isFirstUser: true, company: { name: companyName } };
 }
 
-/** A signed-in user without an organisation joins through an invite sent to their email. */
+/**
+ * A signed-in user joins through an invite sent to their email, which verifies it: a user without
+ * an organisation, or one whose address was never verified, whose earlier membership ends (and
+ * that organisation, when nobody else belongs to it, is deleted with its data).
+ */
 export async function acceptInvite(ctx: UserContext, token: string): Promise<Profile> {
-  requireNoOrg(ctx);
+  const stored = await findUserById(ctx.db, ctx.user.id);
+  if (!stored) throw notAuthenticated();
+  const neverVerified = stored.emailVerifiedAt === null;
+  if (!neverVerified) requireNoOrg(ctx);
   const keys = inviteKeys(ctx, ctx.user.email);
   await takeAttempt(ctx.env, keys, ctx.now, TOO_MANY_ATTEMPTS);
   const invite = await usableInvite(ctx, token, ctx.user.email);
-  const [, joined] = await ctx.db.batch([
+  const formerOrgId = neverVerified && stored.orgId !== invite.orgId ? stored.orgId : null;
+  const formerHadSystems = formerOrgId ? await organizationHasSystems(ctx.db, formerOrgId) : false;
+  const [, joined, , formerDeleted] = await runBatch(ctx.db, [
     markInviteAccepted(ctx.db, invite.id, ctx.now),
     joinOrgThroughInvite(ctx.db, ctx.user.id, invite, ctx.now),
     auditEntryIf(
@@ -341,14 +479,24 @@ export async function acceptInvite(ctx: UserContext, token: string): Promise<Pro
         action: "invite.accept",
         targetType: "invite",
         targetId: invite.id,
-        details: { role: invite.role },
+        details: formerOrgId ? { role: invite.role, unverifiedAccountMoved: true } : { role: invite.role },
       },
       userInOrg(ctx.user.id, invite.orgId),
     ),
+    ...(formerOrgId ? [deleteOrganizationWithoutMembers(ctx.db, formerOrgId)] : []),
   ]);
   // The invite was revoked (or used) between the read and the write: nothing was joined.
-  if (joined.meta.changes === 0) throw invalidInvite();
+  if (!joined || joined.meta.changes === 0) throw invalidInvite();
+  await deleteUserEmailVerifications(ctx.db, ctx.user.id);
   await settleAttempt(ctx.env, keys, "forgive");
+  if (formerOrgId) {
+    await leaveFleetStore(
+      ctx.env,
+      formerOrgId,
+      ctx.user.id,
+      formerHadSystems && (formerDeleted?.meta.changes ?? 0) > 0,
+    );
+  }
   const current = await loadCurrentUser(ctx, ctx.user.id);
   if (!current) throw notAuthenticated();
   return toProfile(current);

@@ -40,7 +40,10 @@ import { auditKeysRevokedWith, revokeKeysBeyond } from "./api-keys";
 import { auditEntry, auditEntryIf } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
+import { deliverMail } from "./email";
+import { requireVerifiedEmail } from "./email-verification";
 import { fleetStoreOf } from "./fleet-store";
+import { inviteMail } from "./invite-mail";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -107,6 +110,7 @@ export async function listMembers(ctx: UserContext): Promise<Member[]> {
 export async function inviteMember(ctx: UserContext, body: InviteBody): Promise<InviteCreated> {
   const org = authorizeOrgAction(ctx, "users:invite");
   requireAssignable(org.user.role, body.role);
+  await requireVerifiedEmail(org);
   const existing = await findUserByEmail(org.db, body.email);
   // An address of another organisation is invited like any other (the answer names no one's
   // organisation); its holder cannot join while they belong to one.
@@ -133,8 +137,11 @@ export async function inviteMember(ctx: UserContext, body: InviteBody): Promise<
     acceptedAt: null,
     createdAt: org.now,
   };
+  const inviteLink = `${org.origin}/login?invite=${encodeURIComponent(token)}`;
+  const mail = await inviteMail(org, row, inviteLink);
   await org.db.batch([
     insertInvite(org.db, row),
+    mail.insert,
     auditEntry(org, {
       ...actorOf(org),
       action: "invite.create",
@@ -143,9 +150,10 @@ export async function inviteMember(ctx: UserContext, body: InviteBody): Promise<
       details: { email: row.email, role: row.role },
     }),
   ]);
+  await deliverMail(org.env, org.db, [mail.id], org.now);
   return {
     invite: toInvite(row),
-    inviteLink: `${org.origin}/login?invite=${encodeURIComponent(token)}`,
+    inviteLink,
     message: `Invitation created for ${row.email}. Share the link: it expires in ${INVITE_TTL_DAYS} days.`,
   };
 }

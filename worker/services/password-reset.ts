@@ -13,6 +13,7 @@ import { mailMessages } from "../mail/messages";
 import { auditEntry } from "./audit";
 import type { ServiceContext } from "./context";
 import { deliverMail, queueMail } from "./email";
+import { provenAddressStatements } from "./email-verification";
 import { closeSessionSockets } from "./sessions";
 import { settleAttempt, type ThrottleKey, takeAttempt } from "./throttle";
 
@@ -79,7 +80,10 @@ export async function requestPasswordReset(ctx: ServiceContext, body: PasswordRe
   await deliverMail(ctx.env, ctx.db, [mail.id], ctx.now);
 }
 
-/** Sets the password a valid link was sent for, uses the link up and ends every session of the user. */
+/**
+ * Sets the password a valid link was sent for, uses the link up and ends every session of the
+ * user. The link reached the address, so the address counts as verified from now on.
+ */
 export async function confirmPasswordReset(ctx: ServiceContext, body: PasswordResetConfirm): Promise<void> {
   const tokenHash = await sha256Hex(body.token);
   const keys: ThrottleKey[] = ctx.ip ? [{ name: "resetIp", subject: ctx.ip }] : [];
@@ -90,6 +94,7 @@ export async function confirmPasswordReset(ctx: ServiceContext, body: PasswordRe
   const [, ended] = await ctx.db.batch([
     updatePassword(ctx.db, consumed.userId, password),
     deleteUserSessions(ctx.db, consumed.userId, null),
+    ...provenAddressStatements(ctx.db, consumed.userId, ctx.now),
   ]);
   const user = await findUserById(ctx.db, consumed.userId);
   await auditEntry(ctx, {

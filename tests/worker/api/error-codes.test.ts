@@ -12,6 +12,7 @@ async function failingCalls(): Promise<
   const owner = await registerOwner();
   const member = await addMember(owner, "user");
   const removed = await createRemovedUser();
+  const unverified = await registerOwner("Unproven Solar", undefined, { verified: false });
   return [
     [
       "a body that breaks its schema",
@@ -69,6 +70,16 @@ async function failingCalls(): Promise<
       "an account without organisation reading sites",
       "onboarding_required",
       () => call("/api/sites", { token: removed.token }),
+    ],
+    [
+      "an owner whose address was never verified creating an API key",
+      "email_not_verified",
+      () =>
+        call("/api/api-keys", {
+          method: "POST",
+          token: unverified.token,
+          body: { name: "ci", scope: "read" },
+        }),
     ],
     ["an unknown site", "not_found", () => call("/api/sites/no-such-site", { token: owner.token })],
     ["an unknown API path", "not_found", () => call("/api/no/such/route")],

@@ -36,6 +36,7 @@ describe("GET /api/user/profile", () => {
         "companyId",
         "companyName",
         "email",
+        "emailVerified",
         "fullName",
         "id",
         "onboardingRequired",
@@ -53,6 +54,8 @@ describe("GET /api/user/profile", () => {
       companyId: owner.orgId,
       onboardingRequired: false,
       permissions: null,
+      // Accepting the invite mailed to the address verified it.
+      emailVerified: true,
     });
   });
 

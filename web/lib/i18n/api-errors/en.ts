@@ -11,6 +11,7 @@ export const apiErrorsEn = {
     unauthenticated: "Your session has ended. Log in again.",
     invalid_login: "The email or password is not correct.",
     onboarding_required: "Complete your organisation setup first.",
+    email_not_verified: "Confirm your e-mail address first: follow the link we sent to it.",
     address_not_found: "No place matches this address. Check the spelling, or add the city and country.",
     payload_too_large: "This is too large to send (at most {{size}}).",
     upgrade_required: "This address only accepts live connections.",

@@ -10,6 +10,7 @@ export const apiErrorsEs: ApiErrorsTranslation = {
     unauthenticated: "Su sesión ha terminado. Inicie sesión de nuevo.",
     invalid_login: "El correo electrónico o la contraseña no son correctos.",
     onboarding_required: "Complete primero la configuración de su organización.",
+    email_not_verified: "Confirme primero su dirección de correo: siga el enlace que le enviamos.",
     address_not_found:
       "Ningún lugar coincide con esta dirección. Revise la ortografía o añada la ciudad y el país.",
     payload_too_large: "Es demasiado grande para enviarlo (como máximo {{size}}).",

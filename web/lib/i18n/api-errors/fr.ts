@@ -10,6 +10,7 @@ export const apiErrorsFr: ApiErrorsTranslation = {
     unauthenticated: "Votre session est terminée. Reconnectez-vous.",
     invalid_login: "L'e-mail ou le mot de passe est incorrect.",
     onboarding_required: "Terminez d'abord la configuration de votre organisation.",
+    email_not_verified: "Confirmez d'abord votre adresse e-mail : suivez le lien que nous vous avons envoyé.",
     address_not_found:
       "Aucun lieu ne correspond à cette adresse. Vérifiez l'orthographe ou ajoutez la ville et le pays.",
     payload_too_large: "C'est trop volumineux pour être envoyé ({{size}} au maximum).",
