@@ -11,9 +11,11 @@ import { daysToBackfill, GAP_SLOT_MS, type GapOptions, HISTORY_DAYS } from "../l
 import { yieldTurn } from "../lib/yield-turn";
 import {
   closeIfExpired,
+  closeIfFlooding,
   closeSessionSocket,
   openSockets,
   readSocketSession,
+  refuseBeyondSessionLimit,
   type SocketSession,
   sessionTag,
 } from "../realtime/socket-session";
@@ -650,6 +652,11 @@ export class FleetStore extends DurableObject<Env> {
     const session = readSocketSession(request.headers);
     if (!userId || !orgId || !session) return new Response("Missing user", { status: 400 });
     this.claim(orgId);
+    const refused = refuseBeyondSessionLimit(
+      this.ctx.getWebSockets(sessionTag(session.sessionId)),
+      Date.now(),
+    );
+    if (refused) return refused;
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server, [userId, sessionTag(session.sessionId)]);
     server.serializeAttachment({ userId, ...session } satisfies SocketAttachment);
@@ -669,7 +676,8 @@ export class FleetStore extends DurableObject<Env> {
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    if (closeIfExpired(ws, Date.now())) return;
+    const now = Date.now();
+    if (closeIfExpired(ws, now) || closeIfFlooding(ws, now)) return;
     if (message === "ping") {
       ws.send(
         JSON.stringify({

@@ -5,6 +5,12 @@ import { runningSyncSchema } from "../../schema/api/providers";
 import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, liveFrameSchema } from "../../schema/live";
 import { type DescribedResponse, responseOf } from "../lib/responds";
 import { type DescribedInput, INPUT_DESCRIPTION } from "../lib/validate";
+import {
+  MAX_SOCKETS_PER_SESSION,
+  SOCKET_CLOSE_POLICY_VIOLATION,
+  SOCKET_MESSAGE_WINDOW_MS,
+  SOCKET_MESSAGES_PER_WINDOW,
+} from "../realtime/socket-session";
 
 type JsonSchema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
@@ -100,7 +106,7 @@ function successResponse(response: DescribedResponse | undefined, schemas: Recor
   };
 }
 
-const liveChannelDescription = `Live updates over a WebSocket at \`/ws\`. Offer two subprotocols: \`${LIVE_SUBPROTOCOL}\` and a session token (\`new WebSocket(url, ["${LIVE_SUBPROTOCOL}", token])\`); the server echoes \`${LIVE_SUBPROTOCOL}\`. Send the text \`ping\` to get a \`pong\`. The server closes with code ${LIVE_CLOSE_ACCESS_REVOKED} when the member loses access. Every message is JSON \`{ type, data }\`, described by \`LiveMessage\`: \`connected\`, \`pong\`, \`solis_realtime_update\`, \`realtime_update\` (one system's new live values), \`alerts_changed\` (\`openCount\`) and \`sync_progress\` (a sync run's pages done and total, systems stored and status, or a history run's days done and total, after each stored unit and at its end). Messages sent together arrive as one frame \`{ type: "batch", data: [message, …] }\`, in order: a stored page's systems come as one batch.`;
+const liveChannelDescription = `Live updates over a WebSocket at \`/ws\`. Offer two subprotocols: \`${LIVE_SUBPROTOCOL}\` and a session token (\`new WebSocket(url, ["${LIVE_SUBPROTOCOL}", token])\`); the server echoes \`${LIVE_SUBPROTOCOL}\`. Send the text \`ping\` to get a \`pong\`. The server closes with code ${LIVE_CLOSE_ACCESS_REVOKED} when the member loses access, and with ${SOCKET_CLOSE_POLICY_VIOLATION} after more than ${SOCKET_MESSAGES_PER_WINDOW} messages in ${SOCKET_MESSAGE_WINDOW_MS / 1000} s. A session holds at most ${MAX_SOCKETS_PER_SESSION} sockets: one more answers 429 with \`Retry-After\`. Every message is JSON \`{ type, data }\`, described by \`LiveMessage\`: \`connected\`, \`pong\`, \`solis_realtime_update\`, \`realtime_update\` (one system's new live values), \`alerts_changed\` (\`openCount\`) and \`sync_progress\` (a sync run's pages done and total, systems stored and status, or a history run's days done and total, after each stored unit and at its end). Messages sent together arrive as one frame \`{ type: "batch", data: [message, …] }\`, in order: a stored page's systems come as one batch.`;
 
 /**
  * The OpenAPI 3.1 document of every route the app serves, built by walking the app's routes and
@@ -165,6 +171,7 @@ export function buildOpenApiDocument(
           content: { "application/json": { schema: { $ref: "#/components/schemas/LiveMessage" } } },
         },
         "401": { description: "Missing or invalid token" },
+        "429": { description: "The session holds as many sockets as it may; try again after Retry-After" },
       };
       operation.security = [];
     }
