@@ -21,12 +21,15 @@ const isStringList = (value: unknown): value is string[] =>
  * A mail catcher speaking Resend's HTTP API: `POST /emails` with a Bearer key stores the mail
  * and answers `{id}` as Resend does; `GET /` lists caught mail as a page, `GET /messages` as JSON
  * (`?to=` filters by recipient). `POST /fail-next?to=ADDRESS&count=N` makes the next N sends to
- * that recipient answer 500, so retries can be shown (per recipient: test files share one catcher).
+ * that recipient answer 500, so retries can be shown (per recipient: test files share one catcher);
+ * `POST /delay-next?to=ADDRESS&ms=N` makes the next send to that recipient answer N ms late, as a
+ * slow mail service does.
  */
 export function mailSandbox({ now }: { now: () => number }) {
   const caught: CaughtMail[] = [];
   const seenKeys = new Map<string, string>();
   const failNext = new Map<string, number>();
+  const delayNext = new Map<string, number>();
   const app = new Hono();
 
   app.post("/emails", async (c) => {
@@ -43,6 +46,12 @@ export function mailSandbox({ now }: { now: () => number }) {
         { statusCode: 422, name: "validation_error", message: "from, to and subject are required" },
         422,
       );
+    }
+    const slow = to.find((address) => delayNext.has(address));
+    if (slow) {
+      const delayMs = delayNext.get(slow) ?? 0;
+      delayNext.delete(slow);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
     const failing = to.find((address) => (failNext.get(address) ?? 0) > 0);
     if (failing) {
@@ -80,6 +89,15 @@ export function mailSandbox({ now }: { now: () => number }) {
     const count = Number(c.req.query("count") ?? "1");
     failNext.set(to, count);
     return c.json({ to, failNext: count });
+  });
+
+  app.post("/delay-next", (c) => {
+    const to = c.req.query("to");
+    const delayMs = Number(c.req.query("ms") ?? "0");
+    if (!to || !Number.isFinite(delayMs) || delayMs < 0)
+      return c.json({ statusCode: 422, name: "validation_error", message: "to and ms are required" }, 422);
+    delayNext.set(to, delayMs);
+    return c.json({ to, delayMs });
   });
 
   app.get("/messages", (c) => {

@@ -29,6 +29,17 @@ export function serviceContext(c: AppContext): ServiceContext {
   };
 }
 
+/** The request's waitUntil, for work that goes on after the answer; absent without an execution context. */
+export function requestWaitUntil(c: AppContext): ((promise: Promise<unknown>) => void) | undefined {
+  try {
+    const executionCtx = c.executionCtx;
+    return (promise) => executionCtx.waitUntil(promise);
+  } catch {
+    // Hono throws when the request has no execution context.
+    return undefined;
+  }
+}
+
 export function userContext(c: AppContext): UserContext {
   return { ...serviceContext(c), user: c.get("user"), sessionId: c.get("sessionId") };
 }

@@ -22,6 +22,21 @@ export async function caughtMailTo(email: string): Promise<CaughtMail[]> {
   return (await allMailTo(email)).filter((mail) => !isAccountMail(mail));
 }
 
+/**
+ * The recipient's mail (as `caughtMailTo`) once at least `count` have arrived: for mail sent after
+ * the answer, as the password reset's is.
+ */
+export async function mailArriving(email: string, count = 1, withinMs = 5000): Promise<CaughtMail[]> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const mails = await caughtMailTo(email);
+    if (mails.length >= count) return mails;
+    if (Date.now() > deadline)
+      throw new Error(`${mails.length} of ${count} mails to ${email} within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** The verification and invite mail the catcher holds for one recipient, oldest first. */
 export async function accountMailTo(email: string): Promise<CaughtMail[]> {
   return (await allMailTo(email)).filter(isAccountMail);

@@ -11,7 +11,7 @@ import {
   signupBodySchema,
   verifyEmailBodySchema,
 } from "../../schema/api/auth";
-import { type AppEnv, serviceContext, userContext } from "../hono-env";
+import { type AppEnv, requestWaitUntil, serviceContext, userContext } from "../hono-env";
 import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
@@ -42,7 +42,7 @@ export const authRoutes = new Hono<AppEnv>()
     c.json(await changePassword(userContext(c), c.req.valid("json"))),
   )
   .post("/password-reset", validate("json", passwordResetBodySchema), async (c) => {
-    await requestPasswordReset(serviceContext(c), c.req.valid("json"));
+    await requestPasswordReset({ ...serviceContext(c), waitUntil: requestWaitUntil(c) }, c.req.valid("json"));
     return c.json({ message: "If an account exists for this address, a reset link is on its way." }, 202);
   })
   .post("/password-reset/confirm", validate("json", passwordResetConfirmSchema), async (c) => {
