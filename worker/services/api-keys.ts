@@ -227,7 +227,8 @@ function keyCaller(key: NonNullable<Awaited<ReturnType<typeof findActiveApiKey>>
 export async function authenticateApiKey(ctx: ServiceContext, key: string): Promise<CurrentUser | null> {
   if (!key.startsWith(API_KEY_PREFIX)) return null;
   const row = await findActiveApiKey(ctx.db, await sha256Hex(key), ctx.now);
-  if (!row) return null;
+  // A creator whose role holds no keys (demoted to user) leaves the key nothing to act for.
+  if (!row || !roleActions[row.creatorRole].has("apiKeys:manageOwn")) return null;
   const counter = ctx.env.THROTTLE.get(ctx.env.THROTTLE.idFromName(`api-key:${row.id}`));
   const decision = await counter.countInWindow(API_KEY_REQUESTS_PER_MINUTE, MINUTE_MS, ctx.now);
   if (!decision.allowed) {

@@ -303,7 +303,9 @@ describe("a key never does more than its creator", () => {
       .bind(JSON.stringify(["portfolios"]), engineer.id)
       .run();
     await env.DB.prepare("UPDATE api_keys SET permissions = NULL WHERE id = ?").bind(key.id).run();
-    expect(await writeAreasOf(key)).toEqual({ portfolios: 201, sites: 403, credentials: 403 });
+    expect(await writeAreasOf(key)).toEqual({ portfolios: 201, sites: 403, credentials: 403 }); // Demoted behind the API's back, the creator holds no keys: the key answers 401.
+    await env.DB.prepare("UPDATE users SET role = 'user' WHERE id = ?").bind(engineer.id).run();
+    await expectError(await asKey(key, "/api/sites"), 401);
   });
 
   it("lets an engineer without the keys area see and revoke only their own keys; the area or an owner reaches every key", async () => {
