@@ -134,17 +134,21 @@ describe("invites across organisations", () => {
     expect((await userRow(removed.id))?.org_id).toBeNull();
   });
 
-  it("a member of B cannot be invited into A", async () => {
+  it("a member of B invited into A cannot join A through the invite", async () => {
+    // The invite is answered as any other (it must not tell that the address has an account)...
+    const invite = await createInvite(orgA.owner, "user", { email: orgB.user.email });
+    // ...but accepting it is refused while the member belongs to B, and changes nothing.
     const before = await tableCounts();
     await expectError(
-      await call("/api/users/invite", {
+      await call("/api/auth/accept-invite", {
         method: "POST",
-        token: orgA.owner.token,
-        body: { email: orgB.user.email, role: "user" },
+        token: orgB.user.token,
+        body: { inviteToken: invite.token },
       }),
       409,
     );
     expect(await tableCounts()).toEqual(before);
+    expect(await userRow(orgB.user.id)).toMatchObject({ org_id: orgB.user.orgId, role: "user" });
   });
 });
 
