@@ -8,7 +8,8 @@ import type { Env } from "../env";
  *
  * The bucket is a GCRA (generic cell rate algorithm) token bucket: each limit keeps a theoretical
  * arrival time, a call may start once that time minus the burst allowance has come, and the
- * answer is how long to wait, so callers are never refused, only spaced.
+ * answer is how long to wait, so callers are spaced, and refused only when they will not wait
+ * that long (a slot further off than the caller's longest wait is not taken).
  */
 
 export interface CallLimit {
@@ -21,19 +22,27 @@ export interface CallLimit {
 /** How one credential's calls are budgeted; declared by each adapter. */
 export interface CallPlan {
   /**
-   * What identifies the credential to the vendor (a key id, a client id): the bucket is keyed by
-   * its SHA-256, never by the value in clear, and never by a secret.
+   * What identifies the credential to the vendor (a key id, a client id), and the secret that
+   * proves it (a key secret, a client secret; a token that is its own secret is both). The bucket
+   * is keyed by a SHA-256 of the two, never by either in clear: calls made with a wrong secret
+   * for someone else's key id fall in a bucket of their own, so they can neither take the real
+   * credential's slots nor be slowed by them.
    */
   key: string;
+  secret: string;
   /** The vendor limits each endpoint on its own (SolisCloud): one bucket per credential and endpoint. */
   perEndpoint: boolean;
   /** Every limit applies at once (SolaX's token API: per minute and per day). */
   limits: CallLimit[];
 }
 
-/** What ProviderHttp asks before each call: the wait in ms before `endpoint` may be called. */
+/**
+ * What ProviderHttp asks before each call: the wait in ms before `endpoint` may be called. A wait
+ * longer than `maxWaitMs` is answered without taking the slot, so a caller that gives up leaves
+ * it to others.
+ */
 export interface CallBudget {
-  reserve(endpoint: string, now: number): Promise<number>;
+  reserve(endpoint: string, now: number, maxWaitMs?: number): Promise<number>;
 }
 
 /**
@@ -58,10 +67,10 @@ export function reserveSlot(
 export function localBudget(plan: Pick<CallPlan, "perEndpoint" | "limits">): CallBudget {
   const tats = new Map<string, number[]>();
   return {
-    async reserve(endpoint, now) {
+    async reserve(endpoint, now, maxWaitMs = Number.POSITIVE_INFINITY) {
       const key = plan.perEndpoint ? endpoint : "*";
       const slot = reserveSlot(tats.get(key) ?? [], plan.limits, now);
-      tats.set(key, slot.tats);
+      if (slot.waitMs <= maxWaitMs) tats.set(key, slot.tats);
       return slot.waitMs;
     },
   };
@@ -79,8 +88,16 @@ export class VendorBudget extends DurableObject<Env> {
     );
   }
 
-  /** How long the caller waits before calling `endpoint`; the slot is its from then on. */
-  reserve(endpoint: string, limits: CallLimit[], now: number): number {
+  /**
+   * How long the caller waits before calling `endpoint`; the slot is its from then on, unless the
+   * wait is longer than `maxWaitMs` (the caller will not wait: nothing is taken).
+   */
+  reserve(
+    endpoint: string,
+    limits: CallLimit[],
+    now: number,
+    maxWaitMs: number = Number.POSITIVE_INFINITY,
+  ): number {
     const sql = this.ctx.storage.sql;
     const tats: number[] = limits.map(() => 0);
     for (const row of sql.exec<{ limit_index: number; tat: number }>(
@@ -90,6 +107,7 @@ export class VendorBudget extends DurableObject<Env> {
       if (row.limit_index < tats.length) tats[row.limit_index] = row.tat;
     }
     const slot = reserveSlot(tats, limits, now);
+    if (slot.waitMs > maxWaitMs) return slot.waitMs;
     slot.tats.forEach((tat, index) => {
       sql.exec(
         "INSERT INTO slots (endpoint, limit_index, tat) VALUES (?, ?, ?) ON CONFLICT (endpoint, limit_index) DO UPDATE SET tat = excluded.tat",
@@ -107,9 +125,9 @@ async function sha256Hex(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** The Durable Object name of a credential's bucket: provider and a SHA-256 of the identifying key. */
-export async function budgetName(provider: string, key: string): Promise<string> {
-  return `${provider}:${await sha256Hex(`${provider}\n${key}`)}`;
+/** The Durable Object name of a credential's bucket: provider and a SHA-256 of its key and secret. */
+export async function budgetName(provider: string, key: string, secret: string): Promise<string> {
+  return `${provider}:${await sha256Hex(JSON.stringify([provider, key, secret]))}`;
 }
 
 /** The shared bucket for one credential, as ProviderHttp uses it. */
@@ -118,8 +136,9 @@ export async function sharedBudget(
   provider: string,
   plan: CallPlan,
 ): Promise<CallBudget> {
-  const stub = namespace.get(namespace.idFromName(await budgetName(provider, plan.key)));
+  const stub = namespace.get(namespace.idFromName(await budgetName(provider, plan.key, plan.secret)));
   return {
-    reserve: (endpoint, now) => stub.reserve(plan.perEndpoint ? endpoint : "*", plan.limits, now),
+    reserve: (endpoint, now, maxWaitMs) =>
+      stub.reserve(plan.perEndpoint ? endpoint : "*", plan.limits, now, maxWaitMs),
   };
 }

@@ -10,6 +10,13 @@ export const PROVIDER_CALL_TIMEOUT_MS = 10_000;
  * rate-limits or never answers fails within it, however many calls it makes.
  */
 export const UNIT_CALLS_LIMIT_MS = 120_000;
+/**
+ * The longest one call waits for its slot in the credential's budget: one sync cadence. A slot
+ * further off (the bucket booked that far ahead by the credential's other users) is not taken,
+ * and the call fails rate_limited, so the run ends with its cause and the next cycle tries again,
+ * instead of waiting without bound.
+ */
+export const BUDGET_WAIT_LIMIT_MS = 5 * 60_000;
 /** A vendor answer larger than this is refused: no list page of ours comes near it. */
 export const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 
@@ -47,6 +54,8 @@ export interface ProviderHttpOptions {
   fetch?: (request: Request) => Promise<Response>;
   /** The credential's call budget (shared by every invocation); none means unthrottled. */
   budget?: CallBudget;
+  /** The longest one call waits for its budget slot (BUDGET_WAIT_LIMIT_MS unless shorter). */
+  maxBudgetWaitMs?: number;
   timeoutMs?: number;
   retry?: RetryPolicy;
   /** How budget waits and retry backoffs wait; a benchmark advances a virtual clock instead. */
@@ -101,8 +110,16 @@ class ServerError extends ProviderError {
   }
 }
 
+/** The credential's budget has no slot within the wait allowed: retrying would only wait longer. */
+class BudgetSlotTooFar extends ProviderError {
+  constructor(message: string, retryAfterMs: number) {
+    super("rate_limited", message, retryAfterMs);
+  }
+}
+
 const retryable = (error: unknown): error is ProviderError =>
-  error instanceof ServerError || (error instanceof ProviderError && error.kind === "rate_limited");
+  error instanceof ServerError ||
+  (error instanceof ProviderError && error.kind === "rate_limited" && !(error instanceof BudgetSlotTooFar));
 
 /** The body as text, refused once it passes `maxBytes` (whatever Content-Length claimed). */
 async function readCapped(response: Response, maxBytes: number, host: string): Promise<string> {
@@ -205,11 +222,18 @@ export class ProviderHttp {
     }
   }
 
-  /** Waits for the budget's slot for this endpoint (the URL's path). */
+  /** Waits for the budget's slot for this endpoint (the URL's path), or fails when it is too far off. */
   private async slot(url: URL): Promise<void> {
     if (!this.options.budget) return;
     const askedAt = this.now();
-    const waitMs = await this.options.budget.reserve(url.pathname, askedAt);
+    const maxWaitMs = Math.min(this.options.maxBudgetWaitMs ?? BUDGET_WAIT_LIMIT_MS, BUDGET_WAIT_LIMIT_MS);
+    const waitMs = await this.options.budget.reserve(url.pathname, askedAt, maxWaitMs);
+    if (waitMs > maxWaitMs) {
+      throw new BudgetSlotTooFar(
+        `${url.host}: this credential's calls are booked ${Math.ceil(waitMs / 1000)} s ahead by other calls with the same credential; a call waits at most ${Math.round(maxWaitMs / 1000)} s for its turn`,
+        waitMs,
+      );
+    }
     const slotAt = askedAt + waitMs;
     this.budgetWaitMs += Math.max(0, slotAt - Math.max(askedAt, this.budgetWaitUntil));
     this.budgetWaitUntil = Math.max(this.budgetWaitUntil, slotAt);

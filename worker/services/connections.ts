@@ -23,7 +23,15 @@ import {
 } from "../data/connections";
 import { sealCredentials } from "../lib/connection-secrets";
 import { loadKeyring } from "../lib/credentials-keyring";
-import { ApiError, conflict, invalidField, invalidInput, invalidRequest, notFound } from "../lib/errors";
+import {
+  ApiError,
+  conflict,
+  invalidField,
+  invalidInput,
+  invalidRequest,
+  notFound,
+  tooManyRequests,
+} from "../lib/errors";
 import { ProviderError } from "../providers/errors";
 import { ProviderHttp } from "../providers/http";
 import {
@@ -38,6 +46,7 @@ import { providerUrls } from "../providers/urls";
 import { snapshotDue } from "../sync/history-run";
 import { toProgress } from "../sync/run";
 import { type SyncRunResult, syncConnection } from "../sync/sync-connection";
+import type { RatePolicy } from "../throttle/rate";
 import { auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
@@ -114,12 +123,33 @@ function vendorFailure(provider: ProviderDefinition, error: ProviderError): ApiE
   });
 }
 
+/**
+ * Connection tests an organisation may send to vendors: 10 at once, then one every 6 s (10 a
+ * minute). Each test calls the vendor with whatever key it is given, so without a limit one
+ * tenant could hammer a vendor (and a key id it does not own) through us.
+ */
+export const CONNECTION_TEST_SHARE: RatePolicy = { burst: 10, intervalMs: 6000 };
+/** A test is a person waiting for an answer: it waits at most this long for the credential's budget. */
+const CONNECTION_TEST_BUDGET_WAIT_MS = 20_000;
+
+async function takeConnectionTest(ctx: OrgContext): Promise<void> {
+  const counter = ctx.env.THROTTLE.get(ctx.env.THROTTLE.idFromName(`connection-tests:${ctx.user.orgId}`));
+  const decision = await counter.takeRate(CONNECTION_TEST_SHARE, ctx.now);
+  if (!decision.allowed) {
+    const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    throw tooManyRequests(
+      `Too many connection tests from this organisation; try again in ${seconds} s`,
+      seconds,
+    );
+  }
+}
+
 export async function testCredentials(
   ctx: UserContext,
   providerId: string,
   values: Record<string, string>,
 ): Promise<{ sitesFound: number; message: string }> {
-  authorizeOrgAction(ctx, "credentials:manage");
+  const org = authorizeOrgAction(ctx, "credentials:manage");
   const provider = requireProvider(providerId);
   const credentials = parseCredentialValues(provider, values, ctx.env);
   const adapter = findApiAdapter(provider.id);
@@ -129,10 +159,13 @@ export async function testCredentials(
       message: `${provider.displayName} data arrives by CSV import; there is nothing to test.`,
     };
   }
+  // Counted only for tests that reach a vendor: a form refused above costs nothing.
+  await takeConnectionTest(org);
   let session: Record<string, unknown> | null = null;
   const http = new ProviderHttp({
     fetch: ctx.providerFetch,
     budget: await providerBudget(ctx.env, adapter, credentials),
+    maxBudgetWaitMs: CONNECTION_TEST_BUDGET_WAIT_MS,
   });
   try {
     const { sitesFound } = await adapter.testConnection(

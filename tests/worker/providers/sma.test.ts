@@ -187,7 +187,12 @@ describe("SMA credentials", () => {
     // One call a second per API key (the client), whichever owner's plants it reads.
     expect(
       smaAdapter.callPlan({ clientId: "client", clientSecret: "secret", ownerEmail: "o@example.com" }),
-    ).toEqual({ key: "client", perEndpoint: false, limits: [{ intervalMs: 1000, burst: 1 }] });
+    ).toEqual({
+      key: "client",
+      secret: "secret",
+      perEndpoint: false,
+      limits: [{ intervalMs: 1000, burst: 1 }],
+    });
   });
 });
 

@@ -887,6 +887,7 @@ describe("solax credentials", () => {
   it("budgets calls by the API in use: 9 a minute and 10,000 a day per token, 90 a minute for the OpenAPI", () => {
     expect(solaxAdapter.callPlan(tokenCredentials)).toEqual({
       key: `token:${account.tokenId}`,
+      secret: account.tokenId,
       perEndpoint: false,
       limits: [
         { intervalMs: 7000, burst: 1 },
@@ -895,6 +896,7 @@ describe("solax credentials", () => {
     });
     expect(solaxAdapter.callPlan(openApiCredentials)).toEqual({
       key: `openapi:${account.clientId}`,
+      secret: account.clientSecret,
       perEndpoint: false,
       limits: [{ intervalMs: 667, burst: 1 }],
     });

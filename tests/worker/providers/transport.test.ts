@@ -219,13 +219,30 @@ describe("vendor budgets", () => {
     const credentials = { keyId: "budget-test-key", keySecret: "one" };
     // Two invocations: two transports with their own clocks, one shared bucket.
     const first = await providerBudget(env, adapter, credentials);
-    const second = await providerBudget(env, adapter, { ...credentials, keySecret: "other" });
+    const second = await providerBudget(env, adapter, { ...credentials });
     expect(await first.reserve("/v1/api/userStationList", FIXED_NOW)).toBe(0);
     expect(await second.reserve("/v1/api/userStationList", FIXED_NOW)).toBe(550);
     expect(await first.reserve("/v1/api/userStationList", FIXED_NOW + 100)).toBe(1000);
     expect(await second.reserve("/v1/api/inverterDetailList", FIXED_NOW)).toBe(0);
     // Once the slots have passed, the next call goes at once.
     expect(await second.reserve("/v1/api/userStationList", FIXED_NOW + 5000)).toBe(0);
+  });
+
+  it("gives the same key id with another secret a bucket of its own", async () => {
+    const adapter = findApiAdapter("solis");
+    if (!adapter) throw new Error("solis is an API provider");
+    const real = await providerBudget(env, adapter, { keyId: "budget-secret-key", keySecret: "real" });
+    const guessed = await providerBudget(env, adapter, { keyId: "budget-secret-key", keySecret: "guess" });
+    for (let i = 0; i < 5; i++) await guessed.reserve("/v1/api/userStationList", FIXED_NOW);
+    expect(await real.reserve("/v1/api/userStationList", FIXED_NOW)).toBe(0);
+  });
+
+  it("takes no slot a caller will not wait for", async () => {
+    const budget = localBudget({ perEndpoint: false, limits: [{ intervalMs: 1000, burst: 1 }] });
+    expect(await budget.reserve("/a", 0, 500)).toBe(0);
+    expect(await budget.reserve("/a", 0, 500)).toBe(1000);
+    // The refused wait left the bucket as it was.
+    expect(await budget.reserve("/a", 0)).toBe(1000);
   });
 
   it("lets ProviderHttp wait for its slot on the injected clock", async () => {
@@ -249,11 +266,13 @@ describe("vendor budgets", () => {
     expect(waits).toEqual([550]);
   });
 
-  it("keys each bucket by provider and a SHA-256 of the identifying key, never the key itself", async () => {
-    const name = await budgetName("solis", solis.keyId);
+  it("keys each bucket by provider and a SHA-256 of the identifying key and secret, never either itself", async () => {
+    const name = await budgetName("solis", solis.keyId, solis.keySecret);
     expect(name).toMatch(/^solis:[0-9a-f]{64}$/);
     expect(name).not.toContain(solis.keyId);
-    expect(await budgetName("fronius", solis.keyId)).not.toBe(name);
+    expect(name).not.toContain(solis.keySecret);
+    expect(await budgetName("fronius", solis.keyId, solis.keySecret)).not.toBe(name);
+    expect(await budgetName("solis", solis.keyId, "another secret")).not.toBe(name);
   });
 
   it("holds every limit at once: SolaX's 10 a minute and 10,000 a day per token", async () => {

@@ -173,6 +173,7 @@ export const froniusAdapter: ProviderAdapter<FroniusCredentials> = {
   // 429 with Retry-After is honoured by the transport.
   callPlan: (credentials) => ({
     key: credentials.accessKeyId,
+    secret: credentials.accessKeyValue,
     perEndpoint: false,
     limits: [{ intervalMs: 100, burst: 1 }],
   }),

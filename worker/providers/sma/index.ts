@@ -130,6 +130,7 @@ export const smaAdapter: ProviderAdapter<SmaCredentials> = {
   // is the API key's (the client), whichever plant owner's data it reads.
   callPlan: (credentials) => ({
     key: credentials.clientId,
+    secret: credentials.clientSecret,
     perEndpoint: false,
     limits: [{ intervalMs: 1000, burst: 1 }],
   }),

@@ -22,8 +22,19 @@ export const solaxAdapter: ProviderAdapter<SolaxCredentials> = {
   // Each API limits its own key: the token per minute and per day, the application per minute.
   callPlan: (credentials) =>
     credentials.apiType === "token"
-      ? { key: `token:${credentials.tokenId}`, perEndpoint: false, limits: TOKEN_API_LIMITS }
-      : { key: `openapi:${credentials.clientId}`, perEndpoint: false, limits: OPENAPI_LIMITS },
+      ? // The token is its own secret: whoever has it is the credential.
+        {
+          key: `token:${credentials.tokenId}`,
+          secret: credentials.tokenId,
+          perEndpoint: false,
+          limits: TOKEN_API_LIMITS,
+        }
+      : {
+          key: `openapi:${credentials.clientId}`,
+          secret: credentials.clientSecret,
+          perEndpoint: false,
+          limits: OPENAPI_LIMITS,
+        },
 
   testConnection(ctx, credentials) {
     return credentials.apiType === "token"

@@ -65,6 +65,7 @@ export const solisAdapter: ProviderAdapter<SolisCredentials> = {
   // 550 ms (10 % under the limit), never two back to back, so no second holds three calls.
   callPlan: (credentials) => ({
     key: credentials.keyId,
+    secret: credentials.keySecret,
     perEndpoint: true,
     limits: [{ intervalMs: 550, burst: 1 }],
   }),
