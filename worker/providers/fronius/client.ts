@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import { ProviderError } from "../errors";
 import type { ProviderCallContext } from "../types";
-import { type FroniusPvSystem, parseFronius, pvSystemsResponseSchema } from "./schemas";
+import { parseVendorAnswer } from "../vendor-parse";
+import { type FroniusPvSystem, pvSystemsResponseSchema } from "./schemas";
 
 export interface FroniusCredentials {
   accessKeyId: string;
@@ -39,7 +40,7 @@ export class FroniusClient {
           Accept: "application/json",
         },
       });
-      return parseFronius(schema, body, what);
+      return parseVendorAnswer(schema, body, "Solar.web", what);
     } catch (error) {
       // HTTP 401 carries {"responseError":1102,...}; say which keys to check rather than the status.
       if (error instanceof ProviderError && error.kind === "auth") {

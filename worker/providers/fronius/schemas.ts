@@ -1,66 +1,50 @@
 import { z } from "zod";
-import { ProviderError } from "../errors";
+import { optionalVendorNumber, optionalVendorText, vendorId } from "../vendor-parse";
 
-/** Solar.web sends numbers, and now and then numbers as strings ("value": "3215.0"). */
-const numeric = z.union([
-  z.number(),
-  z
-    .string()
-    .trim()
-    .regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/)
-    .transform(Number),
-]);
-const optionalNumber = numeric.nullish().transform((value) => value ?? null);
-/** Ids are GUIDs; keep anything the vendor sends as a string. */
-const id = z.union([z.string().min(1), z.number()]).transform(String);
-const optionalText = z
-  .string()
-  .nullish()
-  .transform((value) => value ?? null);
-
+/** Solar.web sends numbers, now and then as strings ("value": "3215.0"); ids are GUIDs. */
 const linksSchema = z
-  .object({ next: optionalText, totalItemsCount: optionalNumber })
+  .object({ next: optionalVendorText, totalItemsCount: optionalVendorNumber })
   .nullish()
   .transform((links) => links ?? { next: null, totalItemsCount: null });
 
 export const pvSystemSchema = z.object({
-  pvSystemId: id,
-  name: optionalText,
+  pvSystemId: vendorId,
+  name: optionalVendorText,
   address: z
     .object({
-      street: optionalText,
-      zipCode: optionalText,
-      city: optionalText,
-      state: optionalText,
-      country: optionalText,
+      street: optionalVendorText,
+      zipCode: optionalVendorText,
+      city: optionalVendorText,
+      state: optionalVendorText,
+      country: optionalVendorText,
     })
     .nullish()
     .transform((address) => address ?? null),
   /** Watts peak. */
-  peakPower: optionalNumber,
+  peakPower: optionalVendorNumber,
   // The casing differs between sources: read both.
-  timeZone: optionalText,
-  timezone: optionalText,
+  timeZone: optionalVendorText,
+  timezone: optionalVendorText,
 });
 export type FroniusPvSystem = z.infer<typeof pvSystemSchema>;
 
 export const pvSystemsResponseSchema = z.object({ pvSystems: z.array(pvSystemSchema), links: linksSchema });
 
-export const pvSystemsListResponseSchema = z.object({ pvSystemIds: z.array(id), links: linksSchema });
+export const pvSystemsListResponseSchema = z.object({ pvSystemIds: z.array(vendorId), links: linksSchema });
 
 export const devicesResponseSchema = z.object({
   devices: z.array(
     z.object({
       deviceType: z.string(),
-      deviceId: id,
-      deviceName: optionalText,
-      deviceTypeDetails: optionalText,
+      deviceId: vendorId,
+      deviceName: optionalVendorText,
+      deviceTypeDetails: optionalVendorText,
       serialnumber: z
         .union([z.string(), z.number()])
         .nullish()
         .transform((value) => (value === null || value === undefined ? null : String(value))),
       /** Watts. */
-      nominalAcPower: optionalNumber,
+      nominalAcPower: optionalVendorNumber,
       isActive: z.boolean().nullish(),
     }),
   ),
@@ -69,8 +53,8 @@ export type FroniusDevice = z.infer<typeof devicesResponseSchema>["devices"][num
 
 const channelSchema = z.object({
   channelName: z.string(),
-  unit: optionalText,
-  value: optionalNumber,
+  unit: optionalVendorText,
+  value: optionalVendorNumber,
 });
 export type FroniusChannel = z.infer<typeof channelSchema>;
 
@@ -80,7 +64,7 @@ export const flowDataResponseSchema = z.object({
     .nullish()
     .transform((status) => status ?? null),
   data: z
-    .object({ logDateTime: optionalText, channels: z.array(channelSchema).nullish() })
+    .object({ logDateTime: optionalVendorText, channels: z.array(channelSchema).nullish() })
     .nullish()
     .transform((data) => data ?? null),
 });
@@ -99,7 +83,7 @@ export const histDataResponseSchema = z.object({
     .array(
       z.object({
         logDateTime: z.string(),
-        logDuration: optionalNumber,
+        logDuration: optionalVendorNumber,
         channels: z.array(channelSchema).nullish(),
       }),
     )
@@ -111,27 +95,15 @@ export const histDataResponseSchema = z.object({
 export const messagesResponseSchema = z.object({
   messages: z.array(
     z.object({
-      stateType: optionalText,
+      stateType: optionalVendorText,
       stateCode: z
         .union([z.string(), z.number()])
         .nullish()
         .transform((value) => (value === null || value === undefined ? null : String(value))),
-      stateSeverity: optionalText,
+      stateSeverity: optionalVendorText,
       logDateTime: z.string(),
-      text: optionalText,
+      text: optionalVendorText,
     }),
   ),
 });
 export type FroniusMessage = z.infer<typeof messagesResponseSchema>["messages"][number];
-
-/** Parses a Solar.web answer, turning a shape mismatch into a readable "malformed" error. */
-export function parseFronius<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
-  throw new ProviderError(
-    "malformed",
-    `Solar.web answered ${what} in an unexpected shape${where}: ${issue?.message ?? "invalid"}`,
-  );
-}

@@ -1,7 +1,8 @@
 import { ProviderError } from "../errors";
 import type { ProviderCallContext, ProviderUrls } from "../types";
+import { parseVendorAnswer } from "../vendor-parse";
 import type { SmaCredentials } from "./credentials";
-import { consentSchema, parseVendor, tokenSchema } from "./schemas";
+import { consentSchema, tokenSchema } from "./schemas";
 
 /** The backchannel consent endpoints: production serves them from a host of their own. */
 const consentBaseUrl = (urls: ProviderUrls) => urls.smaConsent;
@@ -45,7 +46,7 @@ export async function requestAccessToken(
     }
     throw error;
   }
-  const token = parseVendor(tokenSchema, body, "token answer");
+  const token = parseVendorAnswer(tokenSchema, body, "SMA", "the token request");
   return { value: token.access_token, expiresAt: ctx.now() + token.expires_in * 1000 };
 }
 
@@ -69,7 +70,7 @@ async function readConsentState(
     if (error instanceof ProviderError && error.kind === "invalid_request") return null;
     throw error;
   }
-  return parseVendor(consentSchema, body, "consent status").state;
+  return parseVendorAnswer(consentSchema, body, "SMA", "the consent status").state;
 }
 
 /** Asks SMA to e-mail the owner for approval; answers the state when SMA includes one. */

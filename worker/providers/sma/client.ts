@@ -1,12 +1,12 @@
 import type { z } from "zod";
 import { ProviderError } from "../errors";
 import type { ProviderCallContext } from "../types";
+import { parseVendorAnswer } from "../vendor-parse";
 import { ensureOwnerConsent, requestAccessToken } from "./auth";
 import type { SmaCredentials } from "./credentials";
 import {
   deviceListSchema,
   measurementSetsSchema,
-  parseVendor,
   plantListSchema,
   plantSchema,
   pvSeriesSchema,
@@ -79,7 +79,7 @@ export class SmaClient {
         headers: { Authorization: `Bearer ${token}`, Accept: "application/json" },
       });
     try {
-      return parseVendor(schema, await request(await this.accessToken()), what);
+      return parseVendorAnswer(schema, await request(await this.accessToken()), "SMA", `the ${what}`);
     } catch (error) {
       if (!(error instanceof ProviderError) || error.kind !== "auth") throw error;
       if (!this.tokenIsFresh) {

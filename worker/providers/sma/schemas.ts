@@ -1,26 +1,14 @@
 import { z } from "zod";
-import { ProviderError } from "../errors";
+import { optionalVendorNumber, optionalVendorText, vendorId, vendorNumber } from "../vendor-parse";
 
-/** Numbers arrive as JSON numbers in every known sample; numeric strings are accepted too, to be safe. */
-const lenientNumber = z.union([
-  z.number(),
-  z
-    .string()
-    .trim()
-    .regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/, "expected a number")
-    .transform(Number),
-]);
-
-/** Ids are strings in SMA's samples; a numeric id is kept as its string. */
-const vendorId = z.union([z.string().min(1), z.number()]).transform(String);
-const optionalText = z.string().nullish();
-const optionalNumber = lenientNumber.nullish();
+// Numbers arrive as JSON numbers and ids as strings in every known sample; the shared rules also
+// read numeric strings and whole-number ids.
 
 /** Keycloak's token answer (client credentials grant). */
 export const tokenSchema = z.object({
   access_token: z.string().min(1),
-  expires_in: lenientNumber,
-  token_type: optionalText,
+  expires_in: vendorNumber,
+  token_type: optionalVendorText,
 });
 
 /** The backchannel consent: `{"state":"Accepted"}` once the owner has approved. */
@@ -31,7 +19,7 @@ export const plantListSchema = z.object({
     z.object({
       plantId: vendorId,
       name: z.string(),
-      description: optionalText,
+      description: optionalVendorText,
       timezone: z.string().min(1),
     }),
   ),
@@ -44,23 +32,25 @@ export const plantSchema = z.object({
   timezone: z.string().min(1),
   installation: z
     .object({
-      peakPower: optionalNumber,
-      acNominalPower: optionalNumber,
-      orientation: z.object({ azimuth: optionalNumber, collectorSlope: optionalNumber }).nullish(),
+      peakPower: optionalVendorNumber,
+      acNominalPower: optionalVendorNumber,
+      orientation: z
+        .object({ azimuth: optionalVendorNumber, collectorSlope: optionalVendorNumber })
+        .nullish(),
     })
     .nullish(),
   location: z
     .object({
       address: z
         .object({
-          country: optionalText,
-          federalState: optionalText,
-          city: optionalText,
-          zipCode: optionalText,
-          street: optionalText,
-          streetNo: optionalText,
-          longitude: optionalNumber,
-          latitude: optionalNumber,
+          country: optionalVendorText,
+          federalState: optionalVendorText,
+          city: optionalVendorText,
+          zipCode: optionalVendorText,
+          street: optionalVendorText,
+          streetNo: optionalVendorText,
+          longitude: optionalVendorNumber,
+          latitude: optionalVendorNumber,
         })
         .nullish(),
     })
@@ -73,12 +63,12 @@ export const deviceListSchema = z.object({
   devices: z.array(
     z.object({
       deviceId: vendorId,
-      name: optionalText,
-      type: optionalText,
-      product: optionalText,
+      name: optionalVendorText,
+      type: optionalVendorText,
+      product: optionalVendorText,
       serial: z.union([z.string(), z.number()]).transform(String).nullish(),
-      generatorPower: optionalNumber,
-      generatorPowerDc: optionalNumber,
+      generatorPower: optionalVendorNumber,
+      generatorPowerDc: optionalVendorNumber,
       isActive: z.boolean().nullish(),
     }),
   ),
@@ -89,25 +79,7 @@ export const measurementSetsSchema = z.object({ sets: z.array(z.string()) });
 
 /** One EnergyAndPowerPv series: plant-local times without offset; W, or Wh with ReturnEnergyValues. */
 export const pvSeriesSchema = z.object({
-  resolution: optionalText,
-  set: z.array(z.object({ time: z.string().min(1), pvGeneration: lenientNumber.nullable() })),
+  resolution: optionalVendorText,
+  set: z.array(z.object({ time: z.string().min(1), pvGeneration: vendorNumber.nullable() })),
 });
 export type SmaPvSeries = z.infer<typeof pvSeriesSchema>;
-
-function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "unexpected shape";
-  return issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message;
-}
-
-/** Parses a vendor answer; a wrong shape is a readable "malformed" error naming the field. */
-export function parseVendor<T extends z.ZodType>(schema: T, value: unknown, what: string): z.infer<T> {
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    throw new ProviderError(
-      "malformed",
-      `SMA's ${what} has an unexpected shape (${describeIssue(result.error)})`,
-    );
-  }
-  return result.data;
-}

@@ -3,8 +3,9 @@ import type { CallLimit } from "../budget";
 import { ProviderError } from "../errors";
 import { vendorText } from "../redact";
 import type { ProviderCallContext } from "../types";
+import { parseVendorAnswer } from "../vendor-parse";
 import type { SolaxOpenApiCredentials } from "./credentials";
-import { oauthTokenResultSchema, openApiEnvelopeSchema, pageSchema, parseSolax } from "./schemas";
+import { oauthTokenResultSchema, openApiEnvelopeSchema, pageSchema } from "./schemas";
 
 /** 100 calls a minute per application: 90 a minute, one every 667 ms. */
 export const OPENAPI_LIMITS: CallLimit[] = [{ intervalMs: 667, burst: 1 }];
@@ -78,9 +79,9 @@ export class SolaxOpenApiClient {
       },
       { vendorError: (answer) => rateLimitError(answer, "a token") },
     );
-    const envelope = parseSolax(openApiEnvelopeSchema, body, "the token request");
+    const envelope = parseVendorAnswer(openApiEnvelopeSchema, body, "SolaX", "the token request");
     if (envelope.code !== TOKEN_SUCCESS) throw codeError(envelope.code, envelope.message, "a token");
-    const result = parseSolax(oauthTokenResultSchema, envelope.result, "the token request");
+    const result = parseVendorAnswer(oauthTokenResultSchema, envelope.result, "SolaX", "the token request");
     // Without a lifetime, assume an hour; SolaX's are usually days.
     const expiresInS = result.expires_in ?? 3600;
     this.ctx.session.set({
@@ -109,8 +110,8 @@ export class SolaxOpenApiClient {
         { url, headers: { Authorization: `bearer ${token}` } },
         { vendorError: (answer) => rateLimitError(answer, what) },
       );
-      const envelope = parseSolax(openApiEnvelopeSchema, body, what);
-      if (envelope.code === SUCCESS) return parseSolax(schema, envelope.result, what);
+      const envelope = parseVendorAnswer(openApiEnvelopeSchema, body, "SolaX", what);
+      if (envelope.code === SUCCESS) return parseVendorAnswer(schema, envelope.result, "SolaX", what);
       if (envelope.code === 10402 && attempt === 0) {
         this.forgetToken();
         continue;

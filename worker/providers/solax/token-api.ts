@@ -2,9 +2,10 @@ import type { CallLimit } from "../budget";
 import { ProviderError } from "../errors";
 import { vendorText } from "../redact";
 import type { NormalisedAlarm, NormalisedSystem, ProviderCallContext, ProviderSnapshot } from "../types";
+import { parseVendorAnswer } from "../vendor-parse";
 import type { SolaxTokenCredentials } from "./credentials";
 import { FAULT_STATUSES, inverterState, kWhToWh, localMillis, statusLabel, utcMillis } from "./normalise";
-import { parseSolax, type SolaxTokenRealtime, tokenEnvelopeSchema, tokenRealtimeSchema } from "./schemas";
+import { type SolaxTokenRealtime, tokenEnvelopeSchema, tokenRealtimeSchema } from "./schemas";
 
 /**
  * "Lower than 10 times/min and 10,000 times/day" per token: at most 9 calls in
@@ -33,7 +34,12 @@ type Version = "v1" | "v2";
 
 /** Reads the token API's envelope: vendor codes and sentences become ProviderErrors. */
 function realtimeFrom(body: unknown, wifiSn: string, version: Version): SolaxTokenRealtime {
-  const envelope = parseSolax(tokenEnvelopeSchema, body, `the realtime data of dongle ${wifiSn}`);
+  const envelope = parseVendorAnswer(
+    tokenEnvelopeSchema,
+    body,
+    "SolaX",
+    `the realtime data of dongle ${wifiSn}`,
+  );
   const exception = vendorText(envelope.exception);
   if (/violation|prohibit/i.test(exception)) {
     throw new ProviderError(
@@ -67,7 +73,12 @@ function realtimeFrom(body: unknown, wifiSn: string, version: Version): SolaxTok
   if (envelope.result === null || envelope.result === undefined) {
     throw new ProviderError("malformed", `SolaX Cloud answered without data for dongle ${wifiSn}`);
   }
-  return parseSolax(tokenRealtimeSchema, envelope.result, `the realtime data of dongle ${wifiSn}`);
+  return parseVendorAnswer(
+    tokenRealtimeSchema,
+    envelope.result,
+    "SolaX",
+    `the realtime data of dongle ${wifiSn}`,
+  );
 }
 
 /** v2 first; v1 when v2 is refused or broken (not for auth, rate limits, timeouts or foreign dongles). */

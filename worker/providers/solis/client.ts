@@ -3,6 +3,7 @@ import { ProviderError } from "../errors";
 import { vendorUrlProblem } from "../outbound";
 import { vendorText } from "../redact";
 import type { ProviderCallContext, ProviderUrls } from "../types";
+import { parseVendorAnswer } from "../vendor-parse";
 import type { SolisCredentials } from "./credentials";
 import { envelopeSchema, pageSchema } from "./schemas";
 import { solisSignedHeaders } from "./signature";
@@ -65,12 +66,6 @@ function envelopeError(endpoint: string, answer: unknown): ProviderError | null 
     return new ProviderError("malformed", `SolisCloud's ${endpoint} answer has no result code`);
   }
   return envelope.data.code === "0" ? null : vendorError(endpoint, envelope.data.code, envelope.data.msg);
-}
-
-function describeIssues(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "unexpected shape";
-  return issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -141,22 +136,12 @@ export class SolisClient {
   ): Promise<SolisPage<T>> {
     const data = await this.call(endpoint, body);
     const container = isObject(data) && isObject(data.page) ? data.page : data;
-    const page = pageSchema.safeParse(container);
-    if (!page.success) {
-      throw new ProviderError("malformed", `SolisCloud's ${endpoint} answer has no page of records`);
-    }
-    const records: T[] = [];
-    for (const [index, record] of page.data.records.entries()) {
-      const parsed = schema.safeParse(record);
-      if (!parsed.success) {
-        throw new ProviderError(
-          "malformed",
-          `SolisCloud's ${endpoint} record ${index + 1} is unreadable: ${describeIssues(parsed.error)}`,
-        );
-      }
-      records.push(parsed.data);
-    }
-    return { records, total: page.data.total, pages: page.data.pages };
+    const page = parseVendorAnswer(pageSchema, container, "SolisCloud", `the page of ${endpoint}`);
+    // Each record on its own, so the error names which one is at fault.
+    const records = page.records.map((record, index) =>
+      parseVendorAnswer(schema, record, "SolisCloud", `${endpoint} record ${index + 1}`),
+    );
+    return { records, total: page.total, pages: page.pages };
   }
 
   /**

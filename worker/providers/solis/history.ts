@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { z } from "zod";
-import { ProviderError } from "../errors";
 import type { HistoryRequest, ProviderCallContext, ProviderHistoryDay } from "../types";
+import { parseVendorAnswer } from "../vendor-parse";
 import type { SolisClient } from "./client";
 import { energyWh, powerW } from "./normalise";
 import { stationDayRowSchema } from "./schemas";
@@ -25,14 +25,16 @@ export async function fetchSolisHistory(
     time: request.date,
     timeZone: noon.offset / 60,
   });
-  const rows = dayCurveSchema.safeParse(data ?? []);
-  if (!rows.success) {
-    throw new ProviderError("malformed", `SolisCloud's stationDay answer for ${request.date} is unreadable`);
-  }
+  const rows = parseVendorAnswer(
+    dayCurveSchema,
+    data ?? [],
+    "SolisCloud",
+    `the stationDay curve of ${request.date}`,
+  );
   const day = DateTime.fromISO(request.date, { zone: request.timezone });
   const [startMs, endMs] = [day.toMillis(), day.plus({ days: 1 }).toMillis()];
   const upTo = ctx.now();
-  const systemPoints = rows.data
+  const systemPoints = rows
     .filter((row) => row.time !== null && row.time >= startMs && row.time < endMs && row.time <= upTo)
     .map((row) => ({
       time: row.time as number,

@@ -1,32 +1,11 @@
 import { z } from "zod";
+import { optionalVendorNumber, vendorId } from "../vendor-parse";
 
 /**
  * Zod schemas for the SolisCloud answers the adapter reads. Lenient where the vendor is
- * inconsistent: numbers arrive as JSON numbers or strings (sometimes ""), ids as strings.
+ * inconsistent: numbers arrive as JSON numbers or strings (sometimes ""), ids as strings (19
+ * digits, beyond 2^53), read by the shared vendor rules.
  */
-
-/** A number sent as a number, a numeric string, "" or null; "" and null mean "no value". */
-export const looseNumber = z
-  .union([z.number(), z.string(), z.null()])
-  .optional()
-  .transform((value, ctx): number | null => {
-    if (value === null || value === undefined || value.toString().trim() === "") return null;
-    const number = typeof value === "number" ? value : Number(value.trim());
-    if (!Number.isFinite(number)) {
-      ctx.addIssue({ code: "custom", message: `expected a number, got "${value}"` });
-      return z.NEVER;
-    }
-    return number;
-  });
-
-/** Solis ids have 19 digits (beyond 2^53): kept as strings, and a number is only accepted if exact. */
-export const vendorId = z.union([
-  z.string().trim().min(1),
-  z
-    .number()
-    .refine(Number.isSafeInteger, "an id sent as a number lost precision")
-    .transform((id) => String(id)),
-]);
 
 const looseString = z
   .union([z.string(), z.number(), z.null()])
@@ -43,29 +22,29 @@ export const envelopeSchema = z.object({
 /** Paged lists put their page under `data.page`, or (alarmList, inverterDetailList) straight in `data`. */
 export const pageSchema = z.object({
   records: z.array(z.unknown()),
-  total: looseNumber,
-  pages: looseNumber,
-  current: looseNumber,
+  total: optionalVendorNumber,
+  pages: optionalVendorNumber,
+  current: optionalVendorNumber,
 });
 
 export const stationSchema = z.object({
   id: vendorId,
   stationName: looseString,
   addr: looseString,
-  latitude: looseNumber,
-  longitude: looseNumber,
-  capacity: looseNumber,
+  latitude: optionalVendorNumber,
+  longitude: optionalVendorNumber,
+  capacity: optionalVendorNumber,
   capacityStr: looseString,
-  power: looseNumber,
+  power: optionalVendorNumber,
   powerStr: looseString,
-  dayEnergy: looseNumber,
+  dayEnergy: optionalVendorNumber,
   dayEnergyStr: looseString,
-  allEnergy: looseNumber,
+  allEnergy: optionalVendorNumber,
   allEnergyStr: looseString,
-  state: looseNumber,
-  dataTimestamp: looseNumber,
+  state: optionalVendorNumber,
+  dataTimestamp: optionalVendorNumber,
   /** How many inverters the station has: a station is stored once that many have been read. */
-  inverterCount: looseNumber,
+  inverterCount: optionalVendorNumber,
 });
 export type SolisStation = z.infer<typeof stationSchema>;
 
@@ -76,22 +55,22 @@ export const inverterSchema = z.object({
   stationId: vendorId,
   model: looseString,
   productModel: looseString,
-  power: looseNumber,
+  power: optionalVendorNumber,
   powerStr: looseString,
-  pac: looseNumber,
+  pac: optionalVendorNumber,
   pacStr: looseString,
-  pacPec: looseNumber,
-  eToday: looseNumber,
+  pacPec: optionalVendorNumber,
+  eToday: optionalVendorNumber,
   eTodayStr: looseString,
-  etoday: looseNumber,
+  etoday: optionalVendorNumber,
   etodayStr: looseString,
-  eTotal: looseNumber,
+  eTotal: optionalVendorNumber,
   eTotalStr: looseString,
-  etotal: looseNumber,
+  etotal: optionalVendorNumber,
   etotalStr: looseString,
-  inverterTemperature: looseNumber,
-  state: looseNumber,
-  dataTimestamp: looseNumber,
+  inverterTemperature: optionalVendorNumber,
+  state: optionalVendorNumber,
+  dataTimestamp: optionalVendorNumber,
 });
 export type SolisInverter = z.infer<typeof inverterSchema>;
 
@@ -100,24 +79,24 @@ export const alarmSchema = z.object({
   stationName: looseString,
   alarmDeviceSn: looseString,
   alarmCode: looseString,
-  alarmLevel: looseNumber,
-  alarmBeginTime: looseNumber.pipe(z.number({ error: "alarmBeginTime is missing" })),
-  alarmEndTime: looseNumber,
+  alarmLevel: optionalVendorNumber,
+  alarmBeginTime: optionalVendorNumber.pipe(z.number({ error: "alarmBeginTime is missing" })),
+  alarmEndTime: optionalVendorNumber,
   /** Duration in ms (the doc example's alarmLong equals end minus begin). */
-  alarmLong: looseNumber,
+  alarmLong: optionalVendorNumber,
   alarmMsg: looseString,
   advice: looseString,
-  state: looseNumber,
+  state: optionalVendorNumber,
 });
 export type SolisAlarm = z.infer<typeof alarmSchema>;
 
 /** One 5-minute row of `stationDay` (a station's day curve): power, and energy produced since local midnight. */
 export const stationDayRowSchema = z.object({
-  time: looseNumber,
-  power: looseNumber,
+  time: optionalVendorNumber,
+  power: optionalVendorNumber,
   powerStr: looseString,
-  powerPec: looseNumber,
-  produceEnergy: looseNumber,
+  powerPec: optionalVendorNumber,
+  produceEnergy: optionalVendorNumber,
   produceEnergyStr: looseString,
 });
 export type SolisStationDayRow = z.infer<typeof stationDayRowSchema>;
