@@ -10,6 +10,7 @@ import { pricingEn } from "../../web/lib/i18n/pricing/en";
 import { pricingFr } from "../../web/lib/i18n/pricing/fr";
 import { publicEn } from "../../web/lib/i18n/public/en";
 import { publicFr } from "../../web/lib/i18n/public/fr";
+import { verificationResources } from "../../web/lib/i18n/verification";
 import { reloadPage } from "../../web/lib/reload-page";
 import { mockApi, renderApp } from "./helpers";
 
@@ -90,6 +91,23 @@ describe("translations", () => {
       expect(placeholders(value), key).toEqual(placeholders(alertingEnglish.get(key)));
     }
   });
+
+  it.each([
+    ["es", verificationResources.es],
+    ["fr", verificationResources.fr],
+  ])(
+    "%s has exactly the English keys and placeholders of the verification strings",
+    (_language, resource) => {
+      const verificationEnglish = new Map(leaves(verificationResources.en));
+      const entries = leaves(resource);
+      expect(entries.map(([key]) => key).sort()).toEqual([...verificationEnglish.keys()].sort());
+      for (const [key, value] of entries) {
+        expect(typeof value, key).toBe("string");
+        expect(String(value).trim(), key).not.toBe("");
+        expect(placeholders(value), key).toEqual(placeholders(verificationEnglish.get(key)));
+      }
+    },
+  );
 
   it("labels roles in English exactly as the shared roleLabels do", () => {
     expect(en.roles).toEqual(roleLabels);

@@ -1,13 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
 import { Navigate } from "@tanstack/react-router";
+import { lazy, Suspense } from "react";
 import { profileQueryOptions } from "../../lib/queries/user";
 import { useSession } from "../../lib/session";
-import { OnboardingPage } from "../../pages/app/onboarding";
 import { ProfileProvider } from "../profile-context";
 import { QueryScope } from "../query-scope";
 import { SettingsProvider } from "../settings/settings-context";
 import { FullPageSpinner } from "../ui/spinner";
 import { AppShell } from "./app-shell";
+
+// Only an account without an organisation sees onboarding: its own chunk, off every screen's download.
+const OnboardingPage = lazy(() =>
+  import("../../pages/app/onboarding").then((module) => ({ default: module.OnboardingPage })),
+);
 
 /** The /app layout: the app's screens fetch, so they render inside the query scope. */
 export function AppLayout() {
@@ -32,7 +37,9 @@ function SignedInApp() {
   if (profile.onboardingRequired && profile.role !== "superAdmin") {
     return (
       <ProfileProvider profile={profile}>
-        <OnboardingPage />
+        <Suspense fallback={<FullPageSpinner />}>
+          <OnboardingPage />
+        </Suspense>
       </ProfileProvider>
     );
   }

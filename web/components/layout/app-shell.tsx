@@ -1,18 +1,23 @@
 import { RiCloseLine } from "@remixicon/react";
 import { Outlet, useNavigate } from "@tanstack/react-router";
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { connectLive, disconnectLive } from "../../lib/live";
 import { logout } from "../../lib/sign-in";
+import { useCurrentProfile } from "../profile-context";
 import { useSettings } from "../settings/settings-context";
 import { Sidebar } from "./sidebar";
 import { TopBar } from "./top-bar";
+
+// Only accounts whose address was never verified download the banner.
+const VerifyEmailBanner = lazy(() => import("./verify-email-banner"));
 
 /** The signed-in frame: sidebar, top bar and the live channel, around the current screen. */
 export function AppShell({ token, hasOrganisation }: { token: string; hasOrganisation: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { openSettings } = useSettings();
+  const { emailVerified } = useCurrentProfile();
   const [menuOpen, setMenuOpen] = useState(false);
 
   // Live data is per organisation; a superAdmin belongs to none, so there is nothing to subscribe to.
@@ -69,6 +74,11 @@ export function AppShell({ token, hasOrganisation }: { token: string; hasOrganis
       <div className="min-w-0 flex-1">
         <TopBar onOpenMenu={() => setMenuOpen(true)} />
         <main className="mx-auto max-w-7xl p-4 md:p-8">
+          {emailVerified ? null : (
+            <Suspense>
+              <VerifyEmailBanner />
+            </Suspense>
+          )}
           <Outlet />
         </main>
       </div>

@@ -1,5 +1,6 @@
-import { TextInput } from "@tremor/react";
+import { Badge, TextInput } from "@tremor/react";
 import { useTranslation } from "react-i18next";
+import { useVerificationStrings } from "../../lib/i18n/verification";
 import { useCurrentProfile } from "../profile-context";
 import { Field } from "../ui/field";
 import { ChangePasswordForm } from "./change-password-form";
@@ -7,6 +8,7 @@ import { ResetPasswordButton } from "./reset-password-button";
 import { SessionList } from "./session-list";
 
 export function AccountTab() {
+  useVerificationStrings();
   const { t } = useTranslation();
   const profile = useCurrentProfile();
 
@@ -19,6 +21,9 @@ export function AccountTab() {
       >
         <TextInput id="settings-email" value={profile.email} readOnly disabled placeholder="" />
       </Field>
+      <Badge color={profile.emailVerified ? "emerald" : "amber"}>
+        {profile.emailVerified ? t("verification.account.verified") : t("verification.account.unverified")}
+      </Badge>
       <dl className="grid gap-4 sm:grid-cols-3">
         <div>
           <dt className="text-tremor-label font-medium uppercase tracking-wide text-tremor-content">

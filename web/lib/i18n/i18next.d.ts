@@ -5,18 +5,19 @@ import type { en } from "./en";
 import type { landingEn } from "./landing/en";
 import type { pricingEn } from "./pricing/en";
 import type { publicEn } from "./public/en";
+import type { VerificationTranslation } from "./verification/en";
 
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "translation";
-    // The string sets (see `stringSets` in ./index.ts) and `alerting` (see ./alerting) are merged in at
-    // run time by what shows them.
+    // The string sets (see `stringSets` in ./index.ts), `alerting` (see ./alerting) and
+    // `verification` (see ./verification) are merged in at run time by what shows them.
     resources: {
       translation: typeof publicEn &
         typeof landingEn &
         typeof pricingEn &
         typeof apiErrorsEn &
-        typeof en & { alerting: AlertingTranslation };
+        typeof en & { alerting: AlertingTranslation; verification: VerificationTranslation };
     };
   }
 }

@@ -3,6 +3,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { useTranslation } from "react-i18next";
 import { QueryScope } from "../../components/query-scope";
 import { PlainButton } from "../../components/ui/plain-button";
+import { useVerificationStrings } from "../../lib/i18n/verification";
 import { useAcceptInviteMutation } from "../../lib/queries/auth";
 import { profileQueryOptions } from "../../lib/queries/user";
 import { logout } from "../../lib/sign-in";
@@ -22,11 +23,15 @@ export function AcceptInvite({ inviteToken }: { inviteToken: string }) {
 }
 
 function AcceptInviteCard({ inviteToken }: { inviteToken: string }) {
+  useVerificationStrings();
   const { t } = useTranslation();
   const navigate = useNavigate();
   const accept = useAcceptInviteMutation();
   // The signed-in account, as the session's profile fetch (SessionBootstrap) answers it.
-  const email = useQuery(profileQueryOptions()).data?.email ?? "";
+  const profile = useQuery(profileQueryOptions()).data;
+  const email = profile?.email ?? "";
+  // A never-verified account leaves its organisation (which only it belongs to) when it accepts.
+  const leaves = profile !== undefined && !profile.emailVerified && profile.companyName !== null;
 
   const onAccept = () =>
     accept.mutate(inviteToken, {
@@ -46,6 +51,11 @@ function AcceptInviteCard({ inviteToken }: { inviteToken: string }) {
         {t("auth.acceptInvite.title")}
       </h1>
       <p className="text-tremor-default text-tremor-content">{t("auth.acceptInvite.body", { email })}</p>
+      {leaves ? (
+        <p role="note" className="rounded-tremor-default bg-amber-50 p-3 text-tremor-default text-amber-800">
+          {t("verification.invite.movesAccount", { company: profile.companyName })}
+        </p>
+      ) : null}
       <PlainButton
         className="w-full"
         onClick={onAccept}
