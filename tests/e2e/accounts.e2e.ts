@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { screenshot } from "./browser";
-import { api, baseUrl, browserPages, PASSWORD, type Session, uniqueEmail } from "./helpers";
+import { api, baseUrl, browserPages, PASSWORD, type Session, uniqueEmail, verifyEmail } from "./helpers";
 
 const newPage = browserPages();
 
@@ -100,6 +100,8 @@ describe("accounts in the browser", () => {
       method: "POST",
       body: { email: ownerEmail, password: PASSWORD, fullName: "Owner", companyName: "First Light" },
     });
+    // Inviting needs a verified address.
+    await verifyEmail(ownerEmail);
     const memberEmail = uniqueEmail("e2e-member");
     const invite = await api<{ inviteLink: string }>("/api/users/invite", {
       method: "POST",

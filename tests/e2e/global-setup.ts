@@ -39,6 +39,8 @@ async function waitForHealth(baseUrl: string, server: ChildProcess, log: () => s
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The provider sandbox `npm start` runs beside the app (its mail catcher at `/mail`). */
+    sandboxUrl: string;
   }
 }
 
@@ -77,6 +79,7 @@ export default async function setup(project: TestProject) {
     throw error;
   }
   project.provide("baseUrl", baseUrl);
+  project.provide("sandboxUrl", `http://127.0.0.1:${sandboxPort}`);
   return () => {
     if (server.pid && server.exitCode === null) {
       try {

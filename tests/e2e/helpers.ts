@@ -5,6 +5,8 @@ import { launchBrowser } from "./browser";
 
 /** The app as `npm start` serves it (started by global-setup on a free port). */
 export const baseUrl = inject("baseUrl");
+/** The sandbox beside it: the mail the app sends is caught at `${sandboxUrl}/mail`. */
+export const sandboxUrl = inject("sandboxUrl");
 export const PASSWORD = "sunny-days-2026";
 /** The sandbox Solis account (README): three simulated plants. */
 export const SOLIS_SANDBOX = {
@@ -36,6 +38,34 @@ export async function api<T>(
 export interface Session {
   token: string;
   user: unknown;
+}
+
+interface CaughtMail {
+  subject: string;
+  text: string;
+}
+
+/** The link to `path` in the newest mail the sandbox caught for the address, once it has arrived. */
+export async function mailedLink(email: string, path: string): Promise<URL> {
+  const pattern = new RegExp(`https?://\\S+${path}\\S*`);
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${sandboxUrl}/mail/messages?to=${encodeURIComponent(email)}`);
+    const mails = (await res.json()) as CaughtMail[];
+    const link = mails.map((mail) => pattern.exec(mail.text)?.[0]).findLast((found) => found !== undefined);
+    if (link) return new URL(link);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no mail with a ${path} link reached ${email}`);
+}
+
+/** Follows the verification link the sign-up mailed, as its owner would: the address is then verified. */
+export async function verifyEmail(email: string): Promise<Session> {
+  const link = await mailedLink(email, "/verify-email");
+  return api<Session>("/api/auth/verify-email", {
+    method: "POST",
+    body: { token: link.searchParams.get("token") },
+  });
 }
 
 interface PageOptions {
