@@ -48,15 +48,6 @@ function toNumber(value: unknown, ctx: z.RefinementCtx): number {
 /** A number the vendor must send: a JSON number or a numeric string. */
 export const vendorNumber = z.unknown().transform(toNumber);
 
-/**
- * A number the vendor may leave out: absent, null and "" (SolisCloud's empty value) are null; any
- * other value must be a number as `vendorNumber` reads it.
- */
-export const optionalVendorNumber = z
-  .unknown()
-  .optional()
-  .transform((value, ctx): number | null => (isAbsent(value) ? null : toNumber(value, ctx)));
-
 function toId(value: unknown, ctx: z.RefinementCtx): string {
   if (typeof value === "string" && value.trim() !== "") return value.trim();
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
@@ -73,11 +64,21 @@ function toId(value: unknown, ctx: z.RefinementCtx): string {
 /** An id (or code) as the vendor sends it, kept as text: a non-blank string, or a whole number sent exactly. */
 export const vendorId = z.unknown().transform(toId);
 
-/** An id the vendor may leave out: absent, null and "" are null. */
-export const optionalVendorId = z
-  .unknown()
-  .optional()
-  .transform((value, ctx): string | null => (isAbsent(value) ? null : toId(value, ctx)));
+/**
+ * A value the vendor may leave out: absent, null and "" (SolisCloud's empty value) are null; any
+ * other value is read by `read`.
+ */
+const optional = <T>(read: (value: unknown, ctx: z.RefinementCtx) => T) =>
+  z
+    .unknown()
+    .optional()
+    .transform((value, ctx): T | null => (isAbsent(value) ? null : read(value, ctx)));
+
+/** A number the vendor may leave out, otherwise read as `vendorNumber` reads it. */
+export const optionalVendorNumber = optional(toNumber);
+
+/** An id or code the vendor may leave out, otherwise read as `vendorId` reads it. */
+export const optionalVendorId = optional(toId);
 
 /** Text the vendor may leave out (null or absent): null. */
 export const optionalVendorText = z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { optionalVendorNumber, optionalVendorText, vendorId } from "../vendor-parse";
+import { optionalVendorId, optionalVendorNumber, optionalVendorText, vendorId } from "../vendor-parse";
 
 /** Solar.web sends numbers, now and then as strings ("value": "3215.0"); ids are GUIDs. */
 const linksSchema = z
@@ -39,10 +39,7 @@ export const devicesResponseSchema = z.object({
       deviceId: vendorId,
       deviceName: optionalVendorText,
       deviceTypeDetails: optionalVendorText,
-      serialnumber: z
-        .union([z.string(), z.number()])
-        .nullish()
-        .transform((value) => (value === null || value === undefined ? null : String(value))),
+      serialnumber: optionalVendorId,
       /** Watts. */
       nominalAcPower: optionalVendorNumber,
       isActive: z.boolean().nullish(),
@@ -96,10 +93,7 @@ export const messagesResponseSchema = z.object({
   messages: z.array(
     z.object({
       stateType: optionalVendorText,
-      stateCode: z
-        .union([z.string(), z.number()])
-        .nullish()
-        .transform((value) => (value === null || value === undefined ? null : String(value))),
+      stateCode: optionalVendorId,
       stateSeverity: optionalVendorText,
       logDateTime: z.string(),
       text: optionalVendorText,

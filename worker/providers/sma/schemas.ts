@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { optionalVendorNumber, optionalVendorText, vendorId, vendorNumber } from "../vendor-parse";
+import {
+  optionalVendorId,
+  optionalVendorNumber,
+  optionalVendorText,
+  vendorId,
+  vendorNumber,
+} from "../vendor-parse";
 
 // Numbers arrive as JSON numbers and ids as strings in every known sample; the shared rules also
 // read numeric strings and whole-number ids.
@@ -66,7 +72,7 @@ export const deviceListSchema = z.object({
       name: optionalVendorText,
       type: optionalVendorText,
       product: optionalVendorText,
-      serial: z.union([z.string(), z.number()]).transform(String).nullish(),
+      serial: optionalVendorId,
       generatorPower: optionalVendorNumber,
       generatorPowerDc: optionalVendorNumber,
       isActive: z.boolean().nullish(),
