@@ -130,7 +130,7 @@ export const fleetMeta = sqliteTable("meta", {
 });
 
 /**
- * Plant-local days whose past was read from the vendor's history (worker/services/history-backfill.ts):
+ * Plant-local days whose past was read from the vendor's history (worker/sync/history-backfill.ts):
  * a day listed here is not asked for again by gap detection, even when the vendor had few points for it.
  */
 export const fleetHistoryDays = sqliteTable(

@@ -1,7 +1,7 @@
 import { app } from "./app";
 import { runScheduled } from "./cron";
 import type { Env, SyncMessage } from "./env";
-import { consumeSyncBatch } from "./sync/queue-consumer";
+import { consumeSyncBatch } from "./sync";
 
 export { FleetStore } from "./fleet/store";
 export { VendorBudget } from "./providers/budget";

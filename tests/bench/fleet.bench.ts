@@ -7,7 +7,7 @@ import type { FleetStore } from "../../worker/fleet/store";
 import worker from "../../worker/index";
 import { createDb } from "../../worker/lib/db";
 import type { NormalisedSystem } from "../../worker/providers/types";
-import { storeSystemsPage } from "../../worker/services/fleet-pages";
+import { storeSystemsPage } from "../../worker/sync/fleet-pages";
 import { storeOf } from "../worker/fleet-helpers";
 import { BASE, call, registerOwner, type TestUser } from "../worker/helpers";
 

@@ -9,9 +9,9 @@ import { sealCredentials } from "../../worker/lib/connection-secrets";
 import { loadKeyring } from "../../worker/lib/credentials-keyring";
 import { createDb } from "../../worker/lib/db";
 import { consumeSyncMessage } from "../../worker/sync/queue-consumer";
-import type { SyncDeps } from "../../worker/sync/run";
 import { cadenceMs, SYNC_INTERVAL_MS } from "../../worker/sync/schedule";
 import { syncConnection } from "../../worker/sync/sync-connection";
+import type { SyncDeps } from "../../worker/sync/types";
 import { registerOwner } from "../worker/helpers";
 
 /**

@@ -1,7 +1,7 @@
 import { claimDueConnections } from "../data/connections";
 import type { Env, SyncMessage } from "../env";
 import { createDb } from "../lib/db";
-import { SYNC_INTERVAL_MS } from "../sync/schedule";
+import { SYNC_INTERVAL_MS } from "../sync";
 
 /** Connections claimed per D1 round trip (a read and an update in one batch). */
 export const DISPATCH_PAGE_SIZE = 1_000;

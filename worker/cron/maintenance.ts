@@ -7,7 +7,7 @@ import { moveLegacyFleetData } from "../fleet/legacy-move";
 import { createDb } from "../lib/db";
 import { remindOrRemoveUnverifiedAccounts } from "../services/email-verification";
 import { geocodeAwaitingPlants } from "../services/plant-sites";
-import { tendStalledRuns } from "../sync/stalled-runs";
+import { tendStalledRuns } from "../sync";
 import { removeExpiredRows } from "./retention";
 
 export { SYNC_RUN_RETENTION_DAYS } from "./retention";

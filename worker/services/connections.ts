@@ -8,17 +8,14 @@ import {
   type SyncResult,
   type SyncRunView,
 } from "../../schema/api/providers";
-import type { SyncTrigger } from "../../schema/domain";
 import type { ProviderConnectionRow, SyncRunRow } from "../../schema/tables";
 import {
   adoptImportedSystemsQuery,
   deleteConnection,
   findConnection,
-  findConnectionById,
   findOrgSyncRun,
   listConnectionsWithCounts,
   listSyncRuns,
-  markSnapshotDue,
   upsertConnection,
 } from "../data/connections";
 import { sealCredentials } from "../lib/connection-secrets";
@@ -33,19 +30,10 @@ import {
   tooManyRequests,
 } from "../lib/errors";
 import { ProviderError } from "../providers/errors";
-import { ProviderHttp } from "../providers/http";
-import {
-  findApiAdapter,
-  findProvider,
-  outboundProblem,
-  providerBudget,
-  providerDefinitions,
-} from "../providers/registry";
+import { findApiAdapter, findProvider, outboundProblem, providerDefinitions } from "../providers/registry";
 import type { ProviderDefinition } from "../providers/types";
 import { providerUrls } from "../providers/urls";
-import { snapshotDue } from "../sync/history-run";
-import { toProgress } from "../sync/run";
-import { type SyncRunResult, syncConnection } from "../sync/sync-connection";
+import { type CallerSyncResult, syncForCaller, testVendorConnection, toProgress } from "../sync";
 import type { RatePolicy } from "../throttle/rate";
 import { auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
@@ -129,8 +117,6 @@ function vendorFailure(provider: ProviderDefinition, error: ProviderError): ApiE
  * tenant could hammer a vendor (and a key id it does not own) through us.
  */
 export const CONNECTION_TEST_SHARE: RatePolicy = { burst: 10, intervalMs: 6000 };
-/** A test is a person waiting for an answer: it waits at most this long for the credential's budget. */
-const CONNECTION_TEST_BUDGET_WAIT_MS = 20_000;
 
 async function takeConnectionTest(ctx: OrgContext): Promise<void> {
   const counter = ctx.env.THROTTLE.get(ctx.env.THROTTLE.idFromName(`connection-tests:${ctx.user.orgId}`));
@@ -161,20 +147,10 @@ export async function testCredentials(
   }
   // Counted only for tests that reach a vendor: a form refused above costs nothing.
   await takeConnectionTest(org);
-  let session: Record<string, unknown> | null = null;
-  const http = new ProviderHttp({
-    fetch: ctx.providerFetch,
-    budget: await providerBudget(ctx.env, adapter, credentials),
-    maxBudgetWaitMs: CONNECTION_TEST_BUDGET_WAIT_MS,
-  });
   try {
-    const { sitesFound } = await adapter.testConnection(
-      {
-        http,
-        urls: providerUrls(ctx.env),
-        now: () => Date.now(),
-        session: { get: () => session, set: (v) => (session = v) },
-      },
+    const { sitesFound } = await testVendorConnection(
+      { env: ctx.env, fetch: ctx.providerFetch },
+      adapter,
       credentials,
     );
     return { sitesFound, message: `${provider.displayName} accepted the credentials.` };
@@ -184,7 +160,7 @@ export async function testCredentials(
   }
 }
 
-function toSyncResult(provider: ProviderDefinition, result: SyncRunResult): SyncResult {
+function toSyncResult(provider: ProviderDefinition, result: CallerSyncResult): SyncResult {
   if (result.status === "success") {
     return {
       status: "success",
@@ -207,64 +183,18 @@ function toSyncResult(provider: ProviderDefinition, result: SyncRunResult): Sync
   return { status: "failed", sitesCount: 0, invertersCount: 0, message: result.error };
 }
 
-/**
- * How long a user-started run works before the answer says "running": SPEC's caller has its answer
- * within 20 s, so the answer leaves by 18 s, with room for the request's way in and out (a local
- * runtime under load took 100-200 ms of it).
- */
-const ANSWER_WITHIN_MS = 18_000;
-
-/**
- * When the request that starts a sync answers at the latest: ANSWER_WITHIN_MS (the environment may
- * shorten it) after the request began, whatever it waited for before the run started.
- */
-function answerDeadline(ctx: OrgContext): number {
-  const answerWithinMs = Number(ctx.env.SYNC_ANSWER_WITHIN_MS ?? ANSWER_WITHIN_MS);
-  return ctx.now + (Number.isFinite(answerWithinMs) ? answerWithinMs : ANSWER_WITHIN_MS);
-}
-
-/**
- * Starts a run and works on it while the caller waits, until `answerAt`; the unit in flight then
- * finishes in the background (the request's waitUntil) and whatever is left goes on in the queue.
- */
-async function runSync(ctx: OrgContext, connectionId: string, trigger: SyncTrigger, answerAt: number) {
-  return syncConnection(
-    { db: ctx.db, env: ctx.env, now: () => Date.now(), fetch: ctx.providerFetch },
-    connectionId,
-    trigger,
-    Math.max(0, answerAt - Date.now()),
-    { waitUntil: ctx.waitUntil },
+/** A sync the caller waits for: answered by the answer time, the rest goes on in the background. */
+const syncForOrg = (org: OrgContext, connectionId: string, trigger: "manual" | "save") =>
+  syncForCaller(
+    { db: org.db, env: org.env, now: () => Date.now(), fetch: org.providerFetch },
+    {
+      orgId: org.user.orgId,
+      connectionId,
+      trigger,
+      requestedAt: org.now,
+      waitUntil: org.waitUntil,
+    },
   );
-}
-
-/** The run holding the connection's lease right now, if any. */
-async function leaseHolder(org: OrgContext, connectionId: string) {
-  const holder = (await findConnectionById(org.db, connectionId))?.leaseRunId;
-  return holder ? findOrgSyncRun(org.db, org.user.orgId, holder) : undefined;
-}
-
-/** How long a member's sync waits for a history unit (one plant-day) to make way. */
-const HISTORY_MAKES_WAY_MS = 15_000;
-
-/**
- * A member's sync while background history holds the connection between its units: the snapshot
- * is made due, which the history run gives way to at its next unit, and the sync starts then.
- */
-async function syncAheadOfHistory(org: OrgContext, connectionId: string, answerAt: number) {
-  let outcome = await runSync(org, connectionId, "manual", answerAt);
-  // The wait counts towards the answer time: the member hears back within it either way.
-  const giveUpAt = Math.min(Date.now() + HISTORY_MAKES_WAY_MS, answerAt);
-  while (outcome.status === "busy" && Date.now() < giveUpAt) {
-    const holder = await leaseHolder(org, connectionId);
-    if (holder !== undefined && holder.trigger !== "history") break;
-    const connection = await findConnectionById(org.db, connectionId);
-    if (connection && !snapshotDue(connection, Date.now()))
-      await markSnapshotDue(org.db, connectionId, Date.now());
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    outcome = await runSync(org, connectionId, "manual", answerAt);
-  }
-  return outcome;
-}
 
 export async function saveCredentials(
   ctx: UserContext,
@@ -304,7 +234,7 @@ export async function saveCredentials(
   }
   const connection = await findConnection(org.db, org.user.orgId, provider.id);
   if (!connection) throw notFound("connection", "Connection");
-  const sync = toSyncResult(provider, await runSync(org, connection.id, "save", answerDeadline(org)));
+  const sync = toSyncResult(provider, await syncForOrg(org, connection.id, "save"));
   const message =
     sync.status === "failed"
       ? `Credentials saved, but the first sync failed: ${sync.message}`
@@ -388,12 +318,12 @@ export async function syncNow(
     targetType: "provider",
     targetId: provider.id,
   });
-  const outcome = await syncAheadOfHistory(org, connection.id, answerDeadline(org));
+  const outcome = await syncForOrg(org, connection.id, "manual");
   if (outcome.status === "busy") {
     // A snapshot run already going (the scheduler's, or another member's) is the sync asked for:
     // the answer follows it, as for a run that outlasts the answer time. History that did not make
     // way in time is refused as busy.
-    const run = await leaseHolder(org, connection.id);
+    const run = outcome.holder;
     if (run?.status !== "running" || run.trigger === "history") {
       throw conflict("sync_running", "A sync for this provider is already running");
     }

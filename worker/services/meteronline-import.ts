@@ -4,10 +4,10 @@ import { runBatch } from "../lib/db";
 import { ApiError, invalidInput } from "../lib/errors";
 import { type ImportedReading, parseMeteronlineCsv } from "../providers/meteronline/csv-import";
 import type { NormalisedSystem } from "../providers/types";
+import { storeSystemsPage } from "../sync";
 import { auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
-import { storeSystemsPage } from "./fleet-pages";
 import { isKnownTimezone } from "./timezones";
 
 /** The newest reading of each system becomes its current values. */

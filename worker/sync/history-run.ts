@@ -18,14 +18,11 @@ import {
 } from "../data/history";
 import { type BatchStatement, runBatch } from "../lib/db";
 import { ProviderError } from "../providers/errors";
-import {
-  backfillUnit,
-  historyReadable,
-  PLAN_PLANTS_PER_STEP,
-  planPlants,
-} from "../services/history-backfill";
-import { publishProgress, type SyncDeps, type UnitOutcome } from "./run";
+import { backfillUnit, historyReadable, PLAN_PLANTS_PER_STEP, planPlants } from "./history-backfill";
+import { publishProgress } from "./progress";
 import { SYNC_LEASE_MS } from "./schedule";
+import type { Source } from "./source";
+import type { SyncDeps, UnitOutcome } from "./types";
 
 /**
  * History as background units of the run machinery. A successful snapshot run of a connection
@@ -59,18 +56,13 @@ function plannedAfter(cursor: string | null): string | null {
   return typeof parsed.planAfter === "string" ? parsed.planAfter : null;
 }
 
-/** Starts a history run on the connection when its vendor has history; the run plans its own days. */
-export async function startHistoryRun(deps: SyncDeps, connection: ProviderConnectionRow): Promise<void> {
-  if (deps.env.SYNC_HISTORY === "off") return;
-  try {
-    if (!(await historyReadable(deps, connection))) return;
-  } catch (error) {
-    // The snapshot has succeeded already; history waits for the next gap.
-    console.warn(
-      JSON.stringify({ msg: "history not started", connectionId: connection.id, error: String(error) }),
-    );
-    return;
-  }
+/**
+ * Starts a history run on the connection the snapshot run has open when its vendor has history;
+ * the run plans its own days.
+ */
+export async function startHistoryRun(deps: SyncDeps, source: Source): Promise<void> {
+  if (deps.env.SYNC_HISTORY === "off" || !historyReadable(source)) return;
+  const { connection } = source;
   const runId = crypto.randomUUID();
   const startedAt = deps.now();
   await insertSyncRun(deps.db, {

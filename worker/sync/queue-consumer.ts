@@ -2,7 +2,8 @@ import { findConnectionById, findSyncRunById, markSnapshotDue } from "../data/co
 import type { Env, SyncMessage } from "../env";
 import { createDb } from "../lib/db";
 import { snapshotDue } from "./history-run";
-import { driveRun, INVOCATION_WORK_MS, type SyncDeps, startRun } from "./run";
+import { driveRun, INVOCATION_WORK_MS, startRun } from "./run";
+import type { SyncDeps } from "./types";
 
 /**
  * A message starts a connection's scheduled run (nothing happens if one is going) or carries a

@@ -1,4 +1,3 @@
-import type { SyncProgress } from "../../schema/api/providers";
 import type { SyncTrigger } from "../../schema/domain";
 import type { ProviderConnectionRow, SyncRunRow } from "../../schema/tables";
 import {
@@ -14,21 +13,15 @@ import {
   updateSyncRun,
 } from "../data/connections";
 import { connectionCatalogue } from "../data/monitoring";
-import type { Env, SyncMessage, SyncUnitKind } from "../env";
-import { openCredentials, openSession, sealSession } from "../lib/connection-secrets";
-import { UnreadableBlobError } from "../lib/credentials-crypto";
-import { type Keyring, loadKeyring } from "../lib/credentials-keyring";
-import { type Db, runBatch } from "../lib/db";
+import type { SyncUnitKind } from "../env";
+import { runBatch } from "../lib/db";
 import { timezoneAt } from "../lib/geo/timezone-at";
-import type { CallBudget } from "../providers/budget";
 import { CallsStopped, ProviderError, type ProviderErrorKind, StaleListsError } from "../providers/errors";
-import { ProviderHttp, transportLimits } from "../providers/http";
-import { findApiAdapter, providerBudget } from "../providers/registry";
-import type { NormalisedSystem, ProviderSession } from "../providers/types";
-import { providerUrls } from "../providers/urls";
-import { storeSystemsPage } from "../services/fleet-pages";
-import { fleetStoreFor } from "../services/fleet-store";
+import { findApiAdapter } from "../providers/registry";
+import type { NormalisedSystem } from "../providers/types";
+import { storeSystemsPage } from "./fleet-pages";
 import { needsHistory, runHistoryUnit, startHistoryRun } from "./history-run";
+import { publishProgress } from "./progress";
 import {
   backoffMs,
   cadenceMs,
@@ -37,6 +30,11 @@ import {
   runReadsLists,
   SYNC_LEASE_MS,
 } from "./schedule";
+import { openSource, type Source } from "./source";
+import type { SyncDeps, UnitOutcome } from "./types";
+
+/** Adapter tests hold a vendor session the way a run does. */
+export { memorySession } from "./source";
 
 /**
  * A sync is a run of small units. Each unit reads one piece of the vendor account (a list page,
@@ -51,24 +49,6 @@ import {
  * sync) or, on steady cycles, only the live values of the plants the last such read stored; a
  * steady run whose vendor no longer knows a stored plant turns into a run that reads the lists.
  */
-
-export interface SyncDeps {
-  db: Db;
-  env: Env;
-  now: () => number;
-  /** The vendors' transport; tests and the benchmark hand in the sandbox. */
-  fetch?: (request: Request) => Promise<Response>;
-  /** Per-call limit; 10 s unless a test shortens it. */
-  callTimeoutMs?: number;
-  /** How the rate-limit spacing and retries wait; a test or benchmark may advance a virtual clock instead. */
-  sleep?: (ms: number) => Promise<void>;
-  /** The call budget; the credential's shared one unless a test on a fake clock hands in its own. */
-  budget?: CallBudget;
-  /** Where the next unit goes when this invocation stops; the sync queue unless a test collects them. */
-  enqueue?: (message: SyncMessage, options?: { delaySeconds?: number }) => Promise<unknown>;
-  /** Aborted when this invocation must hand its unit in flight to the queue (a user's request past its answer). */
-  signal?: AbortSignal;
-}
 
 /** A queue invocation works on a run this long, then hands the next unit to a new message. */
 export const INVOCATION_WORK_MS = 60_000;
@@ -101,13 +81,6 @@ export async function startRun(
   });
   return { status: "started", runId };
 }
-
-/**
- * What one unit did: the run goes on, ended, was not this message's to work on, made way for a
- * run that comes first (a history unit while the connection's snapshot is due) and is sent again
- * after YIELD_DELAY_SECONDS, or was stopped with the invocation and goes to the queue at once.
- */
-export type UnitOutcome = "continue" | "finished" | "stale" | "yield" | "handoff";
 
 /** How long a unit that made way waits before it is tried again. */
 export const YIELD_DELAY_SECONDS = 30;
@@ -167,20 +140,6 @@ export async function driveRun(
 export const nextCycleAt = (startedAt: number, cadenceMs: number) =>
   Math.floor(startedAt / 60_000) * 60_000 + cadenceMs;
 
-/** A vendor session held for one invocation; `changed` says whether it must be sealed and saved. */
-export function memorySession(initial: Record<string, unknown> | null) {
-  let value = initial;
-  let changed = false;
-  const session: ProviderSession = {
-    get: () => value,
-    set: (next) => {
-      value = next;
-      changed = true;
-    },
-  };
-  return { session, changed: () => changed, value: () => value };
-}
-
 /**
  * One unit: renew the lease, read the page at the run's cursor, store it, commit the cursor. A
  * message whose unit is not the run's next one (a redelivery after the unit committed, a resend
@@ -200,36 +159,14 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
     });
     return "stale";
   }
-  const adapter = findApiAdapter(connection.provider);
-  let http: ProviderHttp | null = null;
+  let source: Source | null = null;
   try {
-    if (!adapter)
-      throw new ProviderError("invalid_request", `${connection.provider} has no API to sync from`);
-    const keyring = await loadKeyring(deps.env);
-    const credentials = adapter.credentialsSchema.parse(await readCredentials(keyring, connection));
-    const limits = transportLimits(deps.env);
-    http = new ProviderHttp({
-      fetch: deps.fetch,
-      budget: deps.budget ?? (await providerBudget(deps.env, adapter, credentials)),
-      timeoutMs: deps.callTimeoutMs ?? limits.callTimeoutMs,
-      // One limit for the unit's calls together, so a unit whose vendor never answers fails in time;
-      // a driven clock (benchmarks, tests with their own sleep) is no real invocation's.
-      limitMs: deps.sleep ? undefined : limits.unitLimitMs,
-      signal: deps.signal,
-      sleep: deps.sleep,
-      // The budget follows the injected clock only when the sleep is injected too.
-      now: deps.sleep ? deps.now : undefined,
-    });
-    const session = memorySession(await openSession(keyring, connection));
+    source = await openSource(deps, connection);
+    const { adapter, credentials, ctx, http } = source;
     const known = run.readsLists
       ? null
       : await connectionCatalogue(db, connection.orgId, connection.id, connection.listsReadAt ?? 0);
-    const page = await adapter.syncPage(
-      { http, urls: providerUrls(deps.env), now: deps.now, session: session.session },
-      credentials,
-      run.cursor,
-      known,
-    );
+    const page = await adapter.syncPage(ctx, credentials, run.cursor, known);
     const systems = withZones(page.systems);
     const storedAt = deps.now();
     const scope = {
@@ -251,7 +188,7 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
       (newest, s) => (s.dataTime !== null && (newest === null || s.dataTime > newest) ? s.dataTime : newest),
       connection.newestDataAt,
     );
-    const sessionBlob = session.changed() ? await sealSession(keyring, connection, session.value()) : null;
+    const sessionBlob = await source.renewedSession();
     const finished = page.nextCursor === null;
     const committed = await commitRunUnit(db, runId, unit, {
       cursor: page.nextCursor,
@@ -282,26 +219,21 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
         ...(sessionBlob ?? {}),
       });
       // `connection` is as it was before this run: its last outcome tells whether days are missing.
-      if (needsHistory(connection, storedAt, cycleMs)) await startHistoryRun(deps, connection);
+      if (needsHistory(connection, storedAt, cycleMs)) await startHistoryRun(deps, source);
     } else {
       await updateConnection(db, connection.id, { newestDataAt, ...(sessionBlob ?? {}) });
     }
     await publishProgress(deps.env, committed);
     return finished ? "finished" : "continue";
   } catch (error) {
+    const calls = source?.http.calls ?? 0;
     // Nothing of the unit was committed: the queue does it again from the same cursor.
     if (error instanceof CallsStopped) return "handoff";
     if (error instanceof StaleListsError && !run.readsLists) {
-      return readListsInstead(deps, run, unit, http?.calls ?? 0);
+      return readListsInstead(deps, run, unit, calls);
     }
-    await failRun(
-      deps,
-      connection,
-      run,
-      http?.calls ?? 0,
-      error,
-      adapter?.displayName ?? connection.provider,
-    );
+    const displayName = findApiAdapter(connection.provider)?.displayName ?? connection.provider;
+    await failRun(deps, connection, run, calls, error, displayName);
     return "finished";
   }
 }
@@ -331,17 +263,6 @@ async function readListsInstead(
   if (!committed) return "stale";
   await publishProgress(deps.env, committed);
   return "continue";
-}
-
-/** Credentials that no longer decrypt need the user: they must be saved again. */
-export async function readCredentials(keyring: Keyring, connection: ProviderConnectionRow): Promise<unknown> {
-  try {
-    return await openCredentials(keyring, connection);
-  } catch (error) {
-    if (error instanceof UnreadableBlobError)
-      throw new ProviderError("unreadable_credentials", error.message);
-    throw error;
-  }
 }
 
 /**
@@ -411,46 +332,6 @@ export async function closeRun(
   ]);
   const closed = await findSyncRunById(deps.db, run.id);
   if (closed) await publishProgress(deps.env, closed);
-}
-
-export function toProgress(run: SyncRunRow): SyncProgress {
-  if (run.trigger === "history") {
-    // A history run's units are plant-days (worker/sync/history-run.ts).
-    return {
-      runId: run.id,
-      provider: run.provider,
-      status: run.status,
-      pagesDone: 0,
-      pagesTotal: null,
-      systemsStored: 0,
-      invertersStored: 0,
-      error: run.error,
-      historyDaysDone: run.pagesDone,
-      historyDaysTotal: run.pagesTotal ?? 0,
-    };
-  }
-  return {
-    runId: run.id,
-    provider: run.provider,
-    status: run.status,
-    pagesDone: run.pagesDone,
-    pagesTotal: run.pagesTotal,
-    systemsStored: run.systemsStored,
-    invertersStored: run.invertersCount,
-    error: run.error,
-  };
-}
-
-/** Progress goes to the run's own organisation only: its fleet store holds that organisation's sockets. */
-export async function publishProgress(env: Env, run: SyncRunRow): Promise<void> {
-  try {
-    await fleetStoreFor(env, run.orgId).publish(run.orgId, [
-      { type: "sync_progress", data: toProgress(run) },
-    ]);
-  } catch (error) {
-    // A progress message is a courtesy: its loss never fails the run.
-    console.warn(JSON.stringify({ msg: "sync progress not published", runId: run.id, error: String(error) }));
-  }
 }
 
 /**

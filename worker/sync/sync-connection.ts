@@ -2,9 +2,8 @@ import { type ProviderFailureKind, providerFailureKinds } from "../../schema/api
 import type { SyncTrigger } from "../../schema/domain";
 import type { SyncRunRow } from "../../schema/tables";
 import { findSyncRunById } from "../data/connections";
-import { driveRun, type SyncDeps, startRun } from "./run";
-
-export type { SyncDeps };
+import { driveRun, startRun } from "./run";
+import type { SyncDeps } from "./types";
 
 export type SyncRunResult =
   | { status: "running"; runId: string; run: SyncRunRow }

@@ -6,7 +6,7 @@ import type { LiveMessage } from "../../../schema/live";
 import { formatMailTime } from "../../../worker/mail/messages";
 import type { NormalisedAlarm } from "../../../worker/providers/types";
 import { REALTIME_GAP_MS } from "../../../worker/services/alert-mail";
-import { storeSystemsPage } from "../../../worker/services/fleet-pages";
+import { storeSystemsPage } from "../../../worker/sync/fleet-pages";
 import { addMember, call, expectStatus, registerOwner, type TestUser } from "../helpers";
 import { runMailAt, setPreferences } from "../mail/fixtures";
 import { caughtMailTo, linkIn } from "../mail-helpers";

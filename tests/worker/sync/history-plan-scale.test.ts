@@ -7,9 +7,10 @@ import type { SyncMessage } from "../../../worker/env";
 import { createDb } from "../../../worker/lib/db";
 import { localBudget } from "../../../worker/providers/budget";
 import { solisAdapter } from "../../../worker/providers/solis";
-import { PLAN_PLANTS_PER_STEP, planPlants } from "../../../worker/services/history-backfill";
+import { PLAN_PLANTS_PER_STEP, planPlants } from "../../../worker/sync/history-backfill";
 import { runHistoryUnit, startHistoryRun } from "../../../worker/sync/history-run";
-import type { SyncDeps } from "../../../worker/sync/run";
+import { openSource } from "../../../worker/sync/source";
+import type { SyncDeps } from "../../../worker/sync/types";
 import { storeOf, storeSql } from "../fleet-helpers";
 import { registerOwner } from "../helpers";
 import { storeConnection } from "./connection-fixtures";
@@ -79,7 +80,7 @@ describe("a history plan at fleet size", { timeout: 300_000 }, () => {
       where: (c, { eq }) => eq(c.id, connectionId),
     });
     if (!connectionRow) throw new Error("connection missing");
-    await startHistoryRun(deps, connectionRow);
+    await startHistoryRun(deps, await openSource(deps, connectionRow));
     const first = sent.shift();
     if (first?.kind !== "history") throw new Error(`expected a history unit, got ${JSON.stringify(first)}`);
     const runId = first.runId;

@@ -9,9 +9,9 @@ import type { DashboardSummary, SystemsPage } from "../../../schema/api/dashboar
 import { createDb } from "../../../worker/lib/db";
 import { localBudget } from "../../../worker/providers/budget";
 import { solisAdapter } from "../../../worker/providers/solis";
-import { backfillUnit } from "../../../worker/services/history-backfill";
-import type { SyncDeps } from "../../../worker/sync/run";
+import { backfillUnit } from "../../../worker/sync/history-backfill";
 import { syncConnection } from "../../../worker/sync/sync-connection";
+import type { SyncDeps } from "../../../worker/sync/types";
 import { call, expectStatus, registerOwner } from "../helpers";
 import { storeConnection } from "./connection-fixtures";
 

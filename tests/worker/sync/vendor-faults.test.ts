@@ -12,8 +12,8 @@ import { localBudget } from "../../../worker/providers/budget";
 import { CallsStopped, ProviderError } from "../../../worker/providers/errors";
 import { ProviderHttp } from "../../../worker/providers/http";
 import { consumeSyncMessage } from "../../../worker/sync/queue-consumer";
-import type { SyncDeps } from "../../../worker/sync/run";
 import { syncConnection } from "../../../worker/sync/sync-connection";
+import type { SyncDeps } from "../../../worker/sync/types";
 import { expectStatus, registerOwner, type TestUser } from "../helpers";
 import { storeConnection } from "./connection-fixtures";
 

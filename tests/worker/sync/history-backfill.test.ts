@@ -12,7 +12,7 @@ import {
   backfillUnit,
   type HistoryUnit,
   planHistory,
-} from "../../../worker/services/history-backfill";
+} from "../../../worker/sync/history-backfill";
 import { connectProvider, storeSql } from "../fleet-helpers";
 import { call, expectStatus, registerOwner, type TestUser } from "../helpers";
 

@@ -12,9 +12,9 @@ import type { DirectoryEntry, StoredPage, SystemPoint } from "../fleet/types";
 import { type Db, runBatch } from "../lib/db";
 import type { NormalisedAlarm, NormalisedSystem, ProviderSnapshot } from "../providers/types";
 import { liveMessageOf } from "../realtime/publish";
-import { detectAfterPage, openCountMessage } from "./detection";
-import { fleetStoreFor } from "./fleet-store";
-import { pagePlantSiteStatements } from "./plant-sites";
+import { detectAfterPage, openCountMessage } from "../services/detection";
+import { fleetStoreFor } from "../services/fleet-store";
+import { pagePlantSiteStatements } from "../services/plant-sites";
 
 /** A past point of a system (a CSV row, a vendor history answer), by the vendor's system id. */
 export interface HistoryPoint {

@@ -1,18 +1,14 @@
 import type { ProviderConnectionRow } from "../../schema/tables";
-import { findConnectionById, updateConnection } from "../data/connections";
+import { findConnectionById } from "../data/connections";
 import { listConnectionSystems } from "../data/history";
 import type { StoredHistoryDay } from "../fleet/store";
-import { openSession, sealSession } from "../lib/connection-secrets";
-import { loadKeyring } from "../lib/credentials-keyring";
 import { localDay } from "../lib/energy/local-day";
 import { GAP_SLOT_MS, HISTORY_DAYS } from "../lib/history/gaps";
 import { ProviderError } from "../providers/errors";
-import { ProviderHttp } from "../providers/http";
-import { findApiAdapter, providerBudget } from "../providers/registry";
-import type { ProviderAdapter, ProviderCallContext } from "../providers/types";
-import { providerUrls } from "../providers/urls";
-import { memorySession, readCredentials, type SyncDeps } from "../sync/run";
-import { fleetStoreFor } from "./fleet-store";
+import { findApiAdapter } from "../providers/registry";
+import { fleetStoreFor } from "../services/fleet-store";
+import { type OpenOptions, openSource, type Source } from "./source";
+import type { SyncDeps } from "./types";
 
 /**
  * History backfill: the past of a connection's plants read from the vendors' history endpoints,
@@ -50,44 +46,19 @@ export interface PlanOptions {
   slotMs?: number;
 }
 
-/** A connection's vendor access, opened as a sync opens it: credentials, budget, session. */
-interface HistorySource {
-  connection: ProviderConnectionRow;
-  adapter: ProviderAdapter;
-  credentials: unknown;
-  ctx: ProviderCallContext;
-  http: ProviderHttp;
-  /** Saves a vendor session the calls renewed (SMA's tokens), sealed as the sync seals it. */
-  close(): Promise<void>;
-}
-
-async function openSource(deps: SyncDeps, connectionId: string): Promise<HistorySource> {
+/**
+ * The connection opened for its history, or null when there is none to read: the connection is
+ * gone, or its vendor has no history (Meteronline, SolaX's token API).
+ */
+async function openHistory(
+  deps: SyncDeps,
+  connectionId: string,
+  options?: OpenOptions,
+): Promise<Source | null> {
   const connection = await findConnectionById(deps.db, connectionId);
-  if (!connection) throw new ProviderError("invalid_request", "The connection no longer exists");
-  const adapter = findApiAdapter(connection.provider);
-  if (!adapter)
-    throw new ProviderError("invalid_request", `${connection.provider} has no API to read history from`);
-  const keyring = await loadKeyring(deps.env);
-  const credentials = adapter.credentialsSchema.parse(await readCredentials(keyring, connection));
-  const http = new ProviderHttp({
-    fetch: deps.fetch,
-    budget: deps.budget ?? (await providerBudget(deps.env, adapter, credentials)),
-    timeoutMs: deps.callTimeoutMs,
-    sleep: deps.sleep,
-    now: deps.sleep ? deps.now : undefined,
-  });
-  const session = memorySession(await openSession(keyring, connection));
-  return {
-    connection,
-    adapter,
-    credentials,
-    http,
-    ctx: { http, urls: providerUrls(deps.env), now: deps.now, session: session.session },
-    async close() {
-      if (!session.changed()) return;
-      await updateConnection(deps.db, connection.id, await sealSession(keyring, connection, session.value()));
-    },
-  };
+  if (!connection || !findApiAdapter(connection.provider)) return null;
+  const source = await openSource(deps, connection, options);
+  return historyReadable(source) ? source : null;
 }
 
 /** Plants asked of the fleet store per gap read: its answer (31 dates a plant at most) stays ~50 KB. */
@@ -101,17 +72,9 @@ export interface PlannedPlant {
   dates: string[];
 }
 
-/**
- * Whether a backfill of this connection can read anything: false for a vendor without history
- * (Meteronline, SolaX's token API) and for a connection that is gone.
- */
-export async function historyReadable(deps: SyncDeps, connection: ProviderConnectionRow): Promise<boolean> {
-  const adapter = findApiAdapter(connection.provider);
-  if (!adapter) return false;
-  const keyring = await loadKeyring(deps.env);
-  const credentials = adapter.credentialsSchema.parse(await readCredentials(keyring, connection));
-  return adapter.historyCallsPerDay(credentials) > 0;
-}
+/** Whether the opened connection's vendor has history to read with these credentials. */
+export const historyReadable = (source: Source): boolean =>
+  source.adapter.historyCallsPerDay(source.credentials) > 0;
 
 /**
  * The days these plants of the connection lack (within the last 30 and today), as the fleet
@@ -155,9 +118,16 @@ export async function planHistory(
   connectionId: string,
   options: PlanOptions = {},
 ): Promise<HistoryUnit[]> {
-  const connection = await findConnectionById(deps.db, connectionId);
-  if (!connection || !(await historyReadable(deps, connection))) return [];
-  const systems = await listConnectionSystems(deps.db, connection.orgId, connectionId);
+  const source = await openHistory(deps, connectionId);
+  return source ? planConnection(deps, source.connection, options) : [];
+}
+
+async function planConnection(
+  deps: SyncDeps,
+  connection: ProviderConnectionRow,
+  options: PlanOptions,
+): Promise<HistoryUnit[]> {
+  const systems = await listConnectionSystems(deps.db, connection.orgId, connection.id);
   const units: HistoryUnit[] = [];
   for (let i = 0; i < systems.length; i += PLAN_PLANTS_PER_STEP) {
     const plants = await planPlants(
@@ -180,7 +150,8 @@ export async function planHistory(
   return units;
 }
 
-async function runUnit(deps: SyncDeps, source: HistorySource, unit: HistoryUnit): Promise<HistoryUnitResult> {
+/** Reads one plant-day from the vendor and stores it in the fleet store. */
+async function storeDay(deps: SyncDeps, source: Source, unit: HistoryUnit): Promise<HistoryUnitResult> {
   const callsBefore = source.http.calls;
   const day = await source.adapter.fetchHistory(source.ctx, source.credentials, {
     providerSystemId: unit.providerSystemId,
@@ -211,11 +182,13 @@ export async function backfillUnit(
   connectionId: string,
   unit: HistoryUnit,
 ): Promise<HistoryUnitResult> {
-  const source = await openSource(deps, connectionId);
+  const connection = await findConnectionById(deps.db, connectionId);
+  if (!connection) throw new ProviderError("invalid_request", "The connection no longer exists");
+  const source = await openSource(deps, connection);
   try {
-    return await runUnit(deps, source, unit);
+    return await storeDay(deps, source, unit);
   } finally {
-    await source.close();
+    await source.saveSession();
   }
 }
 
@@ -229,25 +202,22 @@ export async function backfillConnection(
   connectionId: string,
   options: PlanOptions & { onProgress?: (progress: HistoryProgress) => void } = {},
 ): Promise<HistoryProgress> {
-  const units = await planHistory(deps, connectionId, options);
-  const progress: HistoryProgress = {
-    daysDone: 0,
-    daysTotal: units.length,
-    pointsStored: 0,
-    providerCalls: 0,
-  };
-  if (units.length === 0) return progress;
-  const source = await openSource(deps, connectionId);
+  const progress: HistoryProgress = { daysDone: 0, daysTotal: 0, pointsStored: 0, providerCalls: 0 };
+  // One source for every unit: a backfill made here is many units, so its calls share no unit's limit.
+  const source = await openHistory(deps, connectionId, { unitLimit: false });
+  if (!source) return progress;
   try {
+    const units = await planConnection(deps, source.connection, options);
+    progress.daysTotal = units.length;
     for (const unit of units) {
-      const result = await runUnit(deps, source, unit);
+      const result = await storeDay(deps, source, unit);
       progress.daysDone++;
       progress.pointsStored += result.pointsStored;
       progress.providerCalls += result.providerCalls;
       options.onProgress?.({ ...progress });
     }
   } finally {
-    await source.close();
+    await source.saveSession();
   }
   return progress;
 }

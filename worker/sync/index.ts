@@ -1,0 +1,13 @@
+/**
+ * worker/sync/'s entry for the rest of the worker: everything outside the folder reaches a
+ * connection's sync life (opening its source, runs, history, pages into the fleet store,
+ * progress) through these names only.
+ */
+export { type CallerSyncResult, syncForCaller } from "./caller-sync";
+export { testVendorConnection } from "./connection-test";
+export { storeSystemsPage } from "./fleet-pages";
+export { toProgress } from "./progress";
+export { consumeSyncBatch } from "./queue-consumer";
+export { SYNC_INTERVAL_MS } from "./schedule";
+export { tendStalledRuns } from "./stalled-runs";
+export type { SyncDeps } from "./types";
