@@ -104,7 +104,7 @@ const sharedRuntimeWorkerTests = [
   "tests/worker/api/{exports,invites,isolation,members,meteronline-import,password-reset,preferences}.test.ts",
   "tests/worker/api/{profile-onboarding,roles-table,security-headers,sessions,smoke,timezones}.test.ts",
   "tests/worker/fleet/fleet-summary.test.ts",
-  "tests/worker/providers/{fronius,history,registration,sma,solax,solis,solis-signature,vendor-parse}.test.ts",
+  "tests/worker/providers/{conformance,fronius,history,registration,sma,solax,solis,solis-signature,vendor-parse}.test.ts",
   "tests/worker/services/{local-day,metric-normalise,password,site-status,solar-model}.test.ts",
 ];
 

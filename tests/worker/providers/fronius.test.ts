@@ -10,11 +10,7 @@ import {
   plantState,
   simulatedPlants,
 } from "../../../sandbox/simulation";
-import { ProviderError } from "../../../worker/providers/errors";
 import { froniusAdapter } from "../../../worker/providers/fronius";
-import { ProviderHttp } from "../../../worker/providers/http";
-import type { ProviderCallContext, ProviderSession } from "../../../worker/providers/types";
-import { sandboxUrls } from "../../../worker/providers/urls";
 import aggrDataExample from "../../fixtures/provider-examples/fronius-swqapi/aggrdata.json";
 import devicesExample from "../../fixtures/provider-examples/fronius-swqapi/devices.json";
 import error401Example from "../../fixtures/provider-examples/fronius-swqapi/error-401.json";
@@ -22,9 +18,7 @@ import flowDataExample from "../../fixtures/provider-examples/fronius-swqapi/flo
 import pvSystemsExample from "../../fixtures/provider-examples/fronius-swqapi/pvsystems.json";
 import pvSystemsListExample from "../../fixtures/provider-examples/fronius-swqapi/pvsystems-list.json";
 import { readAllPages } from "./all-pages";
-
-/** Retry backoffs pass at once: the tests never wait in real time. */
-const noWait = async (_ms: number) => {};
+import { answersFetch, type Fetch, failure, fixedTimeHarness, sandboxFetch } from "./harness";
 
 // 11:22 in Phoenix, where the first plant's first inverter has its 11:00-11:45 fault.
 const FIXED_NOW = Date.UTC(2024, 5, 4, 18, 22, 30);
@@ -38,49 +32,7 @@ const benchCredentials = {
 const plants = simulatedPlants("fronius", account.accessKeyId, account.plants);
 const stateNames = { online: "online", offline: "offline", fault: "alarm" } as const;
 
-type Fetch = (request: Request) => Promise<Response>;
-type App = { fetch: (request: Request) => Response | Promise<Response> };
-
-function memorySession(): ProviderSession {
-  let value: Record<string, unknown> | null = null;
-  return { get: () => value, set: (next) => (value = next) };
-}
-
-/** Like the real fetch, the call rejects when its signal aborts (the sandbox itself keeps going). */
-function appFetch(app: App, fault?: string, seen: Request[] = []): Fetch {
-  return (request) => {
-    seen.push(request);
-    const headers = new Headers(request.headers);
-    if (fault) headers.set("X-Sandbox-Fault", fault);
-    const forwarded = new Request(request, { headers });
-    return new Promise<Response>((resolve, reject) => {
-      request.signal.addEventListener("abort", () => reject(request.signal.reason));
-      Promise.resolve(app.fetch(forwarded)).then(resolve, reject);
-    });
-  };
-}
-
-function context(fetch: Fetch, overrides: Partial<ProviderCallContext> = {}, timeoutMs?: number) {
-  return {
-    http: new ProviderHttp({ fetch, timeoutMs, sleep: noWait }),
-    urls: sandboxUrls("http://sandbox.test"),
-    now: () => FIXED_NOW,
-    session: memorySession(),
-    ...overrides,
-  } satisfies ProviderCallContext;
-}
-
-const sandboxContext = (fault?: string, timeoutMs?: number, seen?: Request[]) =>
-  context(appFetch(createSandbox({ now: () => FIXED_NOW }), fault, seen), {}, timeoutMs);
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const { context, sandboxContext } = fixedTimeHarness(FIXED_NOW);
 
 const EXAMPLE_SYSTEM = "20bb600e-019b-4e03-9df3-a0a900cda689";
 const exampleMessages = {
@@ -97,17 +49,12 @@ const exampleMessages = {
 };
 
 /** Serves the research's example answers by path, as Solar.web would for a valid key. */
-function exampleFetch(answers: Record<string, unknown>, seen: Request[] = []): Fetch {
-  return async (request) => {
-    seen.push(request);
-    const path = new URL(request.url).pathname.replace(/^\/fronius/, "");
-    const answer = answers[path];
-    if (answer === undefined)
-      return Response.json({ responseError: 1404, responseMessage: "Not found" }, { status: 404 });
-    if (answer instanceof Response) return answer;
-    return Response.json(answer);
-  };
-}
+const exampleFetch = (answers: Record<string, unknown>, seen: Request[] = []): Fetch =>
+  answersFetch(
+    (request) => answers[new URL(request.url).pathname.replace(/^\/fronius/, "")],
+    () => Response.json({ responseError: 1404, responseMessage: "Not found" }, { status: 404 }),
+    seen,
+  );
 
 const exampleAnswers: Record<string, unknown> = {
   "/pvsystems": pvSystemsExample,
@@ -207,7 +154,7 @@ describe("fronius adapter against the sandbox", () => {
     const sandbox = createSandbox({ now: () => lateNow });
     await readAllPages(
       froniusAdapter,
-      context(appFetch(sandbox, undefined, seen), { now: () => lateNow }),
+      context(sandboxFetch(sandbox, { seen }), { now: () => lateNow }),
       credentials,
     );
     const urls = seen.map((request) => new URL(request.url));

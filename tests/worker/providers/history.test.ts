@@ -15,21 +15,11 @@ import { ProviderHttp } from "../../../worker/providers/http";
 import { smaAdapter } from "../../../worker/providers/sma";
 import { solaxAdapter } from "../../../worker/providers/solax";
 import { solisAdapter } from "../../../worker/providers/solis";
-import type { ProviderAdapter, ProviderCallContext, ProviderSession } from "../../../worker/providers/types";
-import { sandboxUrls } from "../../../worker/providers/urls";
+import type { ProviderAdapter } from "../../../worker/providers/types";
+import { callContext } from "./harness";
 
 /** Two days after Europe's summer time ended (25 October 2026), at noon UTC. */
 const NOW = Date.UTC(2026, 9, 27, 12, 0);
-
-function memorySession(): ProviderSession {
-  let value: Record<string, unknown> | null = null;
-  return {
-    get: () => value,
-    set: (next) => {
-      value = next;
-    },
-  };
-}
 
 /** The adapter's call context on a sandbox held at NOW; spacing waits move a fake clock only. */
 function context(adapter: ProviderAdapter, credentials: unknown) {
@@ -43,12 +33,7 @@ function context(adapter: ProviderAdapter, credentials: unknown) {
     },
     now: () => NOW + fakeClock,
   });
-  const ctx: ProviderCallContext = {
-    http,
-    urls: sandboxUrls("http://sandbox.test"),
-    now: () => NOW,
-    session: memorySession(),
-  };
+  const ctx = callContext(http, () => NOW);
   return { ctx, http };
 }
 

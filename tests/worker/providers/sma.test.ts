@@ -11,8 +11,7 @@ import {
 } from "../../../sandbox/simulation";
 import { dataAsOf, type SmaSimPlant, smaPlants } from "../../../sandbox/sma";
 import { isStale, STALE_AFTER_MS } from "../../../worker/lib/fleet-rules";
-import { ProviderError, StaleListsError } from "../../../worker/providers/errors";
-import { ProviderHttp } from "../../../worker/providers/http";
+import { StaleListsError } from "../../../worker/providers/errors";
 import { smaAdapter } from "../../../worker/providers/sma";
 import { SmaClient } from "../../../worker/providers/sma/client";
 import type { SmaCredentials } from "../../../worker/providers/sma/credentials";
@@ -20,11 +19,9 @@ import { plantLocalTimesToUtcMs } from "../../../worker/providers/sma/normalise"
 import type {
   KnownSystem,
   NormalisedSystem,
-  ProviderCallContext,
   ProviderSession,
   ProviderSnapshot,
 } from "../../../worker/providers/types";
-import { sandboxUrls } from "../../../worker/providers/urls";
 import consentExample from "../../fixtures/provider-examples/sma/bc-authorize-status.json";
 import dayExample from "../../fixtures/provider-examples/sma/device-EnergyAndPowerPv-Day.json";
 import setsExample from "../../fixtures/provider-examples/sma/device-measurement-sets.json";
@@ -33,6 +30,16 @@ import plantExample from "../../fixtures/provider-examples/sma/plant.json";
 import devicesExample from "../../fixtures/provider-examples/sma/plant-devices-lean.json";
 import plantsExample from "../../fixtures/provider-examples/sma/plants.json";
 import { asKnown, readAllPages } from "./all-pages";
+import {
+  answersFetch,
+  callContext,
+  type Fetch,
+  failure,
+  movableClock,
+  SANDBOX_ORIGIN,
+  sandboxFetch,
+  testSession,
+} from "./harness";
 
 const BUCKET_MS = 5 * 60_000;
 
@@ -58,12 +65,8 @@ function livePowerW(plant: SmaSimPlant, now: number): number | null {
   return now - measuredAt > STALE_AFTER_MS ? null : plantPowerW(plant, measuredAt);
 }
 
-/** Retry backoffs pass at once: the tests never wait in real time. */
-const noWait = async (_ms: number) => {};
-
 /** 12:00 in Amsterdam, on a 5-minute boundary so the vendor's data time is the instant itself. */
 const FIXED_NOW = Date.UTC(2024, 6, 1, 10, 0);
-const ORIGIN = "http://sandbox.test";
 const [sandboxAccount, benchAccount] = sandboxAccounts.sma;
 /** The small account's plants: three simulated ones, then its quirk plants (sandbox/accounts.ts). */
 const sandboxPlants = smaPlants(sandboxAccount);
@@ -72,24 +75,6 @@ const credentials: SmaCredentials = {
   clientSecret: sandboxAccount.clientSecret,
   ownerEmail: sandboxAccount.ownerEmail,
 };
-
-function memorySession(initial: Record<string, unknown> | null = null): ProviderSession {
-  let value = initial;
-  return {
-    get: () => value,
-    set: (next) => {
-      value = next;
-    },
-  };
-}
-
-/** Rejects when the caller's signal aborts: the sandbox app itself does not watch the signal. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-    promise.then(resolve, reject);
-  });
-}
 
 interface HarnessOptions {
   now?: number;
@@ -106,12 +91,12 @@ const PLANT_SET = /^\/sma\/v1\/plants\/[^/]+\/measurements\//;
 
 /** The adapter's call context wired to one sandbox, with a clock the test can move. */
 function sandboxHarness(options: HarnessOptions = {}) {
-  const clock = { now: options.now ?? FIXED_NOW };
-  const now = () => clock.now;
-  const sandbox = createSandbox({ now });
+  const clock = movableClock(options.now ?? FIXED_NOW);
+  const sandbox = createSandbox({ now: clock.now });
   const calls: string[] = [];
   /** Every request's path with its query. */
   const urls: string[] = [];
+  const vendor = sandboxFetch(sandbox, { fault: options.fault, faultWhen: options.faultWhen });
   const fetch = async (request: Request) => {
     const url = new URL(request.url);
     calls.push(`${request.method} ${url.pathname}`);
@@ -119,28 +104,15 @@ function sandboxHarness(options: HarnessOptions = {}) {
     if (options.noPlantSets && PLANT_SET.test(url.pathname)) {
       return Response.json({ title: "Bad Request", status: 400 }, { status: 400 });
     }
-    const headers = new Headers(request.headers);
-    if (options.fault && (options.faultWhen?.(url) ?? true)) headers.set("X-Sandbox-Fault", options.fault);
-    const forwarded = new Request(request, { headers, signal: request.signal });
-    return untilAborted(Promise.resolve(sandbox.fetch(forwarded)), request.signal);
+    return vendor(request);
   };
-  const ctx: ProviderCallContext = {
-    http: new ProviderHttp({ fetch, timeoutMs: options.timeoutMs, sleep: noWait }),
-    urls: sandboxUrls(ORIGIN),
-    now,
-    session: options.session ?? memorySession(),
-  };
+  const ctx = callContext(
+    fetch,
+    clock.now,
+    options.session ? { session: options.session } : {},
+    options.timeoutMs,
+  );
   return { ctx, clock, calls, urls, sandbox };
-}
-
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProviderError) return error;
-    throw error;
-  }
-  throw new Error("expected a ProviderError, but the call succeeded");
 }
 
 const tokenCalls = (calls: string[]) => calls.filter((call) => call === "POST /sma-auth/oauth2/token").length;
@@ -321,7 +293,7 @@ describe("SMA adapter against the sandbox", () => {
       ]),
     ]);
     calls.length = 0;
-    clock.now += BUCKET_MS;
+    clock.at += BUCKET_MS;
     const steady = await readAllPages(smaAdapter, ctx, credentials, listed.systems.map(asKnown));
     expect(dataCalls()).toEqual(plants.flatMap(liveCalls));
     expect(steady.systems.map((s) => s.dataTime)).toEqual(
@@ -357,10 +329,10 @@ describe("SMA adapter against the sandbox", () => {
     // One per inverter; the plants' data loggers and energy meter are never asked.
     const inverterCount = plants.reduce((n, plant) => n + plant.inverters.length, 0);
     expect(setsCalls()).toBe(inverterCount);
-    clock.now += 5 * 60_000;
+    clock.at += 5 * 60_000;
     await readAllPages(smaAdapter, ctx, credentials);
     expect(setsCalls()).toBe(inverterCount);
-    clock.now += 24 * 3_600_000;
+    clock.at += 24 * 3_600_000;
     await readAllPages(smaAdapter, ctx, credentials);
     expect(setsCalls()).toBe(2 * inverterCount);
   });
@@ -369,20 +341,20 @@ describe("SMA adapter against the sandbox", () => {
     const { ctx, calls, clock } = sandboxHarness();
     await readAllPages(smaAdapter, ctx, credentials);
     expect(tokenCalls(calls)).toBe(1);
-    clock.now = FIXED_NOW + 60_000;
+    clock.at = FIXED_NOW + 60_000;
     await readAllPages(smaAdapter, ctx, credentials);
     expect(tokenCalls(calls)).toBe(1);
-    clock.now = FIXED_NOW + 4 * 60_000 + 45_000;
+    clock.at = FIXED_NOW + 4 * 60_000 + 45_000;
     await readAllPages(smaAdapter, ctx, credentials);
     expect(tokenCalls(calls)).toBe(2);
     // The new token is good for another 5 minutes of sandbox time.
-    clock.now = FIXED_NOW + 9 * 60_000;
+    clock.at = FIXED_NOW + 9 * 60_000;
     await readAllPages(smaAdapter, ctx, credentials);
     expect(tokenCalls(calls)).toBe(2);
   });
 
   it("replaces a cached token that SMA rejects, once", async () => {
-    const session = memorySession();
+    const session = testSession();
     const { ctx, calls } = sandboxHarness({ session });
     await smaAdapter.testConnection(ctx, credentials);
     session.set({ ...session.get(), accessToken: "revoked-token" });
@@ -392,11 +364,11 @@ describe("SMA adapter against the sandbox", () => {
   });
 
   it("reports a withdrawn consent readably and asks for it again on the next sync", async () => {
-    const session = memorySession();
+    const session = testSession();
     await smaAdapter.testConnection(sandboxHarness({ session }).ctx, credentials);
     // Another SMA (a fresh sandbox) knows neither the cached token nor the owner's consent.
     const { ctx, calls } = sandboxHarness({ session });
-    const error = await providerError(readAllPages(smaAdapter, ctx, credentials));
+    const error = await failure(readAllPages(smaAdapter, ctx, credentials));
     expect(error.kind).toBe("auth");
     expect(error.message).toMatch(/withdrawn consent/);
     expect(tokenCalls(calls)).toBe(1);
@@ -545,7 +517,7 @@ describe("SMA live values of the sandbox's quirk plants", () => {
 describe("SMA sandbox host behaviour", () => {
   async function token(sandbox: ReturnType<typeof createSandbox>, basic: string) {
     return sandbox.fetch(
-      new Request(`${ORIGIN}/sma-auth/oauth2/token`, {
+      new Request(`${SANDBOX_ORIGIN}/sma-auth/oauth2/token`, {
         method: "POST",
         headers: {
           Authorization: `Basic ${btoa(basic)}`,
@@ -556,7 +528,9 @@ describe("SMA sandbox host behaviour", () => {
     );
   }
   const get = (sandbox: ReturnType<typeof createSandbox>, path: string, accessToken: string) =>
-    sandbox.fetch(new Request(`${ORIGIN}${path}`, { headers: { Authorization: `Bearer ${accessToken}` } }));
+    sandbox.fetch(
+      new Request(`${SANDBOX_ORIGIN}${path}`, { headers: { Authorization: `Bearer ${accessToken}` } }),
+    );
 
   it("answers a plant's day set bucket by bucket as the sum of its inverters' day sets", async () => {
     const { ctx } = sandboxHarness();
@@ -612,7 +586,7 @@ describe("SMA sandbox host behaviour", () => {
     expect(noConsent.status, await noConsent.text()).toBe(403);
 
     await sandbox.fetch(
-      new Request(`${ORIGIN}/sma-auth/oauth2/v2/bc-authorize`, {
+      new Request(`${SANDBOX_ORIGIN}/sma-auth/oauth2/v2/bc-authorize`, {
         method: "POST",
         headers: { Authorization: `Bearer ${issued.access_token}`, "Content-Type": "application/json" },
         body: JSON.stringify({ loginHint: sandboxAccount.ownerEmail }),
@@ -624,9 +598,9 @@ describe("SMA sandbox host behaviour", () => {
       issued.access_token,
     );
     expect(await state.json()).toEqual(consentExample);
-    clock.now = FIXED_NOW + 299_000;
+    clock.at = FIXED_NOW + 299_000;
     expect((await get(sandbox, "/sma/v1/plants", issued.access_token)).status).toBe(200);
-    clock.now = FIXED_NOW + 300_000;
+    clock.at = FIXED_NOW + 300_000;
     expect((await get(sandbox, "/sma/v1/plants", issued.access_token)).status).toBe(401);
     expect((await get(sandbox, "/sma/v1/plants", "made-up")).status).toBe(401);
   });
@@ -637,16 +611,14 @@ describe("SMA adapter errors", () => {
 
   it("reports a wrong client secret as an auth error", async () => {
     const { ctx } = sandboxHarness();
-    const error = await providerError(
-      smaAdapter.testConnection(ctx, { ...credentials, clientSecret: "wrong" }),
-    );
+    const error = await failure(smaAdapter.testConnection(ctx, { ...credentials, clientSecret: "wrong" }));
     expect(error.kind).toBe("auth");
     expect(error.message).toMatch(/client ID or client secret/);
   });
 
   it("reports an owner e-mail SMA does not know as an auth error", async () => {
     const { ctx } = sandboxHarness();
-    const error = await providerError(
+    const error = await failure(
       smaAdapter.testConnection(ctx, { ...credentials, ownerEmail: "stranger@example.com" }),
     );
     expect(error.kind).toBe("auth");
@@ -660,7 +632,7 @@ describe("SMA adapter errors", () => {
     ["partial", "malformed"],
   ])("turns a %s answer of the data host into %s", async (fault, kind) => {
     const { ctx } = sandboxHarness({ fault, faultWhen: dataHost });
-    const error = await providerError(readAllPages(smaAdapter, ctx, credentials));
+    const error = await failure(readAllPages(smaAdapter, ctx, credentials));
     expect(error.kind).toBe(kind);
     if (fault === "429") expect(error.retryAfterMs).toBe(60_000);
     if (fault === "partial") expect(error.message).toMatch(/plant list.*plants\.0\.name/);
@@ -672,13 +644,13 @@ describe("SMA adapter errors", () => {
     ["partial", "malformed"],
   ])("turns a %s answer of the token endpoint into %s", async (fault, kind) => {
     const { ctx } = sandboxHarness({ fault });
-    const error = await providerError(smaAdapter.testConnection(ctx, credentials));
+    const error = await failure(smaAdapter.testConnection(ctx, credentials));
     expect(error.kind).toBe(kind);
   });
 
   it("gives up on a host that does not answer in time", async () => {
     const { ctx } = sandboxHarness({ fault: "timeout", faultWhen: dataHost, timeoutMs: 200 });
-    const error = await providerError(readAllPages(smaAdapter, ctx, credentials));
+    const error = await failure(readAllPages(smaAdapter, ctx, credentials));
     expect(error.kind).toBe("timeout");
   });
 });
@@ -704,24 +676,17 @@ function exampleVendor(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
   const requests: Request[] = [];
-  const fetch = async (request: Request) => {
-    requests.push(request.clone());
-    const url = new URL(request.url);
-    const body = routes[`${request.method} ${url.pathname.replace(/^\/(sma-auth|sma-consent|sma)/, "")}`];
-    if (body === undefined) return new Response("", { status: 404 });
-    return body instanceof Response ? body : Response.json(body);
-  };
+  const route = (request: Request) =>
+    `${request.method} ${new URL(request.url).pathname.replace(/^\/(sma-auth|sma-consent|sma)/, "")}`;
+  const fetch = answersFetch(
+    (request) => routes[route(request)],
+    () => new Response("", { status: 404 }),
+    requests,
+  );
   return { fetch, requests };
 }
 
-function exampleContext(fetch: (request: Request) => Promise<Response>, now: number): ProviderCallContext {
-  return {
-    http: new ProviderHttp({ fetch, sleep: noWait }),
-    urls: sandboxUrls(ORIGIN),
-    now: () => now,
-    session: memorySession(),
-  };
-}
+const exampleContext = (fetch: Fetch, now: number) => callContext(fetch, () => now);
 
 const exampleCredentials: SmaCredentials = {
   clientId: "example-client",
@@ -786,7 +751,7 @@ describe("SMA adapter against the research examples", () => {
     for (const request of rest)
       expect(request.headers.get("Authorization")).toBe(`Bearer ${tokenExample.access_token}`);
     const day = rest.find((r) => r.url.includes("/Day"));
-    expect(new URL(day?.url ?? ORIGIN).search).toBe("?Date=2024-07-01&ReturnEnergyValues=true");
+    expect(new URL(day?.url ?? SANDBOX_ORIGIN).search).toBe("?Date=2024-07-01&ReturnEnergyValues=true");
     // Consent was already accepted: the owner is not e-mailed again.
     expect(rest.some((r) => r.method === "POST")).toBe(false);
   });
@@ -857,7 +822,7 @@ describe("SMA adapter against the research examples", () => {
 
   it("waits for a pending consent without e-mailing the owner again", async () => {
     const vendor = exampleVendor({ "GET /oauth2/v2/bc-authorize/owner%40example.com": { state: "Pending" } });
-    const error = await providerError(
+    const error = await failure(
       smaAdapter.testConnection(exampleContext(vendor.fetch, EXAMPLE_NOW), exampleCredentials),
     );
     expect(error.kind).toBe("invalid_request");
@@ -872,9 +837,9 @@ describe("SMA adapter against the research examples", () => {
   it("asks for consent at the consent host (SMA_CONSENT_URL) and for tokens at the auth host", async () => {
     const vendor = exampleVendor({ "GET /oauth2/v2/bc-authorize/owner%40example.com": { state: "Pending" } });
     const ctx = exampleContext(vendor.fetch, EXAMPLE_NOW);
-    await providerError(
+    await failure(
       smaAdapter.testConnection(
-        { ...ctx, urls: { ...ctx.urls, smaConsent: `${ORIGIN}/sma-consent` } },
+        { ...ctx, urls: { ...ctx.urls, smaConsent: `${SANDBOX_ORIGIN}/sma-consent` } },
         exampleCredentials,
       ),
     );
@@ -887,16 +852,14 @@ describe("SMA adapter against the research examples", () => {
   it("asks a declined owner again only when a person tests the connection", async () => {
     const declined = { "GET /oauth2/v2/bc-authorize/owner%40example.com": { state: "Rejected" } };
     const sync = exampleVendor(declined);
-    const syncError = await providerError(
+    const syncError = await failure(
       readAllPages(smaAdapter, exampleContext(sync.fetch, EXAMPLE_NOW), exampleCredentials),
     );
     expect(syncError.kind).toBe("auth");
     expect(sync.requests.some((r) => r.method === "POST" && r.url.endsWith("/bc-authorize"))).toBe(false);
 
     const test = exampleVendor({ ...declined, "POST /oauth2/v2/bc-authorize": { state: "Pending" } });
-    await providerError(
-      smaAdapter.testConnection(exampleContext(test.fetch, EXAMPLE_NOW), exampleCredentials),
-    );
+    await failure(smaAdapter.testConnection(exampleContext(test.fetch, EXAMPLE_NOW), exampleCredentials));
     const consentRequest = test.requests.find((r) => r.method === "POST" && r.url.endsWith("/bc-authorize"));
     expect(await consentRequest?.json()).toEqual({ loginHint: "owner@example.com" });
   });

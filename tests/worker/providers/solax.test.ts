@@ -11,12 +11,10 @@ import {
   inverterTemperatureC,
 } from "../../../sandbox/simulation";
 import { solaxCommercialPlants, solaxPlants } from "../../../sandbox/solax";
-import { ProviderError, StaleListsError } from "../../../worker/providers/errors";
-import { ProviderHttp } from "../../../worker/providers/http";
+import { StaleListsError } from "../../../worker/providers/errors";
 import { solaxAdapter } from "../../../worker/providers/solax";
 import type { SolaxCredentials, SolaxTokenCredentials } from "../../../worker/providers/solax/credentials";
-import type { NormalisedSystem, ProviderCallContext, ProviderSession } from "../../../worker/providers/types";
-import { sandboxUrls } from "../../../worker/providers/urls";
+import type { NormalisedSystem } from "../../../worker/providers/types";
 import oauthTokenExample from "../../fixtures/provider-examples/solax/openapi-oauth-token.json";
 import alarmInfoExample from "../../fixtures/provider-examples/solax/openapi-page_alarm_info.json";
 import plantInfoExample from "../../fixtures/provider-examples/solax/openapi-page_plant_info.json";
@@ -27,9 +25,7 @@ import v2DataUnauthorizedExample from "../../fixtures/provider-examples/solax/v2
 import v2TokenInvalidExample from "../../fixtures/provider-examples/solax/v2-error-token-invalid.json";
 import v2RealtimeExample from "../../fixtures/provider-examples/solax/v2-realtimeInfo.json";
 import { asKnown, readAllPages } from "./all-pages";
-
-/** Retry backoffs pass at once: the tests never wait in real time. */
-const noWait = async (_ms: number) => {};
+import { answersFetch, type Fetch, failure, fixedTimeHarness, movableClock, sandboxFetch } from "./harness";
 
 // 11:22 in Sydney, where the third plant's first inverter has its 11:00-11:45 fault.
 const FIXED_NOW = Date.UTC(2024, 5, 2, 1, 22, 30);
@@ -55,72 +51,21 @@ const benchOpenApiCredentials: SolaxCredentials = {
 };
 const stateNames = { online: "online", offline: "offline", fault: "alarm" } as const;
 
-type Fetch = (request: Request) => Promise<Response>;
-type App = { fetch: (request: Request) => Response | Promise<Response> };
-
-function memorySession(): ProviderSession {
-  let value: Record<string, unknown> | null = null;
-  return { get: () => value, set: (next) => (value = next) };
-}
-
-/** Like the real fetch, the call rejects when its signal aborts (the sandbox itself keeps going). */
-function appFetch(app: App, fault?: string, seen: Request[] = []): Fetch {
-  return (request) => {
-    seen.push(request.clone());
-    const headers = new Headers(request.headers);
-    if (fault) headers.set("X-Sandbox-Fault", fault);
-    const forwarded = new Request(request, { headers });
-    return new Promise<Response>((resolve, reject) => {
-      request.signal.addEventListener("abort", () => reject(request.signal.reason));
-      Promise.resolve(app.fetch(forwarded)).then(resolve, reject);
-    });
-  };
-}
-
-function context(fetch: Fetch, overrides: Partial<ProviderCallContext> = {}, timeoutMs?: number) {
-  return {
-    http: new ProviderHttp({ fetch, timeoutMs, sleep: noWait }),
-    urls: sandboxUrls("http://sandbox.test"),
-    now: () => FIXED_NOW,
-    session: memorySession(),
-    ...overrides,
-  } satisfies ProviderCallContext;
-}
-
-const sandboxContext = (fault?: string, timeoutMs?: number, seen?: Request[]) =>
-  context(appFetch(createSandbox({ now: () => FIXED_NOW }), fault, seen), {}, timeoutMs);
-
-/** A clock both the sandbox and the adapter read, moved by the test. */
-function movableClock(start = FIXED_NOW) {
-  const clock = { at: start, now: () => clock.at };
-  return clock;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const { context, sandboxContext } = fixedTimeHarness(FIXED_NOW);
 
 /** Serves fixed answers by path (without the sandbox mount), 404 for anything else. */
 function exampleFetch(answers: Record<string, unknown>, seen: Request[] = []): Fetch {
-  return async (request) => {
-    seen.push(request);
+  const answerFor = (request: Request) => {
     const url = new URL(request.url);
     const path = url.pathname.replace(/^\/solax(-openapi)?/, "");
     // The example account holds residential plants only: its commercial list is empty.
     if (path.endsWith("/page_plant_info") && url.searchParams.get("businessType") === "4") {
-      return Response.json({ code: 10000, message: "success", result: { records: [], total: 0, pages: 1 } });
+      return { code: 10000, message: "success", result: { records: [], total: 0, pages: 1 } };
     }
     const answer = answers[path];
-    if (answer === undefined) return new Response("Not Found", { status: 404 });
-    return typeof answer === "function"
-      ? Response.json((answer as (r: Request) => unknown)(request))
-      : Response.json(answer);
+    return typeof answer === "function" ? (answer as (r: Request) => unknown)(request) : answer;
   };
+  return answersFetch(answerFor, () => new Response("Not Found", { status: 404 }), seen);
 }
 
 const V2 = "/api/v2/dataAccess/realtimeInfo/get";
@@ -236,9 +181,9 @@ describe("solax token API against the sandbox", () => {
   });
 
   it("enforces 10 calls a minute per token with the vendor's one-hour ban", async () => {
-    const clock = movableClock();
+    const clock = movableClock(FIXED_NOW);
     const sandbox = createSandbox({ now: clock.now });
-    const ctx = context(appFetch(sandbox), { now: clock.now });
+    const ctx = context(sandboxFetch(sandbox), { now: clock.now });
     // Three dongles per snapshot: calls 1-9 pass, the 11th is refused.
     for (let round = 0; round < 3; round++) await readAllPages(solaxAdapter, ctx, tokenCredentials);
     const error = await failure(readAllPages(solaxAdapter, ctx, tokenCredentials));
@@ -392,43 +337,25 @@ describe("solax token API against the research's example answers", () => {
     });
   });
 
+  /** How the adapter fails when the API at `path` gives `answer` for the example dongle. */
+  const exampleFailure = (path: string, answer: unknown) =>
+    failure(
+      readAllPages(solaxAdapter, context(exampleFetch({ [path]: answer })), exampleToken("SVJWACXAK2")),
+    );
+
   it("reports the v2 invalid-token code as auth and 1003 as a readable invalid request", async () => {
-    const auth = await failure(
-      readAllPages(
-        solaxAdapter,
-        context(exampleFetch({ [V2]: v2TokenInvalidExample })),
-        exampleToken("SVJWACXAK2"),
-      ),
-    );
+    const auth = await exampleFailure(V2, v2TokenInvalidExample);
     expect(auth.kind).toBe("auth");
-    const foreign = await failure(
-      readAllPages(
-        solaxAdapter,
-        context(exampleFetch({ [V2]: v2DataUnauthorizedExample })),
-        exampleToken("SVJWACXAK2"),
-      ),
-    );
+    const foreign = await exampleFailure(V2, v2DataUnauthorizedExample);
     expect(foreign.kind).toBe("invalid_request");
     expect(foreign.message).toContain("SVJWACXAK2");
   });
 
   it("reports v1's string result and its violation answer", async () => {
-    const notAccessed = await failure(
-      readAllPages(
-        solaxAdapter,
-        context(exampleFetch({ [V1]: v1NotAccessedExample })),
-        exampleToken("SVJWACXAK2"),
-      ),
-    );
+    const notAccessed = await exampleFailure(V1, v1NotAccessedExample);
     expect(notAccessed.kind).toBe("invalid_request");
     expect(notAccessed.message).toContain('"this sn did not access!"');
-    const limited = await failure(
-      readAllPages(
-        solaxAdapter,
-        context(exampleFetch({ [V1]: v1RateLimitedExample })),
-        exampleToken("SVJWACXAK2"),
-      ),
-    );
+    const limited = await exampleFailure(V1, v1RateLimitedExample);
     expect(limited.kind).toBe("rate_limited");
     expect(limited.retryAfterMs).toBe(60 * 60 * 1000);
   });
@@ -582,9 +509,9 @@ describe("solax Developer OpenAPI against the sandbox", () => {
   });
 
   it("caches the token in the session and renews it when it expires", async () => {
-    const clock = movableClock();
+    const clock = movableClock(FIXED_NOW);
     const seen: Request[] = [];
-    const ctx = context(appFetch(createSandbox({ now: clock.now }), undefined, seen), { now: clock.now });
+    const ctx = context(sandboxFetch(createSandbox({ now: clock.now }), { seen }), { now: clock.now });
     const tokenCalls = () => seen.filter((request) => request.url.endsWith("/oauth/token")).length;
     await solaxAdapter.testConnection(ctx, openApiCredentials);
     await solaxAdapter.testConnection(ctx, openApiCredentials);
@@ -634,12 +561,12 @@ describe("solax Developer OpenAPI against the sandbox", () => {
 
   /** The sandbox on a clock that moves 600 ms a call (the OpenAPI's pace), recording every request. */
   function pacedSandbox() {
-    const clock = movableClock();
+    const clock = movableClock(FIXED_NOW);
     const seen: Request[] = [];
     const sandbox = createSandbox({ now: clock.now });
     const paced: Fetch = (request) => {
       clock.at += 600;
-      return appFetch(sandbox, undefined, seen)(request);
+      return sandboxFetch(sandbox, { seen })(request);
     };
     return { clock, seen, paced };
   }

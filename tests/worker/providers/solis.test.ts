@@ -16,7 +16,6 @@ import {
 import { solisSandbox } from "../../../sandbox/solis";
 import { VirtualClock } from "../../../sandbox/virtual-clock";
 import { localBudget } from "../../../worker/providers/budget";
-import { ProviderError } from "../../../worker/providers/errors";
 import { ProviderHttp } from "../../../worker/providers/http";
 import { solisAdapter } from "../../../worker/providers/solis";
 import { SolisClient } from "../../../worker/providers/solis/client";
@@ -29,7 +28,6 @@ import {
 } from "../../../worker/providers/solis/normalise";
 import { inverterSchema, stationSchema } from "../../../worker/providers/solis/schemas";
 import { solisSignedHeaders } from "../../../worker/providers/solis/signature";
-import type { ProviderCallContext, ProviderSession } from "../../../worker/providers/types";
 import { sandboxUrls } from "../../../worker/providers/urls";
 import alarmListExample from "../../fixtures/provider-examples/soliscloud/alarmList.json";
 import abnormalDataExample from "../../fixtures/provider-examples/soliscloud/error-abnormal-data.json";
@@ -40,9 +38,7 @@ import inverterListExample from "../../fixtures/provider-examples/soliscloud/inv
 import stationDetailExample from "../../fixtures/provider-examples/soliscloud/stationDetail.json";
 import userStationListExample from "../../fixtures/provider-examples/soliscloud/userStationList.json";
 import { readAllPages } from "./all-pages";
-
-/** Retry backoffs pass at once: the tests never wait in real time. */
-const noWait = async (_ms: number) => {};
+import { answersFetch, type Fetch, failure, fixedTimeHarness, sandboxFetch } from "./harness";
 
 // 11:22:30 in Amsterdam and Munich on a day their first inverter has its 11:00-11:45 fault.
 const FIXED_NOW = Date.UTC(2024, 5, 20, 9, 22, 30);
@@ -51,62 +47,33 @@ const [account, benchAccount] = sandboxAccounts.solis;
 const credentials = { keyId: account.keyId, keySecret: account.keySecret };
 const benchCredentials = { keyId: benchAccount.keyId, keySecret: benchAccount.keySecret };
 
-type Fetch = (request: Request) => Promise<Response>;
-type App = { fetch: (request: Request) => Response | Promise<Response> };
-
-function memorySession(): ProviderSession {
-  let value: Record<string, unknown> | null = null;
-  return { get: () => value, set: (next) => (value = next) };
-}
-
-/** Like the real fetch, the call rejects when its signal aborts (the sandbox itself keeps going). */
-function appFetch(app: App, fault?: string): Fetch {
-  return (request) => {
-    const headers = new Headers(request.headers);
-    if (fault) headers.set("X-Sandbox-Fault", fault);
-    const forwarded = new Request(request, { headers });
-    return new Promise<Response>((resolve, reject) => {
-      request.signal.addEventListener("abort", () => reject(request.signal.reason));
-      Promise.resolve(app.fetch(forwarded)).then(resolve, reject);
-    });
-  };
-}
-
-function context(fetch: Fetch, overrides: Partial<ProviderCallContext> = {}, timeoutMs?: number) {
-  const http = new ProviderHttp({ fetch, timeoutMs, sleep: noWait });
-  return {
-    http,
-    urls: sandboxUrls("http://sandbox.test"),
-    now: () => FIXED_NOW,
-    session: memorySession(),
-    ...overrides,
-  } satisfies ProviderCallContext;
-}
-
-const sandboxContext = (fault?: string, timeoutMs?: number) =>
-  context(appFetch(createSandbox({ now: () => FIXED_NOW }), fault), {}, timeoutMs);
+const { context, sandboxContext } = fixedTimeHarness(FIXED_NOW);
 
 /** Serves fixed vendor answers by endpoint name, as SolisCloud would for any signed request. */
-function exampleFetch(answers: Record<string, unknown>): Fetch {
-  return async (request) => {
-    const endpoint = new URL(request.url).pathname.split("/").pop() ?? "";
-    const answer = answers[endpoint];
-    if (answer === undefined) return new Response("not found", { status: 404 });
-    return Response.json(answer);
-  };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
+const exampleFetch = (answers: Record<string, unknown>): Fetch =>
+  answersFetch(
+    (request) => answers[new URL(request.url).pathname.split("/").pop() ?? ""],
+    () => new Response("not found", { status: 404 }),
   );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
 
 const plants = simulatedPlants("solis", account.keyId, account.plants);
 const stateNames = { online: "online", offline: "offline", fault: "alarm" } as const;
+
+/**
+ * The benchmark account budgeted as in production, on a virtual clock that keeps the test fast:
+ * the emulator's limit clock is the same one, so the spacing is real to it.
+ */
+function benchContext() {
+  const clock = new VirtualClock(Date.now());
+  const sandbox = new Hono().route("/solis", solisSandbox({ now: () => FIXED_NOW, clock: clock.now }));
+  const http = new ProviderHttp({
+    fetch: clock.track(sandboxFetch(sandbox)),
+    budget: localBudget(solisAdapter.callPlan(benchCredentials)),
+    now: clock.now,
+    sleep: clock.sleep,
+  });
+  return { clock, http, ctx: context(http) };
+}
 
 describe("solis adapter against the sandbox", () => {
   it("lists every station with its inverters and the simulation's values at the vendor's data time", async () => {
@@ -200,7 +167,7 @@ describe("solis adapter against the sandbox", () => {
     const sandbox = createSandbox({ now: () => later });
     const second = await readAllPages(
       solisAdapter,
-      context(appFetch(sandbox), { now: () => later }),
+      context(sandboxFetch(sandbox), { now: () => later }),
       credentials,
     );
     const ids = (snapshot: typeof first) => snapshot.alarms?.map((alarm) => alarm.providerAlarmId).sort();
@@ -216,18 +183,9 @@ describe("solis adapter against the sandbox", () => {
   });
 
   it("pages through all 500 plants of the benchmark account within 2 calls per second", async () => {
-    // A virtual clock keeps the test fast; the emulator's limit clock is the same one, so the
-    // spacing is real to it, and the three lists are read side by side as in production.
-    const clock = new VirtualClock(Date.now());
-    const sandbox = new Hono().route("/solis", solisSandbox({ now: () => FIXED_NOW, clock: clock.now }));
-    const http = new ProviderHttp({
-      fetch: clock.track(appFetch(sandbox)),
-      budget: localBudget(solisAdapter.callPlan(benchCredentials)),
-      now: clock.now,
-      sleep: clock.sleep,
-    });
+    // The three lists are read side by side, as in production.
+    const { clock, http, ctx } = benchContext();
     const startedAt = clock.now();
-    const ctx = context(appFetch(sandbox), { http });
     const snapshot = await readAllPages(solisAdapter, ctx, benchCredentials);
 
     const benchPlants = simulatedPlants("solis", benchAccount.keyId, benchAccount.plants);
@@ -247,15 +205,7 @@ describe("solis adapter against the sandbox", () => {
   }, 60_000);
 
   it("stores a station page's stations in the unit that reads it: their inverters are read first", async () => {
-    const clock = new VirtualClock(Date.now());
-    const sandbox = new Hono().route("/solis", solisSandbox({ now: () => FIXED_NOW, clock: clock.now }));
-    const http = new ProviderHttp({
-      fetch: clock.track(appFetch(sandbox)),
-      budget: localBudget(solisAdapter.callPlan(benchCredentials)),
-      now: clock.now,
-      sleep: clock.sleep,
-    });
-    const ctx = context(appFetch(sandbox), { http });
+    const { ctx } = benchContext();
     const benchPlants = simulatedPlants("solis", benchAccount.keyId, benchAccount.plants);
     const stationPageOf = (cursor: string | null) =>
       cursor === null ? 1 : (JSON.parse(cursor) as { stationPage: number | null }).stationPage;
@@ -438,7 +388,7 @@ describe("solis adapter failures", () => {
   });
 
   it("explains a clock more than 15 minutes off (HTTP 408)", async () => {
-    const ctx = context(appFetch(createSandbox({ now: () => FIXED_NOW })), {
+    const ctx = context(sandboxFetch(createSandbox({ now: () => FIXED_NOW })), {
       now: () => FIXED_NOW + 20 * 60_000,
     });
     const error = await failure(solisAdapter.testConnection(ctx, credentials));
@@ -464,7 +414,7 @@ describe("solis adapter failures", () => {
 
   it("is held to 2 calls per second per endpoint by the emulator", async () => {
     const sandbox = new Hono().route("/solis", solisSandbox({ now: () => FIXED_NOW, clock: () => 0 }));
-    const ctx = context(appFetch(sandbox));
+    const ctx = context(sandboxFetch(sandbox));
     await solisAdapter.testConnection(ctx, credentials);
     await solisAdapter.testConnection(ctx, credentials);
     const error = await failure(solisAdapter.testConnection(ctx, credentials));
@@ -576,7 +526,7 @@ describe("solis credentials", () => {
     const vendorHost: Fetch = (request) => {
       seen.push(request.url);
       const url = new URL(request.url);
-      return appFetch(sandbox)(new Request(`http://sandbox.test/solis${url.pathname}`, request));
+      return sandboxFetch(sandbox)(new Request(`http://sandbox.test/solis${url.pathname}`, request));
     };
     const ctx = context(vendorHost, {
       urls: { ...sandboxUrls("http://sandbox.test"), solis: "https://unused.invalid" },

@@ -3,21 +3,18 @@ import { describe, expect, it } from "vitest";
 import { sandboxAccounts } from "../../../sandbox/accounts";
 import { createSandbox } from "../../../sandbox/app";
 import { budgetName, localBudget, reserveSlot } from "../../../worker/providers/budget";
-import { ProviderError } from "../../../worker/providers/errors";
 import { MAX_ANSWER_BYTES, ProviderHttp } from "../../../worker/providers/http";
 import { findApiAdapter, providerBudget } from "../../../worker/providers/registry";
 import { solisAdapter } from "../../../worker/providers/solis";
-import type { ProviderCallContext } from "../../../worker/providers/types";
 import { sandboxUrls } from "../../../worker/providers/urls";
 import { call, expectStatus, registerOwner } from "../helpers";
 import { readAllPages } from "./all-pages";
+import { callContext, type Fetch, failure } from "./harness";
 
 const solis = sandboxAccounts.solis[0];
 const solisCredentials = { keyId: solis.keyId, keySecret: solis.keySecret };
 const fronius = sandboxAccounts.fronius[0];
 const FIXED_NOW = Date.UTC(2024, 5, 21, 10, 0, 0);
-
-type Fetch = (request: Request) => Promise<Response>;
 
 /** Records every wait instead of waiting. */
 function recordingSleep() {
@@ -25,24 +22,7 @@ function recordingSleep() {
   return { waits, sleep: async (ms: number) => void waits.push(ms) };
 }
 
-function context(http: ProviderHttp): ProviderCallContext {
-  let session: Record<string, unknown> | null = null;
-  return {
-    http,
-    urls: sandboxUrls("http://sandbox.test"),
-    now: () => FIXED_NOW,
-    session: { get: () => session, set: (value) => (session = value) },
-  };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const context = (http: ProviderHttp) => callContext(http, () => FIXED_NOW);
 
 const answering =
   (...answers: (() => Response)[]): Fetch =>
