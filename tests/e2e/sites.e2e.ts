@@ -34,7 +34,9 @@ describe("sites, systems and portfolios in the browser", () => {
 
     await page.getByLabel("Site Name").fill("Keizersgracht Rooftops");
     // Typed like a person, so the autocomplete's 5-character threshold and debounce run for real.
-    await page.getByLabel("Address").pressSequentially("Keizersgracht 12, Amsterdam", { delay: 20 });
+    await page
+      .getByLabel("Address", { exact: true })
+      .pressSequentially("Keizersgracht 12, Amsterdam", { delay: 20 });
     const suggestion = page.getByRole("option", { name: /Keizersgracht/ });
     await suggestion.waitFor();
     await screenshot(page, "11-create-site-suggestions");
@@ -109,7 +111,7 @@ describe("sites, systems and portfolios in the browser", () => {
     await page.getByRole("button", { name: "Add Site" }).click();
     const addSite = page.getByRole("dialog");
     await addSite.getByLabel("Site Name").fill("Damrak Office");
-    await addSite.getByLabel("Address").fill("Damrak 1, Amsterdam");
+    await addSite.getByLabel("Address", { exact: true }).fill("Damrak 1, Amsterdam");
     await addSite.getByLabel("Country").fill("NL");
     await addSite.getByRole("button", { name: "Search" }).click();
     await addSite.getByText("Location verified").waitFor();
