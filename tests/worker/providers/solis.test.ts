@@ -203,34 +203,6 @@ describe("solis adapter against the sandbox", () => {
     expect(clock.now() - startedAt).toBe((Math.ceil(inverterCount / 100) - 1) * 550);
     // The simulation integrates each inverter's day in 5-minute steps: 1,250 inverters take a while.
   }, 60_000);
-
-  it("stores a station page's stations in the unit that reads it: their inverters are read first", async () => {
-    const { ctx } = benchContext();
-    const benchPlants = simulatedPlants("solis", benchAccount.keyId, benchAccount.plants);
-    const stationPageOf = (cursor: string | null) =>
-      cursor === null ? 1 : (JSON.parse(cursor) as { stationPage: number | null }).stationPage;
-    let cursor: string | null = null;
-    let waited = 0;
-    do {
-      const before = stationPageOf(cursor);
-      const page = await solisAdapter.syncPage(ctx, benchCredentials, cursor, null);
-      const after = page.nextCursor === null ? null : stationPageOf(page.nextCursor);
-      const stored = new Set(page.systems.map((system) => system.providerSystemId));
-      if (before !== null && after !== before) {
-        // The page read in this unit: its stations leave with it, each with all its inverters.
-        const read = benchPlants.slice((before - 1) * 100, before * 100);
-        const missing = read.filter((plant) => !stored.has(plant.id));
-        waited += missing.length;
-      }
-      for (const system of page.systems) {
-        const plant = benchPlants.find((p) => p.id === system.providerSystemId);
-        expect(system.inverters).toHaveLength(plant?.inverters.length ?? -1);
-      }
-      cursor = page.nextCursor;
-    } while (cursor !== null);
-    // Only the first page, read before any inverter, waits for its inverters (a unit or two).
-    expect(waited).toBeLessThanOrEqual(100);
-  }, 60_000);
 });
 
 describe("solis adapter against the research example responses", () => {

@@ -103,16 +103,12 @@ export const solisAdapter: ProviderAdapter<SolisCredentials> = {
         : solisCursorSchema.parse(JSON.parse(cursor));
     const waiting = new Map(at.waiting.map((entry) => [entry.system.providerSystemId, entry]));
     const early = new Map(Object.entries(at.early));
-    // The station list trails the inverter list: a station page is read once the inverters in hand
-    // cover more than a page of stations, so its stations are complete when it arrives and are
-    // stored (and live) at once, rather than waiting a second or two for their inverters. It is
-    // read anyway when it would otherwise end after the inverter list, when the inverter list is
-    // done, and when inverters pile up (a vendor listing them in another order than the stations).
+    // The station list keeps pace with the inverter list: it never runs more than a page ahead
+    // (unless inverters wait for their station), and it ends no later than the inverter list.
     const readStations =
       at.stationPage !== null &&
-      (at.inverterPage === null ||
-        early.size > SOLIS_PAGE_SIZE ||
-        waiting.size + early.size > MAX_WAITING ||
+      (waiting.size < SOLIS_PAGE_SIZE ||
+        early.size > 0 ||
         pagesLeft(at.stationPage, at.stationPages) >= pagesLeft(at.inverterPage, at.inverterPages));
     const [stations, inverters, alarms] = await Promise.all([
       readStations && at.stationPage !== null
