@@ -180,9 +180,9 @@ describe("a history plan at fleet size", { timeout: 300_000 }, () => {
       .bind(runId)
       .first<{ done: number; plants: number }>();
     expect(afterUnits).toEqual({ done: UNITS, plants: PLANTS });
-    // Forty plants got their newest missing day from the vendor: each has points of it, but for
-    // the account's plant silent since yesterday, whose today has none.
-    const claimedIds = await env.DB.prepare(
+    // Forty plants got their newest missing day from the vendor: each has points of it, but the
+    // account's plant silent since yesterday 14:00, whose claimed day may begin after that.
+    const claimedRows = await env.DB.prepare(
       "SELECT system_id AS id FROM history_plan_plants WHERE run_id = ? AND done > 0",
     )
       .bind(runId)
@@ -192,8 +192,11 @@ describe("a history plan at fleet size", { timeout: 300_000 }, () => {
       owner.orgId,
       "SELECT count(DISTINCT sys) AS n FROM system_readings",
     );
-    expect(claimedIds.results).toHaveLength(UNITS);
-    expect(stored[0]?.n).toBe(claimedIds.results.filter((row) => row.id !== silentId).length);
+    expect(claimedRows.results).toHaveLength(UNITS);
+    expect(stored[0]?.n).toBeGreaterThanOrEqual(
+      claimedRows.results.filter((row) => row.id !== silentId).length,
+    );
+    expect(stored[0]?.n).toBeLessThanOrEqual(UNITS);
     for (const message of sent) expect(bytes(message)).toBeLessThan(1024);
 
     // The connection goes: its runs and what is left of their plans go with it.
