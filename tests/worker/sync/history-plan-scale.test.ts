@@ -1,19 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sandboxAccounts } from "../../../sandbox/accounts";
-import { createSandbox } from "../../../sandbox/app";
 import { solisPlants } from "../../../sandbox/solis";
-import type { SyncMessage } from "../../../worker/env";
 import { createDb } from "../../../worker/lib/db";
-import { localBudget } from "../../../worker/providers/budget";
-import { solisAdapter } from "../../../worker/providers/solis";
 import { PLAN_PLANTS_PER_STEP, planPlants } from "../../../worker/sync/history-backfill";
 import { runHistoryUnit, startHistoryRun } from "../../../worker/sync/history-run";
 import { openSource } from "../../../worker/sync/source";
-import type { SyncDeps } from "../../../worker/sync/types";
 import { storeOf, storeSql } from "../fleet-helpers";
 import { registerOwner } from "../helpers";
-import { storeConnection } from "./connection-fixtures";
+import { historyHarness, storeConnection } from "./connection-fixtures";
 
 const world = sandboxAccounts.solis[3];
 const PLANTS = 20_000;
@@ -60,22 +55,7 @@ describe("a history plan at fleet size", { timeout: 300_000 }, () => {
     }
     await storeOf(owner.orgId).ensureDirectory(owner.orgId);
 
-    let fakeClock = 0;
-    const sandbox = createSandbox({ clock: () => fakeClock });
-    const sent: SyncMessage[] = [];
-    const deps: SyncDeps = {
-      db: createDb(env.DB),
-      env: { ...env, SYNC_HISTORY: "on" },
-      now: () => Date.now(),
-      fetch: (request: Request) => Promise.resolve(sandbox.fetch(request)),
-      sleep: async (ms: number) => {
-        fakeClock += ms;
-      },
-      budget: localBudget(solisAdapter.callPlan(world)),
-      enqueue: async (message) => {
-        sent.push(message);
-      },
-    };
+    const { deps, sent } = historyHarness(world);
     const connectionRow = await createDb(env.DB).query.providerConnections.findFirst({
       where: (c, { eq }) => eq(c.id, connectionId),
     });

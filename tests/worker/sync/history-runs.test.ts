@@ -1,14 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sandboxAccounts } from "../../../sandbox/accounts";
-import { createSandbox } from "../../../sandbox/app";
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
 import type { SyncRunView } from "../../../schema/api/providers";
 import type { LiveMessage } from "../../../schema/live";
 import type { SyncMessage } from "../../../worker/env";
-import { createDb } from "../../../worker/lib/db";
-import { localBudget } from "../../../worker/providers/budget";
-import { solisAdapter } from "../../../worker/providers/solis";
 import { runHistoryUnit } from "../../../worker/sync/history-run";
 import { consumeSyncMessage } from "../../../worker/sync/queue-consumer";
 import { driveRun, YIELD_DELAY_SECONDS } from "../../../worker/sync/run";
@@ -19,33 +15,11 @@ import type { SyncDeps } from "../../../worker/sync/types";
 import { storeSql } from "../fleet-helpers";
 import { call, expectStatus, registerOwner, type TestUser } from "../helpers";
 import { connect, within } from "../socket-helpers";
-import { storeConnection } from "./connection-fixtures";
+import { historyHarness, storeConnection } from "./connection-fixtures";
 
 const solis = sandboxAccounts.solis[0];
 
-/**
- * Deps with history on (the suite's environment turns it off), the sandbox's per-second limits on
- * a clock the injected sleep moves, and the queue's messages collected.
- */
-function harness() {
-  let fakeClock = 0;
-  const sandbox = createSandbox({ clock: () => fakeClock });
-  const sent: SyncMessage[] = [];
-  const deps: SyncDeps = {
-    db: createDb(env.DB),
-    env: { ...env, SYNC_HISTORY: "on" },
-    now: () => Date.now(),
-    fetch: (request: Request) => Promise.resolve(sandbox.fetch(request)),
-    sleep: async (ms: number) => {
-      fakeClock += ms;
-    },
-    budget: localBudget(solisAdapter.callPlan(solis)),
-    enqueue: async (message) => {
-      sent.push(message);
-    },
-  };
-  return { deps, sent };
-}
+const harness = () => historyHarness(solis);
 
 const solisConnection = (owner: TestUser) =>
   storeConnection(owner.orgId, "solis", { keyId: solis.keyId, keySecret: solis.keySecret });
