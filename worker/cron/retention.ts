@@ -1,13 +1,8 @@
-import { deleteExpiredAlertEvents } from "../data/alert-events";
-import { deleteExpiredAlerts } from "../data/alerts";
+import { deleteExpiredAlertChildren, deleteExpiredAlerts } from "../data/alerts";
 import { deleteAuditEntriesBefore } from "../data/audit";
 import { deleteSentMailBefore } from "../data/email-outbox";
 import { deleteIrradianceHoursBefore } from "../data/irradiance";
-import {
-  deleteExpiredAlertNotifications,
-  deleteOldAlertlessNotifications,
-  deleteReadNotifications,
-} from "../data/notifications";
+import { deleteOldAlertlessNotifications, deleteReadNotifications } from "../data/notifications";
 import { deleteExpiredSyncRuns } from "../data/sync-runs";
 import type { Env } from "../env";
 import { createDb, type Db } from "../lib/db";
@@ -91,15 +86,17 @@ const RULES: { [Name in keyof RetentionRemoved]: RetentionRule } = {
       AUDIT_ENTRIES_REMOVED_PER_PASS,
     ),
   alertEvents: (db, now) =>
-    deleteExpiredAlertEvents(
+    deleteExpiredAlertChildren(
       db,
+      "alert_events",
       now - RESOLVED_ALERT_RETENTION_DAYS * DAY_MS,
       ALERTS_REMOVED_PER_PASS,
       ALERT_EVENTS_REMOVED_PER_PASS,
     ),
   alertNotifications: (db, now) =>
-    deleteExpiredAlertNotifications(
+    deleteExpiredAlertChildren(
       db,
+      "notifications",
       now - RESOLVED_ALERT_RETENTION_DAYS * DAY_MS,
       ALERTS_REMOVED_PER_PASS,
       ALERT_NOTIFICATIONS_REMOVED_PER_PASS,

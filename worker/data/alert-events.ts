@@ -2,7 +2,6 @@ import type { AlertEventKind, AlertRuleName } from "../../schema/domain";
 import type { SqlRow } from "../../schema/sql-row";
 import type { alertEvents, users } from "../../schema/tables";
 import type { Db } from "../lib/db";
-import { EXPIRED_ALERTS_WINDOW_SQL } from "./alerts";
 
 /** An event with its actor's name (LEFT JOIN users: null when the actor is gone or was the system). */
 export type AlertEventRow = Pick<
@@ -49,24 +48,4 @@ export async function listAlertEvents(db: Db, orgId: string, alertIds: string[])
     .bind(orgId, JSON.stringify(alertIds))
     .all<AlertEventRow>();
   return rows.results;
-}
-
-/**
- * Removes up to `maxRows` history entries of the expired alerts' window (EXPIRED_ALERTS_WINDOW_SQL;
- * served by alert_events_alert_created_idx); answers how many were removed.
- */
-export async function deleteExpiredAlertEvents(
-  db: Db,
-  before: number,
-  windowSize: number,
-  maxRows: number,
-): Promise<number> {
-  const result = await db.$client
-    .prepare(
-      `DELETE FROM alert_events WHERE id IN (
-         SELECT e.id FROM (${EXPIRED_ALERTS_WINDOW_SQL}) w JOIN alert_events e ON e.alert_id = w.id LIMIT ?)`,
-    )
-    .bind(before, windowSize, maxRows)
-    .run();
-  return result.meta.changes;
 }

@@ -155,6 +155,30 @@ export const setAlertAssignee = (db: Db, orgId: string, alertId: string, userId:
 export const EXPIRED_ALERTS_WINDOW_SQL =
   "SELECT id FROM alerts WHERE resolved = 1 AND resolved_at < ? ORDER BY resolved_at LIMIT ?";
 
+/** The rows that belong to an alert and go before it: its history and its notifications. */
+export type AlertChildTable = "alert_events" | "notifications";
+
+/**
+ * Removes up to `maxRows` rows of `table` belonging to the expired alerts' window (served by each
+ * table's alert index), read or not; answers how many were removed.
+ */
+export async function deleteExpiredAlertChildren(
+  db: Db,
+  table: AlertChildTable,
+  before: number,
+  windowSize: number,
+  maxRows: number,
+): Promise<number> {
+  const result = await db.$client
+    .prepare(
+      `DELETE FROM ${table} WHERE id IN (
+         SELECT c.id FROM (${EXPIRED_ALERTS_WINDOW_SQL}) w JOIN ${table} c ON c.alert_id = w.id LIMIT ?)`,
+    )
+    .bind(before, windowSize, maxRows)
+    .run();
+  return result.meta.changes;
+}
+
 /**
  * Removes the alerts of the expired window whose history and notifications are already gone, so
  * no cascade deletes more rows than the pass allowed; answers how many were removed.

@@ -2,7 +2,6 @@ import type { AlertSeverity } from "../../schema/domain";
 import type { AlertRow, NotificationRow } from "../../schema/tables";
 import type { Db } from "../lib/db";
 import { VENDOR_ALARMS_ENABLED } from "./alert-rules";
-import { EXPIRED_ALERTS_WINDOW_SQL } from "./alerts";
 
 /** Unread notifications of one member (served by notifications_user_created_idx). */
 export async function countUnreadNotifications(db: Db, orgId: string, userId: string): Promise<number> {
@@ -114,26 +113,6 @@ export function notifyMembersOfVendorAlarms(
       params: [scope.orgId, scope.provider, JSON.stringify(page.providerAlarmIds), inserted, scope.orgId],
     }),
   ];
-}
-
-/**
- * Removes up to `maxRows` notifications of the expired alerts' window (EXPIRED_ALERTS_WINDOW_SQL;
- * served by notifications_alert_idx), read or not; answers how many were removed.
- */
-export async function deleteExpiredAlertNotifications(
-  db: Db,
-  before: number,
-  windowSize: number,
-  maxRows: number,
-): Promise<number> {
-  const result = await db.$client
-    .prepare(
-      `DELETE FROM notifications WHERE id IN (
-         SELECT n.id FROM (${EXPIRED_ALERTS_WINDOW_SQL}) w JOIN notifications n ON n.alert_id = w.id LIMIT ?)`,
-    )
-    .bind(before, windowSize, maxRows)
-    .run();
-  return result.meta.changes;
 }
 
 /**
