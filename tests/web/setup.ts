@@ -64,8 +64,13 @@ afterEach(async () => {
   await i18n.changeLanguage("en");
 });
 
-// Tremor's Button ends its loading transition on a 50 ms timer that unmounting does not clear
-// (react-transition-state); one left by a file's last test would fire after the jsdom window is gone
-// (`cancelAnimationFrame is not defined`). The file waits it out before its environment closes.
+// Tremor leaves timers that unmounting does not clear: its Button ends its loading transition on a
+// 50 ms timer (react-transition-state), and its Button and Switch open their tooltip 300 ms after a
+// hover or focus (useTooltip(300)), which every click gives them. One left by a file's last test
+// would fire after the jsdom window is gone (`cancelAnimationFrame is not defined`, `window is not
+// defined`). The file waits out the longest before its environment closes.
 const TRANSITION_TIMER_MS = 50;
-afterAll(() => new Promise((resolve) => setTimeout(resolve, TRANSITION_TIMER_MS * 2)));
+const TOOLTIP_DELAY_MS = 300;
+afterAll(
+  () => new Promise((resolve) => setTimeout(resolve, Math.max(TRANSITION_TIMER_MS, TOOLTIP_DELAY_MS) + 100)),
+);
