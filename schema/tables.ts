@@ -11,6 +11,7 @@ import {
 } from "drizzle-orm/sqlite-core";
 import type { AlertFacts } from "./api/alerts";
 import type { ProviderId } from "./api/providers";
+import type { CurrencyCode } from "./currencies";
 import type {
   AlertEventKind,
   AlertRuleName,
@@ -338,6 +339,14 @@ export const monitoringSystems = sqliteTable(
      * the user later removes or splits is not made again by the next sync.
      */
     autoSiteAt: timestampMs("auto_site_at"),
+    /**
+     * The array's tilt from horizontal and azimuth (degrees clockwise from north, 180 = south) as
+     * the user set them; null = not set, and readers take the site's, else the latitude's default.
+     */
+    tiltDeg: real("tilt_deg"),
+    azimuthDeg: real("azimuth_deg"),
+    /** The inverters' AC limit in kW as the user set it; null = not set. */
+    acLimitKw: real("ac_limit_kw"),
   },
   (t) => [
     // Idempotent upserts: one row per vendor site in an organisation.
@@ -672,7 +681,54 @@ export const outboundSlots = sqliteTable("outbound_slots", {
   nextAt: timestampMs("next_at").notNull(),
 });
 
+/**
+ * Prices of energy per kWh, dated: a price is in force from `valid_from` (a YYYY-MM-DD day on the
+ * site's clock) until the next one of the same scope. `valid_from` '' is a scope's first price, in
+ * force on every day before its first dated change (it sorts before every date).
+ */
+const tariffColumns = {
+  /** ISO 4217 code (schema/currencies.ts). */
+  currency: text("currency").$type<CurrencyCode>().notNull(),
+  pricePerKwh: real("price_per_kwh").notNull(),
+  validFrom: text("valid_from").notNull(),
+  createdAt: timestampMs("created_at").notNull(),
+  updatedAt: timestampMs("updated_at").notNull(),
+};
+
+/** A site's own prices; a site without any takes its organisation's default. */
+export const siteTariffs = sqliteTable(
+  "site_tariffs",
+  {
+    siteId: text("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    /** Denormalised so every query filters by organisation without a join. */
+    orgId: text("org_id").notNull(),
+    ...tariffColumns,
+  },
+  (t) => [
+    // One price per site and day; serves a site's prices in date order.
+    primaryKey({ columns: [t.siteId, t.validFrom] }),
+    // Serves reading every site's prices of an organisation at once.
+    index("site_tariffs_org_idx").on(t.orgId),
+  ],
+);
+
+/** An organisation's default prices, for its sites without their own. */
+export const orgTariffs = sqliteTable(
+  "org_tariffs",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    ...tariffColumns,
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.validFrom] })],
+);
+
 export type SiteRow = typeof sites.$inferSelect;
+export type SiteTariffRow = typeof siteTariffs.$inferSelect;
+export type OrgTariffRow = typeof orgTariffs.$inferSelect;
 export type PortfolioRow = typeof portfolios.$inferSelect;
 export type PortfolioSiteRow = typeof portfolioSites.$inferSelect;
 
