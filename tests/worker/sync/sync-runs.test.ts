@@ -110,12 +110,25 @@ describe("sync runs of small units", { timeout: 120_000 }, () => {
     if (started.status !== "started") throw new Error("not started");
     expect(await runUnit(deps(), started.runId, 0)).toBe("continue");
     const afterOne = await runRow(started.runId);
-    // The first unit read a page of each list side by side and stored the stations it completed.
-    expect(afterOne).toMatchObject({ status: "running", unit_seq: 1, pages_done: 3 });
-    expect(afterOne?.pages_total).toBeGreaterThan(18);
-    expect(afterOne?.systems_stored).toBeGreaterThan(0);
-    expect((await storedPlants(owner.orgId)).d1).toHaveLength(afterOne?.systems_stored ?? -1);
+    // The first unit reads the inverter and alarm lists: the inverters run ahead of their stations.
+    expect(afterOne).toMatchObject({ status: "running", unit_seq: 1, pages_done: 2, systems_stored: 0 });
     expect((await leaseOf(connectionId))?.lease_run_id).toBe(started.runId);
+    // Once the inverters read name a page's worth of stations (100 stations, ~2.6 inverters each:
+    // the third inverter page), the next unit reads the first station page beside the fourth.
+    let unit = 1;
+    while (unit < 4) expect(await runUnit(deps(), started.runId, unit++)).toBe("continue");
+    const afterFour = await runRow(started.runId);
+    expect(afterFour).toMatchObject({ status: "running", unit_seq: 4, pages_done: 9 });
+    expect(afterFour?.pages_total).toBeGreaterThan(18);
+    expect(afterFour?.systems_stored).toBeGreaterThan(0);
+    const stored = await storedPlants(owner.orgId);
+    expect(stored.d1).toHaveLength(afterFour?.systems_stored ?? -1);
+    // Every station stored so far arrived complete: its inverters were read before it.
+    const storedIds = new Set(stored.d1.map((row) => row.id));
+    const storedPlantsInverters = benchPlants
+      .filter((plant) => storedIds.has(plant.id))
+      .reduce((sum, plant) => sum + plant.inverters.length, 0);
+    expect(stored.inverters).toBe(storedPlantsInverters);
   });
 
   it("resumes a run killed after page k and ends with every plant stored once", async () => {
@@ -249,12 +262,12 @@ describe("sync runs of small units", { timeout: 120_000 }, () => {
     const { deps, sandbox } = harness();
     const started = await startRun(deps(), connectionId, "cron");
     if (started.status !== "started") throw new Error("not started");
-    await runUnit(deps(), started.runId, 0);
-    await runUnit(deps(), started.runId, 1);
+    // Four units: the fourth reads the first station page and stores its stations.
+    for (let unit = 0; unit < 4; unit++) await runUnit(deps(), started.runId, unit);
     const before = await storedPlants(owner.orgId);
     expect(before.d1.length).toBeGreaterThan(0);
     sandbox.faults.rateLimitNext("solis", 100);
-    expect(await runUnit(deps(), started.runId, 2)).toBe("finished");
+    expect(await runUnit(deps(), started.runId, 4)).toBe("finished");
     const run = await runRow(started.runId);
     expect(run?.status).toBe("failed");
     expect(run?.error).toMatch(/SolisCloud is limiting requests/);
@@ -313,8 +326,10 @@ describe("user-started syncs", { timeout: 120_000 }, () => {
       progress: { runId: string; pagesDone: number; pagesTotal: number | null };
     }>(await call(`/api/sync-runs/${body.runId}`, { token: owner.token }), 200);
     expect(run).toMatchObject({ id: body.runId, provider: "solis", progress: { runId: body.runId } });
-    expect(run.progress.pagesDone).toBeGreaterThanOrEqual(3);
-    expect(run.progress.pagesTotal).toBeGreaterThan(3);
+    // The first unit read the inverter and alarm lists' first pages; the total stays unknown until
+    // the station list's first page names its length.
+    expect(run.progress.pagesDone).toBe(2);
+    expect(run.progress.pagesTotal).toBeNull();
     const stranger = await registerOwner();
     await expectStatus(await call(`/api/sync-runs/${body.runId}`, { token: stranger.token }), 404);
     await expectStatus(await call(`/api/sync-runs/${body.runId}`), 401);
@@ -350,14 +365,16 @@ describe("user-started syncs", { timeout: 120_000 }, () => {
     const { deps } = harness();
     const started = await startRun(deps(), connectionId, "manual");
     if (started.status !== "started") throw new Error("not started");
-    await runUnit(deps(), started.runId, 0);
+    // The fourth unit reads the first station page (the inverters run ahead) and stores stations.
+    for (let unit = 0; unit < 4; unit++) await runUnit(deps(), started.runId, unit);
     let progress = await within(mine.next());
-    while (progress.type !== "sync_progress") progress = await within(mine.next());
+    while (progress.type !== "sync_progress" || progress.data.systemsStored === 0)
+      progress = await within(mine.next());
     expect(progress.data).toMatchObject({
       runId: started.runId,
       provider: "solis",
       status: "running",
-      pagesDone: 3,
+      pagesDone: 9,
     });
     expect(progress.data.systemsStored).toBeGreaterThan(0);
     expect(theirs.messages.map((m) => m.type)).toEqual(["connected"]);

@@ -103,13 +103,17 @@ export const solisAdapter: ProviderAdapter<SolisCredentials> = {
         : solisCursorSchema.parse(JSON.parse(cursor));
     const waiting = new Map(at.waiting.map((entry) => [entry.system.providerSystemId, entry]));
     const early = new Map(Object.entries(at.early));
-    // The station list keeps pace with the inverter list: it never runs more than a page ahead
-    // (unless inverters wait for their station), and it ends no later than the inverter list.
+    // The inverter list runs ahead of the station list: a station page is read once the inverters
+    // already read name a page's worth of stations (or the inverter list has ended), so a listed
+    // station is usually complete on arrival and reaches the sockets in the unit that read it,
+    // instead of waiting ~2.5 inverter pages for its own inverters. Once both lists' lengths are
+    // known, the station list never ends after the inverter list.
     const readStations =
       at.stationPage !== null &&
-      (waiting.size < SOLIS_PAGE_SIZE ||
-        early.size > 0 ||
-        pagesLeft(at.stationPage, at.stationPages) >= pagesLeft(at.inverterPage, at.inverterPages));
+      (at.inverterPage === null ||
+        early.size >= SOLIS_PAGE_SIZE ||
+        (at.stationPages !== null &&
+          pagesLeft(at.stationPage, at.stationPages) >= pagesLeft(at.inverterPage, at.inverterPages)));
     const [stations, inverters, alarms] = await Promise.all([
       readStations && at.stationPage !== null
         ? listPage(client, "userStationList", at.stationPage, {}, stationSchema)
