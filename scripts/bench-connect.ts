@@ -241,9 +241,12 @@ async function main() {
     const ws = new WebSocket(`${origin.replace("http", "ws")}/ws`, ["sunfleet", sessionToken]);
     ws.addEventListener("message", (event) => {
       const at = Date.now();
+      // Every socket receives every frame, but only the sampled ones read it: 500 browsers parse
+      // on 500 machines, and parsing them all here would take the app's CPU on this one.
+      if (index >= ARRIVAL_SAMPLE_SOCKETS) return;
       for (const message of framedMessages(liveFrameSchema.parse(JSON.parse(String(event.data))))) {
-        // Arrivals are noted on a sample of the sockets (every socket gets the same frames).
-        if (message.type === "solis_realtime_update" && index < ARRIVAL_SAMPLE_SOCKETS) {
+        // Arrivals are noted on the sampled sockets (every socket gets the same frames).
+        if (message.type === "solis_realtime_update") {
           const key = `${index}:${message.data.stationId}`;
           if (!arrivals.has(key)) arrivals.set(key, at);
         }
