@@ -1,6 +1,6 @@
+import { refreshIrradiance } from "../engines/irradiance";
 import type { Env } from "../env";
 import { dispatchDueSyncs } from "./dispatch-syncs";
-import { refreshIrradiance } from "./irradiance";
 import { runMaintenance } from "./maintenance";
 import { runNotifications } from "./notifications";
 

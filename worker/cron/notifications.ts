@@ -1,8 +1,8 @@
+import { sendRealtimeAlertMail } from "../engines/alert-mail";
+import { sendPeriodicMail } from "../engines/periodic-mail";
 import type { Env } from "../env";
 import { createDb } from "../lib/db";
-import { sendRealtimeAlertMail } from "../services/alert-mail";
-import { deliverDueMail } from "../services/email";
-import { sendPeriodicMail } from "../services/periodic-mail";
+import { deliverDueMail } from "../mail/outbox";
 
 /** Queues due alert mails, digests and reports, then sends (and retries) what waits in the outbox. */
 export async function runNotifications({ env, now }: { env: Env; now: number }) {

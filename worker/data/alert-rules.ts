@@ -1,10 +1,27 @@
 import { eq } from "drizzle-orm";
-import type { AlertRule } from "../../schema/api/alert-rules";
+import { type AlertRule, defaultAlertRules } from "../../schema/api/alert-rules";
+import type { AlertRuleName } from "../../schema/domain";
 import { alertRules } from "../../schema/tables";
 import type { Db } from "../lib/db";
 
-export const listAlertRuleRows = (db: Db, orgId: string) =>
+const listAlertRuleRows = (db: Db, orgId: string) =>
   db.select().from(alertRules).where(eq(alertRules.orgId, orgId));
+
+/** The organisation's rules: its stored settings over the defaults. */
+export async function loadAlertRules(db: Db, orgId: string): Promise<Record<AlertRuleName, AlertRule>> {
+  const rules = { ...defaultAlertRules };
+  for (const row of await listAlertRuleRows(db, orgId)) {
+    rules[row.rule] = {
+      rule: row.rule,
+      enabled: row.enabled,
+      delayMinutes: row.delayMinutes,
+      clearMinutes: row.clearMinutes,
+      windowMinutes: row.windowMinutes,
+      thresholdPct: row.thresholdPct,
+    };
+  }
+  return rules;
+}
 
 export const upsertAlertRule = (db: Db, orgId: string, rule: AlertRule, now: number) => {
   const values = {

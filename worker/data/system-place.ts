@@ -4,7 +4,7 @@
  * the metrics, the fleet series and the sync's rollups. Aliases: ms = monitoring_systems, s = sites.
  */
 
-/** The rounded location irradiance is stored under ("52.37,4.90"); cron/irradiance's locationKey in SQL. */
+/** The rounded location irradiance is stored under ("52.37,4.90"); engines/irradiance's locationKey in SQL. */
 export const locationKeySql = (latitude: string, longitude: string) =>
   `printf('%.2f,%.2f', ${latitude}, ${longitude})`;
 

@@ -10,9 +10,9 @@ import {
 import type { Env } from "../env";
 import { type Db, runBatch } from "../lib/db";
 import { renderMail } from "../mail/layout";
+import { mailOrigin, unsubscribeUrl } from "../mail/links";
 import { formatMailTime, mailMessages } from "../mail/messages";
-import { deliverMail, queueMail } from "./email";
-import { mailOrigin, unsubscribeUrl } from "./mail-links";
+import { deliverMail, queueMail } from "../mail/outbox";
 
 export const REALTIME_KIND = "realtime_alerts";
 /** At most one real-time alert mail per member in this time; later alerts wait for the next one. */

@@ -2,6 +2,7 @@ import type { AlertRule } from "../../schema/api/alert-rules";
 import type { AlertFacts } from "../../schema/api/alerts";
 import type { AlertRuleName } from "../../schema/domain";
 import type { LiveMessage } from "../../schema/live";
+import { loadAlertRules } from "../data/alert-rules";
 import { countOpenAlerts } from "../data/alerts";
 import { listIrradianceHours } from "../data/irradiance";
 import { notifyMembersOfAlert } from "../data/notifications";
@@ -13,13 +14,12 @@ import {
   repeatRuleAlert,
   resolveRuleAlert,
 } from "../data/rule-alerts";
+import { factsText } from "../domain/alerts/facts";
+import { evaluateSystem, type Finding, type Irradiance } from "../domain/alerts/rules";
 import type { Env } from "../env";
 import type { DetectionSystem } from "../fleet/data/detection";
-import { factsText } from "../lib/alerts/facts";
-import { evaluateSystem, type Finding, type Irradiance } from "../lib/alerts/rules";
 import { type BatchStatement, type Db, runBatch } from "../lib/db";
-import { loadAlertRules } from "./alert-rules";
-import { fleetStoreFor } from "./fleet-store";
+import { fleetStoreFor } from "../lib/fleet-store";
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;

@@ -1,9 +1,9 @@
 import { alertFigures, listIrradiance, listReportSystems } from "../data/fleet-report";
 import { listPortfolioSiteLinks, listPortfolios } from "../data/portfolios";
+import { expectedEnergyWh, performanceRatio } from "../domain/energy/expected";
 import type { Env } from "../env";
 import type { Db } from "../lib/db";
-import { expectedEnergyWh, performanceRatio } from "../lib/energy/expected";
-import { fleetStoreFor } from "./fleet-store";
+import { fleetStoreFor } from "../lib/fleet-store";
 
 const HOUR_MS = 3_600_000;
 /** An hour counts toward availability when the sun gives at least this much (W/m²). */

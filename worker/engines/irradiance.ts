@@ -4,7 +4,7 @@ import type { Env } from "../env";
 import { createDb, runBatch } from "../lib/db";
 import { localBudget } from "../providers/budget";
 import { ProviderHttp } from "../providers/http";
-import { DEFAULT_WEATHER_API_URL } from "../services/weather";
+import { DEFAULT_WEATHER_API_URL } from "./weather";
 
 /** Locations are refreshed at most hourly; a run handles this many, oldest first. */
 const REFRESH_MS = 3_600_000;

@@ -7,10 +7,10 @@ import {
   type SystemMetricRow,
   sumIrradiance,
 } from "../data/metrics";
+import { expectedEnergyWh, performanceRatio } from "../domain/energy/expected";
+import { localDayOf } from "../domain/energy/local-day";
+import { efficiencyPercent, isStale } from "../domain/fleet-rules";
 import type { Db } from "../lib/db";
-import { expectedEnergyWh, performanceRatio } from "../lib/energy/expected";
-import { localDayOf } from "../lib/energy/local-day";
-import { efficiencyPercent, isStale } from "../lib/fleet-rules";
 
 const numericState = (state: string) => (state === "online" ? 1 : state === "alarm" ? 3 : 2);
 

@@ -5,11 +5,11 @@ import type { Env } from "../env";
 import { toCsv } from "../lib/csv";
 import type { Db } from "../lib/db";
 import { renderMail } from "../mail/layout";
+import { mailOrigin, unsubscribeUrl } from "../mail/links";
 import type { MailAttachment } from "../mail/mailer";
 import { formatMailEnergy, formatMailPercent, mailMessages } from "../mail/messages";
-import { deliverMail, queueMail } from "./email";
+import { deliverMail, queueMail } from "../mail/outbox";
 import { buildFleetReport, type FleetReport, type SiteFigures } from "./fleet-report";
-import { mailOrigin, unsubscribeUrl } from "./mail-links";
 
 export const DIGEST_KIND = "weekly_digest";
 export const REPORT_KIND = "monthly_report";

@@ -8,7 +8,7 @@ import {
 } from "../data/legacy-fleet";
 import type { Env } from "../env";
 import { createDb } from "../lib/db";
-import { fleetStoreFor } from "../services/fleet-store";
+import { fleetStoreFor } from "../lib/fleet-store";
 import type { LegacyRows } from "./types";
 
 /** Rows read from D1 and handed to the stores at a time. */

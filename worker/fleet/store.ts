@@ -4,10 +4,11 @@ import type { DashboardSummary, SystemsPage, SystemsPageQuery } from "../../sche
 import type { FleetSeries } from "../../schema/api/fleet-series";
 import { frameOf, LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, type LiveMessage } from "../../schema/live";
 import { readFullDirectory, readVersions } from "../data/fleet-directory";
+import { daysToBackfill, GAP_SLOT_MS, type GapOptions, HISTORY_DAYS } from "../domain/history/gaps";
+import { type DetectionRun, detectAlerts } from "../engines/detection";
 import type { Env } from "../env";
 import { createDb } from "../lib/db";
 import { gzipText } from "../lib/gzip";
-import { daysToBackfill, GAP_SLOT_MS, type GapOptions, HISTORY_DAYS } from "../lib/history/gaps";
 import { yieldTurn } from "../lib/yield-turn";
 import {
   closeIfExpired,
@@ -19,7 +20,6 @@ import {
   type SocketSession,
   sessionTag,
 } from "../realtime/socket-session";
-import { type DetectionRun, detectAlerts } from "../services/detection";
 import { type DetectionSystem, readDetectionInput } from "./data/detection";
 import {
   applyDirectory,
@@ -137,7 +137,7 @@ interface CacheEntry {
 
 /**
  * One instance per organisation, addressed by the organisation id D1 resolved for the caller
- * (worker/services/fleet-store.ts). It holds the organisation's fleet data in its SQLite storage
+ * (worker/lib/fleet-store.ts). It holds the organisation's fleet data in its SQLite storage
  * — readings, rollups, live values, and a mirror of D1's system metadata — answers the read
  * models from it, and holds the organisation's hibernating sockets, so the object that stores a
  * page publishes its live update itself.
@@ -602,7 +602,7 @@ export class FleetStore extends DurableObject<Env> {
 
   /**
    * Fault detection over every system of this store's organisation at `now`: the same evaluation
-   * as after a stored page (worker/services/detection.ts), reading its input here rather than
+   * as after a stored page (worker/engines/detection.ts), reading its input here rather than
    * over RPC. D1 is asked for the organisation's rules, open alerts and irradiance only; a
    * failure is logged, never thrown (the alarm's other work stands).
    */

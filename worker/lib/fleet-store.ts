@@ -1,12 +1,11 @@
 import type { Env } from "../env";
 import type { FleetStore } from "../fleet/store";
-import type { OrgContext } from "./context";
 
 /**
  * The caller's organisation's fleet store. The object is named by the organisation id D1
  * resolved for the signed-in caller, never by one taken from a request.
  */
-export function fleetStoreOf(org: OrgContext): DurableObjectStub<FleetStore> {
+export function fleetStoreOf(org: { env: Env; user: { orgId: string } }): DurableObjectStub<FleetStore> {
   return fleetStoreFor(org.env, org.user.orgId);
 }
 

@@ -9,7 +9,7 @@ import {
 import type { Env } from "../env";
 import type { Db } from "../lib/db";
 import { newId } from "../lib/ids";
-import { type MailAttachment, type OutgoingMail, sendMail } from "../mail/mailer";
+import { type MailAttachment, type OutgoingMail, sendMail } from "./mailer";
 
 /** Waits between attempts: 1, 5, 15, 60 minutes, then every 6 hours; the mail is never dropped. */
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000];

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { LIVE_SUBPROTOCOL } from "../../schema/live";
 import { type AppEnv, serviceContext } from "../hono-env";
 import { ApiError, notAuthenticated } from "../lib/errors";
-import { fleetStoreFor } from "../services/fleet-store";
+import { fleetStoreFor } from "../lib/fleet-store";
 import { authenticate } from "../services/sessions";
 import { SOCKET_SESSION_HEADERS } from "./socket-session";
 

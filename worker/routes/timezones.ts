@@ -1,7 +1,7 @@
 import { Hono } from "hono";
+import { listTimezones } from "../domain/timezones";
 import type { AppEnv } from "../hono-env";
 import { requireAuth } from "../middleware/auth";
-import { listTimezones } from "../services/timezones";
 
 export const timezonesRoutes = new Hono<AppEnv>().use(requireAuth).get("/", (c) => {
   c.header("Cache-Control", "private, max-age=3600");

@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import { currentWeatherSchema, weatherQuerySchema } from "../../schema/api/weather";
+import { currentWeather } from "../engines/weather";
 import type { AppEnv } from "../hono-env";
 import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
-import { currentWeather } from "../services/weather";
 
 export const weatherRoutes = new Hono<AppEnv>()
   .use(requireAuth)

@@ -1,31 +1,9 @@
-import {
-  type AlertRule,
-  type AlertRules,
-  type AlertRulesPatch,
-  defaultAlertRules,
-} from "../../schema/api/alert-rules";
+import type { AlertRule, AlertRules, AlertRulesPatch } from "../../schema/api/alert-rules";
 import { type AlertRuleName, alertRuleNames } from "../../schema/domain";
-import { listAlertRuleRows, upsertAlertRule } from "../data/alert-rules";
-import type { Db } from "../lib/db";
+import { loadAlertRules, upsertAlertRule } from "../data/alert-rules";
 import { auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
-
-/** The organisation's rules: its stored settings over the defaults. */
-export async function loadAlertRules(db: Db, orgId: string): Promise<Record<AlertRuleName, AlertRule>> {
-  const rules = { ...defaultAlertRules };
-  for (const row of await listAlertRuleRows(db, orgId)) {
-    rules[row.rule] = {
-      rule: row.rule,
-      enabled: row.enabled,
-      delayMinutes: row.delayMinutes,
-      clearMinutes: row.clearMinutes,
-      windowMinutes: row.windowMinutes,
-      thresholdPct: row.thresholdPct,
-    };
-  }
-  return rules;
-}
 
 const answer = (rules: Record<AlertRuleName, AlertRule>): AlertRules => ({
   rules: alertRuleNames.map((name) => rules[name]),

@@ -21,10 +21,10 @@ import {
 import { findOrgMember } from "../data/users";
 import { type BatchStatement, runBatch } from "../lib/db";
 import { invalidField, notFound } from "../lib/errors";
+import { fleetStoreOf } from "../lib/fleet-store";
 import { type AuditAction, auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
-import { fleetStoreOf } from "./fleet-store";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

@@ -1,8 +1,8 @@
 import type { AnalyticsQuery, AnalyticsRecord } from "../../schema/api/analytics";
 import { notFound } from "../lib/errors";
+import { fleetStoreOf } from "../lib/fleet-store";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
-import { fleetStoreOf } from "./fleet-store";
 
 /**
  * SPEC's analytics records, answered by the organisation's fleet store. For one system the record

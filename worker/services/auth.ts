@@ -40,12 +40,12 @@ import { type BatchStatement, runBatch } from "../lib/db";
 import { ApiError, conflict, invalidField, notAuthenticated } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { dummyPasswordHash, hashPassword, passwordIterations, verifyPassword } from "../lib/password";
+import { deliverMail } from "../mail/outbox";
+import { settleAttempt, type ThrottleKey, takeAttempt } from "../throttle/attempts";
 import { auditEntry, auditEntryIf } from "./audit";
 import type { CurrentUser, ServiceContext, UserContext } from "./context";
-import { deliverMail } from "./email";
 import { consumeVerificationLink, leaveFleetStore, signupVerification } from "./email-verification";
 import { closeSessionSockets, currentSessionId, newSession } from "./sessions";
-import { settleAttempt, type ThrottleKey, takeAttempt } from "./throttle";
 
 const INVALID_INVITE = "This invite link is invalid, has expired or has already been used";
 const TOO_MANY_SIGN_INS = "Too many failed sign-in attempts. Try again later.";

@@ -1,8 +1,8 @@
 import type { DashboardSummary, SystemsPage, SystemsPageQuery } from "../../schema/api/dashboard";
 import { siteRoster } from "../data/sites";
+import { fleetStoreOf } from "../lib/fleet-store";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
-import { fleetStoreOf } from "./fleet-store";
 
 /** The last page of each organisation's answer this isolate received (gzipped), so an unchanged page is not copied again. */
 const heldPages = new Map<string, { key: string; gzip: Uint8Array }>();

@@ -23,14 +23,14 @@ import {
 import type { Env } from "../env";
 import { createDb, type Db } from "../lib/db";
 import { ApiError, invalidField, notAuthenticated, tooManyRequests } from "../lib/errors";
+import { fleetStoreFor } from "../lib/fleet-store";
 import { randomToken, sha256Hex } from "../lib/ids";
 import { renderMail } from "../mail/layout";
+import { mailOrigin } from "../mail/links";
 import { mailMessages } from "../mail/messages";
+import { deliverMail, queueMail } from "../mail/outbox";
 import { auditEntry, auditEntryIf } from "./audit";
 import type { CurrentUser, ServiceContext, UserContext } from "./context";
-import { deliverMail, queueMail } from "./email";
-import { fleetStoreFor } from "./fleet-store";
-import { mailOrigin } from "./mail-links";
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;

@@ -6,11 +6,11 @@ import type { DashboardMetric } from "../../schema/api/metrics";
 import { listPortfolioSiteLinks, listPortfolios } from "../data/portfolios";
 import { listAttachedSystems, listSites } from "../data/sites";
 import { type CsvRow, chunksOf, csvStream, isoWithOffset } from "../lib/csv";
+import { fleetStoreOf } from "../lib/fleet-store";
 import { alertPages } from "./alerts";
 import { auditPages } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
-import { fleetStoreOf } from "./fleet-store";
 
 // CSV views of the JSON answers: the same rows, times as ISO 8601 with offset, units in the headers.
 // Each is a stream written a page at a time (see csvStream).

@@ -1,9 +1,9 @@
 import type { FleetSeries, FleetSeriesQuery } from "../../schema/api/fleet-series";
+import { isKnownTimezone } from "../domain/timezones";
 import { invalidField } from "../lib/errors";
+import { fleetStoreOf } from "../lib/fleet-store";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
-import { fleetStoreOf } from "./fleet-store";
-import { isKnownTimezone } from "./timezones";
 
 /** The dashboard's fleet series in the viewer's zone, answered by the organisation's fleet store. */
 export async function fleetSeries(ctx: UserContext, query: FleetSeriesQuery): Promise<FleetSeries> {

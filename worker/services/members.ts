@@ -35,15 +35,15 @@ import {
   userOutsideOrg,
 } from "../data/users";
 import { conflict, forbidden, invalidRequest, notFound } from "../lib/errors";
+import { fleetStoreOf } from "../lib/fleet-store";
 import { newId, randomToken, sha256Hex } from "../lib/ids";
+import { inviteMail } from "../mail/invite";
+import { deliverMail } from "../mail/outbox";
 import { auditKeysRevokedWith, revokeKeysBeyond } from "./api-keys";
 import { auditEntry, auditEntryIf } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
-import { deliverMail } from "./email";
 import { requireVerifiedEmail } from "./email-verification";
-import { fleetStoreOf } from "./fleet-store";
-import { inviteMail } from "./invite-mail";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,5 +1,6 @@
 import type { MeteronlineImportBody, MeteronlineImportResult } from "../../schema/api/meteronline";
 import { findConnection, updateConnection } from "../data/connections";
+import { isKnownTimezone } from "../domain/timezones";
 import { runBatch } from "../lib/db";
 import { ApiError, invalidInput } from "../lib/errors";
 import { type ImportedReading, parseMeteronlineCsv } from "../providers/meteronline/csv-import";
@@ -8,7 +9,6 @@ import { storeSystemsPage } from "../sync";
 import { auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
-import { isKnownTimezone } from "./timezones";
 
 /** The newest reading of each system becomes its current values. */
 function latestPerSystem(readings: ImportedReading[]): NormalisedSystem[] {

@@ -10,12 +10,12 @@ import { randomToken, sha256Hex } from "../lib/ids";
 import { hashPassword, passwordIterations } from "../lib/password";
 import { renderMail } from "../mail/layout";
 import { mailMessages } from "../mail/messages";
+import { deliverMail, queueMail } from "../mail/outbox";
+import { settleAttempt, type ThrottleKey, takeAttempt } from "../throttle/attempts";
 import { auditEntry } from "./audit";
 import type { ServiceContext } from "./context";
-import { deliverMail, queueMail } from "./email";
 import { provenAddressStatements } from "./email-verification";
 import { closeSessionSockets } from "./sessions";
-import { settleAttempt, type ThrottleKey, takeAttempt } from "./throttle";
 
 export const RESET_TTL_MS = 60 * 60_000;
 const TOO_MANY = "Too many password reset requests. Try again later.";

@@ -21,10 +21,10 @@ import {
 } from "../data/plant-sites";
 import { removeSiteFromPortfolios } from "../data/portfolios";
 import { deleteSite, listSystemsOfSites, moveSiteSystems, releaseSystems } from "../data/sites";
+import { timezoneAt } from "../domain/geo/timezone-at";
 import type { Env } from "../env";
 import { type BatchStatement, createDb, type Db, runBatch } from "../lib/db";
 import { ApiError, invalidInput, notFound } from "../lib/errors";
-import { timezoneAt } from "../lib/geo/timezone-at";
 import { newId } from "../lib/ids";
 import type { NormalisedSystem } from "../providers/types";
 import { auditEntry } from "./audit";

@@ -20,14 +20,14 @@ import {
   updatePortfolio as updatePortfolioQuery,
 } from "../data/portfolios";
 import { listSites as listSiteRows, listSitesByIds } from "../data/sites";
+import { performanceRatio } from "../domain/energy/expected";
 import { runBatch } from "../lib/db";
-import { performanceRatio } from "../lib/energy/expected";
 import { conflict, notFound } from "../lib/errors";
+import { fleetStoreOf } from "../lib/fleet-store";
 import { newId } from "../lib/ids";
 import { auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
-import { fleetStoreOf } from "./fleet-store";
 import { listSites, loadSiteViews, type SiteLive } from "./sites";
 
 /** Names are unique per organisation whatever their case. */

@@ -5,11 +5,11 @@ import {
   preferencesSchema,
 } from "../../schema/api/preferences";
 import { findPreferences, upsertPreferences } from "../data/preferences";
+import { isKnownTimezone } from "../domain/timezones";
 import { invalidField } from "../lib/errors";
 import { auditEntry } from "./audit";
 import { requireAction } from "./authorization";
 import type { UserContext } from "./context";
-import { isKnownTimezone } from "./timezones";
 
 export async function getPreferences(ctx: UserContext): Promise<Preferences> {
   const row = await findPreferences(ctx.db, ctx.user.id);

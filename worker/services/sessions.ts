@@ -10,13 +10,13 @@ import {
 } from "../data/sessions";
 import type { Env } from "../env";
 import { notAuthenticated } from "../lib/errors";
+import { fleetStoreFor } from "../lib/fleet-store";
 import { newId } from "../lib/ids";
 import { jwtSecret } from "../lib/secrets";
 import { signSessionToken, TOKEN_TTL_SECONDS, verifySessionToken } from "../lib/tokens";
 import { deviceLabel } from "../lib/user-agent";
 import { auditEntry } from "./audit";
 import type { CurrentUser, ServiceContext, UserContext } from "./context";
-import { fleetStoreFor } from "./fleet-store";
 
 /** Last-seen moves at most once a minute, so browsing costs no write per request. */
 export const LAST_SEEN_RESOLUTION_MS = 60_000;

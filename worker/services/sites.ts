@@ -34,14 +34,14 @@ import {
   systemAttachedTo,
   updateSite as updateSiteQuery,
 } from "../data/sites";
+import { isDaylight, isOutdated } from "../domain/fleet-rules";
+import { timezoneAt } from "../domain/geo/timezone-at";
 import { conflict, notFound } from "../lib/errors";
-import { isDaylight, isOutdated } from "../lib/fleet-rules";
-import { timezoneAt } from "../lib/geo/timezone-at";
+import { fleetStoreOf } from "../lib/fleet-store";
 import { newId } from "../lib/ids";
 import { auditEntry, auditEntryIf } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
-import { fleetStoreOf } from "./fleet-store";
 
 /** A system with its live values from the organisation's fleet store. */
 export interface SystemView extends SystemRecord {

@@ -1,5 +1,5 @@
 import type { EstimateYieldBody, YieldEstimateResponse } from "../../schema/api/solar";
-import { estimateYield, type YieldEstimate } from "../lib/solar/yield";
+import { estimateYield, type YieldEstimate } from "../domain/solar/yield";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
 
@@ -40,7 +40,7 @@ const round = (value: number, digits = 0) => {
   return Math.round(value * factor) / factor;
 };
 
-/** SPEC's yield estimate for a location and capacity (kW), from the physical model in lib/solar. */
+/** SPEC's yield estimate for a location and capacity (kW), from the physical model in domain/solar. */
 export function estimateSiteYield(ctx: UserContext, body: EstimateYieldBody): YieldEstimateResponse {
   authorizeOrgAction(ctx, "org:read");
   const perKwp = perKwpEstimate(body);

@@ -7,12 +7,12 @@ import {
   siteHourlyIrradiance,
   siteSystemsCapacity,
 } from "../data/weather-history";
-import { expectedEnergyWh, expectedPowerW, performanceRatio } from "../lib/energy/expected";
-import { HOUR_MS, hourStartsOf, localDay } from "../lib/energy/local-day";
+import { expectedEnergyWh, expectedPowerW, performanceRatio } from "../domain/energy/expected";
+import { HOUR_MS, hourStartsOf, localDay } from "../domain/energy/local-day";
 import { notFound } from "../lib/errors";
+import { fleetStoreOf } from "../lib/fleet-store";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
-import { fleetStoreOf } from "./fleet-store";
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 const present = (values: (number | null)[]) => values.filter((value): value is number => value !== null);

@@ -7,13 +7,13 @@ import {
   versionFrom,
 } from "../data/fleet-directory";
 import { pageMetadataStatements, type SyncScope } from "../data/monitoring";
+import { detectAfterPage, openCountMessage } from "../engines/detection";
 import type { Env } from "../env";
 import type { DirectoryEntry, StoredPage, SystemPoint } from "../fleet/types";
 import { type Db, runBatch } from "../lib/db";
+import { fleetStoreFor } from "../lib/fleet-store";
 import type { NormalisedAlarm, NormalisedSystem, ProviderSnapshot } from "../providers/types";
 import { liveMessageOf } from "../realtime/publish";
-import { detectAfterPage, openCountMessage } from "../services/detection";
-import { fleetStoreFor } from "../services/fleet-store";
 import { pagePlantSiteStatements } from "../services/plant-sites";
 
 /** A past point of a system (a CSV row, a vendor history answer), by the vendor's system id. */

@@ -1,12 +1,12 @@
 import type { ProviderConnectionRow } from "../../schema/tables";
 import { findConnectionById } from "../data/connections";
 import { listConnectionSystems } from "../data/history";
+import { localDay } from "../domain/energy/local-day";
+import { GAP_SLOT_MS, HISTORY_DAYS } from "../domain/history/gaps";
 import type { StoredHistoryDay } from "../fleet/store";
-import { localDay } from "../lib/energy/local-day";
-import { GAP_SLOT_MS, HISTORY_DAYS } from "../lib/history/gaps";
+import { fleetStoreFor } from "../lib/fleet-store";
 import { ProviderError } from "../providers/errors";
 import { findApiAdapter } from "../providers/registry";
-import { fleetStoreFor } from "../services/fleet-store";
 import { type OpenOptions, openSource, type Source } from "./source";
 import type { SyncDeps } from "./types";
 

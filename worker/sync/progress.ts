@@ -1,7 +1,7 @@
 import type { SyncProgress } from "../../schema/api/providers";
 import type { SyncRunRow } from "../../schema/tables";
 import type { Env } from "../env";
-import { fleetStoreFor } from "../services/fleet-store";
+import { fleetStoreFor } from "../lib/fleet-store";
 
 /** A run's progress as its organisation's sockets and the sync answers show it. */
 export function toProgress(run: SyncRunRow): SyncProgress {

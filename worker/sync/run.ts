@@ -13,9 +13,9 @@ import {
   updateSyncRun,
 } from "../data/connections";
 import { connectionCatalogue } from "../data/monitoring";
+import { timezoneAt } from "../domain/geo/timezone-at";
 import type { SyncUnitKind } from "../env";
 import { runBatch } from "../lib/db";
-import { timezoneAt } from "../lib/geo/timezone-at";
 import { CallsStopped, ProviderError, type ProviderErrorKind, StaleListsError } from "../providers/errors";
 import { findApiAdapter } from "../providers/registry";
 import type { NormalisedSystem } from "../providers/types";

@@ -1,8 +1,8 @@
 import type { SyncTrigger } from "../../schema/domain";
 import type { ProviderConnectionRow } from "../../schema/tables";
 import { connectionPlantPlaces } from "../data/monitoring";
+import { isDaylight } from "../domain/fleet-rules";
 import type { Db } from "../lib/db";
-import { isDaylight } from "../lib/fleet-rules";
 import type { ProviderErrorKind } from "../providers/errors";
 
 /** Live power is polled every 5 minutes: the vendors refresh their data no faster. */

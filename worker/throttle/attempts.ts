@@ -1,7 +1,7 @@
 import type { Env } from "../env";
 import { tooManyRequests } from "../lib/errors";
 import { sha256Hex } from "../lib/ids";
-import type { ThrottleDecision, ThrottlePolicy } from "../throttle/delays";
+import type { ThrottleDecision, ThrottlePolicy } from "./delays";
 
 const SECOND_MS = 1000;
 const MINUTE_MS = 60 * SECOND_MS;

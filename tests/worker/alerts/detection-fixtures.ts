@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
+import { detectAlerts } from "../../../worker/engines/detection";
 import type { SystemPoint } from "../../../worker/fleet/types";
 import { createDb } from "../../../worker/lib/db";
-import { detectAlerts } from "../../../worker/services/detection";
 import { insertOrg, insertSystem, storePoints } from "../fleet/fleet-fixtures";
 
 /*

@@ -1,9 +1,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { detectAfterPage } from "../../../worker/engines/detection";
 import type { Env } from "../../../worker/env";
 import { DETECTION_INTERVAL_MS, type FleetStore } from "../../../worker/fleet/store";
-import { detectAfterPage } from "../../../worker/services/detection";
 import { insertOrg, insertSystem, storePoints } from "../fleet/fleet-fixtures";
 import { storeOf } from "../fleet-helpers";
 import { alertsOf, at, db, EXPECTED_W, MIN, plant, pointOf } from "./detection-fixtures";

@@ -7,7 +7,7 @@ import {
   noProduction,
   type SystemInput,
   underperformance,
-} from "../../../worker/lib/alerts/rules";
+} from "../../../worker/domain/alerts/rules";
 
 const MIN = 60_000;
 /** 21 June 2026, UTC; Amsterdam's sun is above 5° from about 04:00 to 19:15 UTC. */

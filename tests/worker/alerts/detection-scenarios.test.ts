@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { detectAlerts } from "../../../worker/services/detection";
+import { detectAlerts } from "../../../worker/engines/detection";
 import { alertsOf, at, db, drive, EXPECTED_W, historyOf, plant } from "./detection-fixtures";
 
 const expectWithin10Pct = (actual: number, expected: number) => {

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type FleetSeries, fleetSeriesSchema } from "../../../schema/api/fleet-series";
+import { DERATE } from "../../../worker/domain/energy/expected";
 import { createDb } from "../../../worker/lib/db";
-import { DERATE } from "../../../worker/lib/energy/expected";
 import { loadCurrentUser } from "../../../worker/services/auth";
 import { fleetSeries } from "../../../worker/services/fleet-series";
 import { insertSystem, type SystemSeed } from "../fleet/fleet-fixtures";

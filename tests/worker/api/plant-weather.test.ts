@@ -3,7 +3,7 @@ import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
 import type { WeatherHistory } from "../../../schema/api/weather-history";
-import { refreshIrradiance } from "../../../worker/cron/irradiance";
+import { refreshIrradiance } from "../../../worker/engines/irradiance";
 import { connectProvider } from "../fleet-helpers";
 import { call, expectStatus, registerOwner } from "../helpers";
 

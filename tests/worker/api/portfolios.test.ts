@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Portfolio } from "../../../schema/api/portfolios";
 import type { AvailableSystem, EnhancedSite, Site } from "../../../schema/api/sites";
-import { expectedEnergyWh } from "../../../worker/lib/energy/expected";
-import { localDayOf } from "../../../worker/lib/energy/local-day";
+import { expectedEnergyWh } from "../../../worker/domain/energy/expected";
+import { localDayOf } from "../../../worker/domain/energy/local-day";
 import { attach, connectProvider, createSite, expectFleetUnchanged, setSystemLive } from "../fleet-helpers";
 import {
   auditLog,

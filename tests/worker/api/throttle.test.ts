@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { AuthResponse } from "../../../schema/api/auth";
 import { ApiError } from "../../../worker/lib/errors";
-import { type ThrottleKey, takeAttempt, throttlePolicies } from "../../../worker/services/throttle";
+import { type ThrottleKey, takeAttempt, throttlePolicies } from "../../../worker/throttle/attempts";
 import { delayAfter } from "../../../worker/throttle/delays";
 import {
   call,

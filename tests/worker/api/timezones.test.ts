@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Timezone, timezoneSchema } from "../../../schema/api/preferences";
-import { isKnownTimezone } from "../../../worker/services/timezones";
+import { isKnownTimezone } from "../../../worker/domain/timezones";
 import { call, expectRejectsBadTokens, expectStatus, registerOwner, type TestUser } from "../helpers";
 
 let owner: TestUser;

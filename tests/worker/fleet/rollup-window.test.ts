@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
-import { daysToBackfill } from "../../../worker/lib/history/gaps";
+import { daysToBackfill } from "../../../worker/domain/history/gaps";
 import { storeOf, storeSql } from "../fleet-helpers";
 import { insertOrg, insertSystem, point, storePoints } from "./fleet-fixtures";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expectedEnergyWh } from "../../../worker/lib/energy/expected";
+import { expectedEnergyWh } from "../../../worker/domain/energy/expected";
 import { formatMailEnergy, formatMailPercent } from "../../../worker/mail/messages";
 import { seedDailyRollups, seedHourlyRollups } from "../fleet-helpers";
 import { addMember, call, registerOwner } from "../helpers";

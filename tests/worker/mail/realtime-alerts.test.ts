@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { REALTIME_GAP_MS } from "../../../worker/engines/alert-mail";
 import { formatMailTime } from "../../../worker/mail/messages";
-import { REALTIME_GAP_MS } from "../../../worker/services/alert-mail";
 import { alertsOf, at, drive, EXPECTED_W, MIN, plant } from "../alerts/detection-fixtures";
 import { addMember, BASE, call, registerOwner } from "../helpers";
 import { caughtMailTo, linkIn } from "../mail-helpers";

@@ -10,7 +10,7 @@ import {
   simulatedPlants,
 } from "../../../sandbox/simulation";
 import { dataAsOf, type SmaSimPlant, smaPlants } from "../../../sandbox/sma";
-import { isStale, STALE_AFTER_MS } from "../../../worker/lib/fleet-rules";
+import { isStale, STALE_AFTER_MS } from "../../../worker/domain/fleet-rules";
 import { StaleListsError } from "../../../worker/providers/errors";
 import { smaAdapter } from "../../../worker/providers/sma";
 import { SmaClient } from "../../../worker/providers/sma/client";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { runNotifications } from "../../../worker/cron/notifications";
 import { createDb } from "../../../worker/lib/db";
-import { deliverMail, queueMail, retryDelayMs } from "../../../worker/services/email";
+import { deliverMail, queueMail, retryDelayMs } from "../../../worker/mail/outbox";
 import { uniqueEmail } from "../helpers";
 import { caughtMailTo } from "../mail-helpers";
 

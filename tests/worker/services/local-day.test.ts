@@ -5,7 +5,7 @@ import {
   lastLocalDays,
   localDay,
   localDayOf,
-} from "../../../worker/lib/energy/local-day";
+} from "../../../worker/domain/energy/local-day";
 
 const HOUR = 3_600_000;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SiteRow } from "../../../schema/tables";
-import { isDaylight, STALE_AFTER_MS } from "../../../worker/lib/fleet-rules";
-import { timezoneAt } from "../../../worker/lib/geo/timezone-at";
+import { isDaylight, STALE_AFTER_MS } from "../../../worker/domain/fleet-rules";
+import { timezoneAt } from "../../../worker/domain/geo/timezone-at";
 import { type SystemView, siteLive, systemStatus } from "../../../worker/services/sites";
 
 const MINUTE = 60_000;

@@ -1,14 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { clearSkyIndex, daytimeTemperatureC, skyStates } from "../../../worker/lib/solar/climate";
+import { clearSkyIndex, daytimeTemperatureC, skyStates } from "../../../worker/domain/solar/climate";
 import {
   beamIncidenceModifier,
   clearSkyGhiW,
   cosIncidence,
   diffuseFraction,
   planeOfArrayW,
-} from "../../../worker/lib/solar/irradiance";
-import { estimateYield, optimalTiltDeg } from "../../../worker/lib/solar/yield";
+} from "../../../worker/domain/solar/irradiance";
+import { estimateYield, optimalTiltDeg } from "../../../worker/domain/solar/yield";
 
 /** kWh/kWp/year of fixed, optimally tilted systems, and the 15 % the model must stay within. */
 const REFERENCES = [

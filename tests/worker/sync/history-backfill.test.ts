@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { sandboxAccounts } from "../../../sandbox/accounts";
 import { createSandbox } from "../../../sandbox/app";
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
+import { localDayOf } from "../../../worker/domain/energy/local-day";
 import { createDb } from "../../../worker/lib/db";
-import { localDayOf } from "../../../worker/lib/energy/local-day";
 import { localBudget } from "../../../worker/providers/budget";
 import { solisAdapter } from "../../../worker/providers/solis";
 import {

@@ -9,7 +9,7 @@ import { factsText } from "./facts";
  * Sunfleet's own fault detection, as pure functions of one system's recent data. Each rule answers
  * whether its condition holds now, since when, whether it has lasted past the rule's delay, and
  * the energy lost over any interval of it (expected minus actual). The service
- * (worker/services/detection.ts) turns these findings into alerts.
+ * (worker/engines/detection.ts) turns these findings into alerts.
  */
 
 export const STEP_MS = 5 * 60_000;

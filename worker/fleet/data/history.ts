@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { fleetHistoryDays, fleetSystems } from "../../../schema/fleet-tables";
 import type { SqlRow } from "../../../schema/sql-row";
-import type { SystemCoverage } from "../../lib/history/gaps";
+import type { SystemCoverage } from "../../domain/history/gaps";
 import type { FleetDb } from "../db";
 
 /**

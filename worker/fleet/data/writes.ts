@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { fleetSystemReadings, fleetSystems } from "../../../schema/fleet-tables";
 import type { SqlRow } from "../../../schema/sql-row";
-import { localDayOf } from "../../lib/energy/local-day";
+import { localDayOf } from "../../domain/energy/local-day";
 import type { FleetDb } from "../db";
 import { toStoredState } from "../state";
 import type { SystemPoint } from "../types";

@@ -1,9 +1,9 @@
 import type { AnalyticsRange, AnalyticsRecord } from "../../../schema/api/analytics";
 import type { DashboardMetric } from "../../../schema/api/metrics";
+import { expectedEnergyWh, performanceRatio } from "../../domain/energy/expected";
+import { lastLocalDays } from "../../domain/energy/local-day";
+import { irradiationKey, metricsFromRows, readIrradiation } from "../../engines/metrics";
 import type { Db } from "../../lib/db";
-import { expectedEnergyWh, performanceRatio } from "../../lib/energy/expected";
-import { lastLocalDays } from "../../lib/energy/local-day";
-import { irradiationKey, metricsFromRows, readIrradiation } from "../../services/metrics";
 import { dailyEnergy, hourlyPower, powerReadings, readMetricRows } from "../data/reads";
 import type { FleetDb } from "../db";
 

@@ -5,7 +5,7 @@ import {
   summaryProviders,
 } from "../../../schema/api/dashboard";
 import { type DashboardMetric, hasCapacity } from "../../../schema/api/metrics";
-import { isOutdated } from "../../lib/fleet-rules";
+import { isOutdated } from "../../domain/fleet-rules";
 
 /*
  * The fleet's totals, defined here once: the dashboard's cards and provider breakdown, the

@@ -1,12 +1,12 @@
 import { METRICS_PAGE_SIZE } from "../../../schema/api/metrics";
-import type { Db } from "../../lib/db";
-import { yieldTurn } from "../../lib/yield-turn";
 import {
   type FleetMetric,
   metricsFromRows,
   readIrradiation,
   todayIrradianceWindows,
-} from "../../services/metrics";
+} from "../../engines/metrics";
+import type { Db } from "../../lib/db";
+import { yieldTurn } from "../../lib/yield-turn";
 import { readFleetMetricSlices } from "../data/reads";
 import type { FleetDb } from "../db";
 import { countsInTotals, type FleetSummary, fleetSummary, liveSiteIds } from "./fleet-summary";

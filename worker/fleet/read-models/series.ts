@@ -1,9 +1,9 @@
 import type { FleetSeries, ProviderHour } from "../../../schema/api/fleet-series";
 import type { ProviderId } from "../../../schema/api/providers";
 import { type IrradianceWindow, sumIrradiance } from "../../data/metrics";
+import { expectedEnergyWh, performanceRatio } from "../../domain/energy/expected";
+import { type LocalDay, lastLocalDays, localDayOf, sameTimeDayBefore } from "../../domain/energy/local-day";
 import type { Db } from "../../lib/db";
-import { expectedEnergyWh, performanceRatio } from "../../lib/energy/expected";
-import { type LocalDay, lastLocalDays, localDayOf, sameTimeDayBefore } from "../../lib/energy/local-day";
 import { yieldTurn } from "../../lib/yield-turn";
 import { type SystemKeyRange, systemKeyRanges } from "../data/reads";
 import {

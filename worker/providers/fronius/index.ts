@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { providerRegistration } from "../../../schema/provider-registry";
-import { localDayOf } from "../../lib/energy/local-day";
+import { localDayOf } from "../../domain/energy/local-day";
 import { ProviderError, StaleListsError } from "../errors";
 import { inverterFollowingPlant, knownBatch } from "../known";
 import type { KnownSystem, NormalisedAlarm, NormalisedSystem, ProviderAdapter, SystemState } from "../types";

@@ -1,5 +1,5 @@
 import { DateTime, IANAZone } from "luxon";
-import { STALE_AFTER_MS } from "../../lib/fleet-rules";
+import { STALE_AFTER_MS } from "../../domain/fleet-rules";
 import { ProviderError } from "../errors";
 import { inverterFollowingPlant } from "../known";
 import type { KnownInverter, KnownSystem, NormalisedInverter, NormalisedSystem, SystemState } from "../types";
