@@ -352,8 +352,9 @@ export const monitoringSystems = sqliteTable(
     // Idempotent upserts: one row per vendor site in an organisation.
     uniqueIndex("monitoring_systems_org_provider_system_unique").on(t.orgId, t.provider, t.providerSystemId),
     index("monitoring_systems_connection_idx").on(t.connectionId),
-    // Serves a site's systems (site lists, detach, delete) and the available list (site_id IS NULL).
-    index("monitoring_systems_org_site_idx").on(t.orgId, t.siteId),
+    // Serves a site's systems (site lists, detach, delete) and the available list (site_id IS NULL)
+    // a page at a time in name order.
+    index("monitoring_systems_org_site_name_idx").on(t.orgId, t.siteId, t.name, t.id),
   ],
 );
 
@@ -604,6 +605,8 @@ export const sites = sqliteTable(
     /** Annual yield estimate in kWh as accepted at creation. */
     estimatedYieldKwh: real("estimated_yield_kwh"),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    /** A free label the site lists group and filter by (a client, an installer, a region); null when none. */
+    label: text("label"),
     createdAt: timestampMs("created_at").notNull(),
     updatedAt: timestampMs("updated_at").notNull(),
   },
@@ -652,6 +655,8 @@ export const portfolioSites = sqliteTable(
     primaryKey({ columns: [t.portfolioId, t.siteId] }),
     // Serves the per-site side: which portfolios hold a site (site deletion, site cards).
     index("portfolio_sites_site_idx").on(t.siteId),
+    // Serves every (portfolio, site) pair of an organisation (the site lists' portfolios).
+    index("portfolio_sites_org_idx").on(t.orgId),
   ],
 );
 

@@ -6,10 +6,18 @@ import { providerIdSchema } from "./providers";
 export const alertsQuerySchema = z.strictObject({
   state: z.enum(["open", "resolved", "all"]).default("all"),
   severity: z.enum(alertSeverities).optional(),
-  /** JSON only: the CSV export holds every alert the filters match. */
+  /** JSON only: the page size when `pageSize` is not given (the CSV export holds every alert the filters match). */
   limit: z.coerce.number().int().min(1).max(500).default(100),
+  /** 1-based; a page past the last is an empty list. */
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(500).optional(),
   /** newest: newest first; lostEnergy: most energy lost first (then newest). */
   sort: z.enum(["newest", "lostEnergy"]).default("newest"),
+  /** Finds alerts by title, site or system name, the system's vendor id or the device serial (case-insensitive). */
+  q: z.string().trim().max(100).default(""),
+  provider: providerIdSchema.optional(),
+  /** The alerts of one site's systems. */
+  siteId: z.string().min(1).max(64).optional(),
   format: exportFormatSchema,
 });
 export type AlertsQuery = z.infer<typeof alertsQuerySchema>;

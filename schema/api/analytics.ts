@@ -5,12 +5,41 @@ import { providerIdSchema } from "./providers";
 export const analyticsRanges = ["24h", "7d", "30d", "1y"] as const;
 export type AnalyticsRange = (typeof analyticsRanges)[number];
 
+/**
+ * Records per page of `system=all` unless `pageSize` says otherwise: an unpaged call (SPEC's) gets
+ * the first 1,000 in the list's order (by site, then name), as before for a fleet of that size,
+ * with `Link` and `X-Total-Count` naming the pages beyond.
+ */
+export const ANALYTICS_PAGE_SIZE = 1_000;
+
+export const analyticsSortKeys = [
+  "system",
+  "provider",
+  "power",
+  "today",
+  "status",
+  "inverters",
+  "pr",
+] as const;
+
 export const analyticsQuerySchema = z.strictObject({
   system: z.string().min(1).max(64).default("all"),
   range: z.enum(analyticsRanges).default("24h"),
   format: exportFormatSchema,
   /** Which series a CSV export holds: power readings or daily energy. */
   series: z.enum(["power", "energy"]).default("power"),
+  /** `system=all` only: 1-based; a page past the last is an empty list. */
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(ANALYTICS_PAGE_SIZE).default(ANALYTICS_PAGE_SIZE),
+  /** Finds a system by its name, its site's name or the vendor's id for it (case-insensitive). */
+  q: z.string().trim().max(100).default(""),
+  provider: providerIdSchema.optional(),
+  status: z.enum(["online", "offline", "fault", "stale"]).optional(),
+  /** The systems of one site. */
+  siteId: z.string().min(1).max(64).optional(),
+  /** Without it, the list's order (by site, then name); `pr` sorts worst first. */
+  sort: z.enum(analyticsSortKeys).optional(),
+  direction: z.enum(["asc", "desc"]).default("asc"),
 });
 export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>;
 

@@ -83,6 +83,7 @@ export function makeFleetSite(overrides: Partial<Site> = {}): Site {
     todayGeneration: 12_000,
     lastUpdate: new Date().toISOString(),
     isActive: true,
+    label: null,
     systemCount: 1,
     onlineSystemCount: 1,
     createdAt: "2026-05-01T08:00:00.000Z",

@@ -62,12 +62,11 @@ export const alertCursorOf = (row: AlertRowWithNames): AlertCursor => ({
  * page is read by the index from where the last ended, never by skipping rows); served by
  * alerts_org_resolved_created_idx.
  */
-export async function listAlerts(
-  db: Db,
-  orgId: string,
-  query: Pick<AlertsQuery, "state" | "severity" | "sort">,
-  page: { limit: number; after?: AlertCursor | null },
-) {
+/** The filters of the alert list: the state, severity, provider, site and a search. */
+type AlertFilters = Pick<AlertsQuery, "state" | "severity" | "sort"> &
+  Partial<Pick<AlertsQuery, "q" | "provider" | "siteId">>;
+
+function filterConditions(orgId: string, query: AlertFilters) {
   const conditions = ["a.org_id = ?"];
   const params: unknown[] = [orgId];
   if (query.state !== "all") {
@@ -78,6 +77,45 @@ export async function listAlerts(
     conditions.push("a.severity = ?");
     params.push(query.severity);
   }
+  if (query.provider) {
+    conditions.push("coalesce(a.provider, ms.provider) = ?");
+    params.push(query.provider);
+  }
+  if (query.siteId) {
+    conditions.push("ms.site_id = ?");
+    params.push(query.siteId);
+  }
+  if (query.q) {
+    // instr over lower-cased text: no LIKE wildcards to escape in what the user typed.
+    conditions.push(`instr(lower(a.title || char(0) || coalesce(ms.name, '') || char(0) || coalesce(s.name, '')
+      || char(0) || coalesce(ms.provider_system_id, '') || char(0) || coalesce(a.device_serial, '')), ?) > 0`);
+    params.push(query.q.toLowerCase());
+  }
+  return { conditions, params };
+}
+
+/** How many alerts the filters match (the list's X-Total-Count). */
+export async function countAlerts(db: Db, orgId: string, query: AlertFilters): Promise<number> {
+  const { conditions, params } = filterConditions(orgId, query);
+  const row = await db.$client
+    .prepare(
+      `SELECT count(*) AS n FROM alerts a
+       LEFT JOIN monitoring_systems ms ON ms.id = a.system_id AND ms.org_id = a.org_id
+       LEFT JOIN sites s ON s.id = ms.site_id AND s.org_id = a.org_id
+       WHERE ${conditions.join(" AND ")}`,
+    )
+    .bind(...params)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+export async function listAlerts(
+  db: Db,
+  orgId: string,
+  query: AlertFilters,
+  page: { limit: number; after?: AlertCursor | null; offset?: number },
+) {
+  const { conditions, params } = filterConditions(orgId, query);
   const byLoss = query.sort === "lostEnergy";
   const after = page.after;
   if (after) {
@@ -94,9 +132,9 @@ export async function listAlerts(
   }
   const rows = await db.$client
     .prepare(
-      `${SELECT_WITH_NAMES} WHERE ${conditions.join(" AND ")} ORDER BY ${byLoss ? "coalesce(a.lost_energy_wh, -1) DESC, " : ""}a.created_at DESC, a.id LIMIT ?`,
+      `${SELECT_WITH_NAMES} WHERE ${conditions.join(" AND ")} ORDER BY ${byLoss ? "coalesce(a.lost_energy_wh, -1) DESC, " : ""}a.created_at DESC, a.id LIMIT ? OFFSET ?`,
     )
-    .bind(...params, page.limit)
+    .bind(...params, page.limit, page.offset ?? 0)
     .all<AlertRowWithNames>();
   return rows.results;
 }

@@ -1,9 +1,18 @@
 import { DurableObject } from "cloudflare:workers";
-import type { AnalyticsRange, AnalyticsRecord } from "../../schema/api/analytics";
+import type { AnalyticsQuery, AnalyticsRange, AnalyticsRecord } from "../../schema/api/analytics";
 import type { DashboardSummary, SystemsPage, SystemsPageQuery } from "../../schema/api/dashboard";
 import type { FleetSeries } from "../../schema/api/fleet-series";
+import type {
+  SiteCountsAnswer,
+  SiteFilter,
+  SiteGroup,
+  SiteGroupsQuery,
+  SiteListQuery,
+  SiteMap,
+} from "../../schema/api/site-lists";
 import { frameOf, LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, type LiveMessage } from "../../schema/live";
 import { readFullDirectory, readVersions } from "../data/fleet-directory";
+import { readSiteListRows, type SiteListRows } from "../data/site-lists";
 import { daysToBackfill, GAP_SLOT_MS, type GapOptions, HISTORY_DAYS } from "../domain/history/gaps";
 import { type DetectionRun, detectAlerts } from "../engines/detection";
 import type { Env } from "../env";
@@ -33,11 +42,12 @@ import {
 import { readHistoryCoverage } from "./data/history";
 import { importLegacyRows } from "./data/legacy";
 import { energyBySystem, producingHoursBySystem } from "./data/monthly-energy";
-import { liveValues, summedHourlyPower, tableRowCounts } from "./data/reads";
+import { allLiveValues, liveValues, summedHourlyPower, tableRowCounts } from "./data/reads";
 import { pruneReadings, type RetentionRun } from "./data/retention";
 import { type HistoryDayInput, storeHistoryDay, storePoints } from "./data/writes";
 import { createFleetDb, type FleetDb, migrateFleetDb } from "./db";
 import { buildSystemAnalytics, toRecord } from "./read-models/analytics";
+import { type AnalyticsPage, analyticsPage } from "./read-models/analytics-page";
 import { type SiteRoster, siteCounts } from "./read-models/fleet-summary";
 import {
   buildFleetMetrics,
@@ -47,6 +57,18 @@ import {
   wholeMetricsJson,
 } from "./read-models/metrics";
 import { buildFleetSeries } from "./read-models/series";
+import {
+  buildSitesIndex,
+  type EnhancedSiteListItem,
+  enhancedSitesPage,
+  type SiteListItem,
+  type SitesIndex,
+  type SitesPage,
+  siteGroups,
+  siteCounts as siteListCounts,
+  siteMap,
+  sitesPage,
+} from "./read-models/sites";
 import { systemsPage } from "./read-models/systems-page";
 import type { FleetPage, LegacyRows, LiveValues, StoredPage } from "./types";
 
@@ -155,6 +177,8 @@ export class FleetStore extends DurableObject<Env> {
   /** Read models being rebuilt in the background, by name: one rebuild of each at a time. */
   private readonly rebuilding = new Map<string, Promise<void>>();
   private refreshing: Promise<void> | null = null;
+  /** D1's rows the sites' read model was last built from, with the counters they reflect. */
+  private siteListRows: SiteListRows | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -329,6 +353,70 @@ export class FleetStore extends DurableObject<Env> {
     return (await this.metricsSnapshot(orgId, now)).metrics.map((m) => toRecord(m.metric));
   }
 
+  /** One page of the fleet's analytics records, from the same read model: only the page crosses. */
+  async analyticsPage(orgId: string, now: number, query: AnalyticsQuery): Promise<AnalyticsPage> {
+    return analyticsPage((await this.metricsSnapshot(orgId, now)).systems, query);
+  }
+
+  // -- the site lists ------------------------------------------------------------------------------
+
+  /** One page of the organisation's sites, searched, filtered and sorted here: only the page crosses. */
+  async sitesPage(orgId: string, now: number, query: SiteListQuery): Promise<SitesPage<SiteListItem>> {
+    return sitesPage(await this.sitesIndex(orgId, now), query);
+  }
+
+  async enhancedSitesPage(
+    orgId: string,
+    now: number,
+    query: SiteListQuery,
+  ): Promise<SitesPage<EnhancedSiteListItem>> {
+    return enhancedSitesPage(await this.sitesIndex(orgId, now), query, now);
+  }
+
+  async siteCounts(orgId: string, now: number, filter: SiteFilter): Promise<SiteCountsAnswer> {
+    return siteListCounts(await this.sitesIndex(orgId, now), filter);
+  }
+
+  async siteGroups(orgId: string, now: number, query: SiteGroupsQuery): Promise<SiteGroup[]> {
+    return siteGroups(await this.sitesIndex(orgId, now), query, query.by);
+  }
+
+  async siteMap(orgId: string, now: number, filter: SiteFilter): Promise<SiteMap> {
+    return siteMap(await this.sitesIndex(orgId, now), filter);
+  }
+
+  /**
+   * The sites' read model: D1's sites, their systems, portfolios and open alerts (re-read only when
+   * D1's counters for them moved), joined with the live values held here and the dashboard model's
+   * expectations; rebuilt like the other read models.
+   */
+  private async sitesIndex(orgId: string, now: number): Promise<SitesIndex> {
+    const { value } = await this.cachedEntry(
+      orgId,
+      "sites",
+      now,
+      async (versions) => {
+        const held = this.siteListRows;
+        const rows =
+          held && held.org === versions.org && held.lists === versions.lists
+            ? held
+            : await readSiteListRows(createDb(this.env.DB), orgId);
+        this.siteListRows = rows;
+        const snapshot = await this.metricsSnapshot(orgId, now);
+        const expected = new Map(
+          snapshot.metrics.map(({ metric }) => [
+            metric.systemId,
+            { actualWh: metric.todayGenerationWh, expectedWh: metric.expectedTodayWh },
+          ]),
+        );
+        const live = new Map(allLiveValues(this.db).map((values) => [values.systemId, values]));
+        return buildSitesIndex(rows, live, expected, now);
+      },
+      true,
+    );
+    return value;
+  }
+
   async systemAnalytics(
     orgId: string,
     systemOrSiteId: string,
@@ -436,11 +524,13 @@ export class FleetStore extends DurableObject<Env> {
     orgId: string,
     name: string,
     now: number,
-    build: () => Promise<T>,
+    build: (versions: { org: number; irradiance: number; lists: number }) => Promise<T>,
+    readsLists = false,
   ): Promise<{ value: T; key: string }> {
     this.claim(orgId);
     const versions = await this.directoryCurrent(orgId);
-    const inputs = `${this.instance}|${this.writes}|${versions.org}|${versions.irradiance}`;
+    // The site lists also read alerts and portfolios; the other models do not rebuild for those.
+    const inputs = `${this.instance}|${this.writes}|${versions.org}|${versions.irradiance}${readsLists ? `|${versions.lists}` : ""}`;
     const entry = this.cache.get(name);
     const young = entry !== undefined && now >= entry.builtAt && now - entry.builtAt < READ_MODEL_MAX_AGE_MS;
     if (entry && young && entry.inputs === inputs) return { value: entry.value as T, key: entry.key };
@@ -449,7 +539,7 @@ export class FleetStore extends DurableObject<Env> {
         // Started on a later turn of the event loop: the build's SQL is synchronous, and begun here
         // it would hold this very answer back until it finished.
         const rebuild = new Promise<void>((resolve) => setTimeout(resolve, 0))
-          .then(() => this.build(name, inputs, now, build))
+          .then(() => this.build(name, inputs, now, () => build(versions)))
           .then(() => undefined)
           .catch((error) =>
             console.error(JSON.stringify({ msg: "read model rebuild failed", name, error: String(error) })),
@@ -460,7 +550,7 @@ export class FleetStore extends DurableObject<Env> {
       }
       return { value: entry.value as T, key: entry.key };
     }
-    return this.build(name, inputs, now, build);
+    return this.build(name, inputs, now, () => build(versions));
   }
 
   private async build<T>(

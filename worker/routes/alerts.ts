@@ -11,6 +11,7 @@ import {
 import { idParamSchema } from "../../schema/api/common";
 import { type AppEnv, userContext } from "../hono-env";
 import { csvHeaders } from "../lib/csv";
+import { pagedAnswer } from "../lib/paged-answer";
 import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
@@ -21,13 +22,14 @@ export const alertsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
   .get(
     "/",
-    responds("Alerts", z.array(alertSchema), { csv: true }),
+    responds("Alerts", z.array(alertSchema), { csv: true, etag: true, paged: true }),
     validate("query", alertsQuerySchema),
     async (c) => {
       const query = c.req.valid("query");
       if (query.format === "csv")
         return c.body(alertsCsv(userContext(c), query), 200, csvHeaders("alerts.csv"));
-      return c.json(await getAlerts(userContext(c), query));
+      const page = await getAlerts(userContext(c), query);
+      return pagedAnswer(c.req, page.items, page);
     },
   )
   .get("/summary", responds("AlertSummary", alertSummarySchema), async (c) =>

@@ -4,6 +4,7 @@ import { analyticsQuerySchema, analyticsRecordSchema } from "../../schema/api/an
 import { type AppEnv, userContext } from "../hono-env";
 import { csvHeaders } from "../lib/csv";
 import { invalidInput } from "../lib/errors";
+import { pagedAnswer } from "../lib/paged-answer";
 import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
@@ -14,7 +15,7 @@ export const analyticsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
   .get(
     "/",
-    responds("AnalyticsRecords", z.array(analyticsRecordSchema), { csv: true }),
+    responds("AnalyticsRecords", z.array(analyticsRecordSchema), { csv: true, etag: true, paged: true }),
     validate("query", analyticsQuerySchema),
     async (c) => {
       const query = c.req.valid("query");
@@ -23,8 +24,8 @@ export const analyticsRoutes = new Hono<AppEnv>()
           { path: ["system"], message: "A CSV export holds one system's series: give system={id}" },
         ]);
       }
-      const records = await analytics(userContext(c), query);
-      const record = records[0];
+      const answer = await analytics(userContext(c), query);
+      const record = answer.items[0];
       if (query.format === "csv" && record) {
         return c.body(
           analyticsSeriesCsv(record, query.series),
@@ -32,6 +33,7 @@ export const analyticsRoutes = new Hono<AppEnv>()
           csvHeaders(`analytics-${record.systemId}-${query.range}-${query.series}.csv`),
         );
       }
-      return c.json(records);
+      // `system=all` a page at a time (1,000 records unless `pageSize` says otherwise).
+      return pagedAnswer(c.req, answer.items, answer);
     },
   );

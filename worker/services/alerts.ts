@@ -11,6 +11,7 @@ import {
   type AlertCursor,
   type AlertRowWithNames,
   alertCursorOf,
+  countAlerts,
   countOpenAlerts,
   findAlert,
   listAlerts,
@@ -86,9 +87,23 @@ async function withHistory(org: OrgContext, rows: AlertRowWithNames[]): Promise<
   return rows.map((row) => toAlert(row, byAlert.get(row.id) ?? []));
 }
 
-export async function getAlerts(ctx: UserContext, query: AlertsQuery): Promise<Alert[]> {
+/** A page of alerts with their history: `pageSize` of them (`limit` unless given) after the pages before. */
+export async function getAlerts(
+  ctx: UserContext,
+  query: AlertsQuery,
+): Promise<{ items: Alert[]; page: number; pageCount: number; total: number }> {
   const org = authorizeOrgAction(ctx, "org:read");
-  return withHistory(org, await listAlerts(org.db, org.user.orgId, query, { limit: query.limit }));
+  const pageSize = query.pageSize ?? query.limit;
+  const [rows, total] = await Promise.all([
+    listAlerts(org.db, org.user.orgId, query, { limit: pageSize, offset: (query.page - 1) * pageSize }),
+    countAlerts(org.db, org.user.orgId, query),
+  ]);
+  return {
+    items: await withHistory(org, rows),
+    page: query.page,
+    pageCount: Math.max(1, Math.ceil(total / pageSize)),
+    total,
+  };
 }
 
 /**

@@ -51,7 +51,7 @@ export interface SystemView extends SystemRecord {
 }
 
 /** D1's systems joined with their live values, read from the fleet store in one call. */
-async function withLive(org: OrgContext, records: Promise<SystemRecord[]>): Promise<SystemView[]> {
+export async function withLive(org: OrgContext, records: Promise<SystemRecord[]>): Promise<SystemView[]> {
   const systems = await records;
   if (systems.length === 0) return [];
   const live = new Map(
@@ -96,10 +96,20 @@ export interface SiteLive {
   capacityKw: number;
 }
 
-/** Live totals of a site from its systems (SPEC: any alarm is a fault; any online system makes it online). */
-export function siteLive(site: SiteRow, systems: SystemView[], now: number): SiteLive {
+/**
+ * Live totals of a site from its systems (SPEC: any alarm is a fault; any online system makes it
+ * online). `midnightOf` may remember each zone's midnight across the sites of one read.
+ */
+export function siteLive(
+  site: SiteRow,
+  systems: SystemView[],
+  now: number,
+  midnightOf: (zone: string, compute: () => number) => number = (_zone, compute) => compute(),
+): SiteLive {
   const daylight = isDaylight(site.latitude, site.longitude, now);
-  const midnight = DateTime.fromMillis(now, { zone: site.timezone }).startOf("day").toMillis();
+  const midnight = midnightOf(site.timezone, () =>
+    DateTime.fromMillis(now, { zone: site.timezone }).startOf("day").toMillis(),
+  );
   const statuses = new Map<string, SystemState>();
   let currentPowerW = 0;
   let todayEnergyWh = 0;
@@ -128,7 +138,7 @@ export function siteLive(site: SiteRow, systems: SystemView[], now: number): Sit
   };
 }
 
-function toSite(row: SiteRow, systems: SystemView[], live: SiteLive): Site {
+export function toSite(row: SiteRow, systems: SystemView[], live: SiteLive): Site {
   const providers = [...new Set(systems.map((s) => s.provider))];
   return {
     id: row.id,
@@ -156,6 +166,7 @@ function toSite(row: SiteRow, systems: SystemView[], live: SiteLive): Site {
     lastUpdate: iso(live.lastUpdateMs),
     isActive: row.isActive,
     systemCount: systems.length,
+    label: row.label,
     onlineSystemCount: live.onlineCount,
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
@@ -179,7 +190,7 @@ function toSiteSystem(system: SystemView, status: SystemState): SiteSystem {
   };
 }
 
-function toEnhancedSite(row: SiteRow, systems: SystemView[], now: number): EnhancedSite {
+export function toEnhancedSite(row: SiteRow, systems: SystemView[], now: number): EnhancedSite {
   const live = siteLive(row, systems, now);
   return {
     ...toSite(row, systems, live),
@@ -188,7 +199,7 @@ function toEnhancedSite(row: SiteRow, systems: SystemView[], now: number): Enhan
   };
 }
 
-function toAvailableSystem(system: SystemView): AvailableSystem {
+export function toAvailableSystem(system: SystemView): AvailableSystem {
   return {
     id: system.id,
     name: system.name,
@@ -327,6 +338,7 @@ export async function createSite(ctx: UserContext, body: CreateSiteBody): Promis
   await org.db.batch([
     insertSite(org.db, row),
     auditEntry(org, {
+      label: body.label ?? null,
       ...actorOf(org),
       action: "site.create",
       targetType: "site",
@@ -359,6 +371,7 @@ function siteChanges(site: SiteRow, body: UpdateSiteBody): SiteUpdate {
     changes.timezone = timezoneAt(changes.latitude, changes.longitude);
     changes.locationSource = "verified";
   }
+  if (body.label !== undefined) changes.label = body.label;
   return changes;
 }
 

@@ -144,3 +144,17 @@ export function tableRowCounts(db: FleetDb) {
     daily: count("system_daily"),
   };
 }
+
+/** Every system's live values (the site lists' read model joins them with D1's systems). */
+export function allLiveValues(db: FleetDb): Omit<LiveValues, "state">[] {
+  return db
+    .all<Pick<SystemColumns, "system_id" | "power_w" | "energy_today_wh" | "data_time">>(
+      sql`SELECT system_id, power_w, energy_today_wh, data_time FROM systems`,
+    )
+    .map((r) => ({
+      systemId: r.system_id,
+      powerW: r.power_w,
+      energyTodayWh: r.energy_today_wh,
+      dataTime: r.data_time,
+    }));
+}

@@ -61,7 +61,7 @@ export function systemsIndex(metrics: readonly DashboardMetric[]): SystemsIndex 
  * Entry positions sorted by key and direction: a total order (ties by name, then id), so pages
  * never overlap or skip an entry while the read model is unchanged.
  */
-function orderOf(index: SystemsIndex, key: SystemSortKey, direction: "asc" | "desc"): Int32Array {
+export function orderOf(index: SystemsIndex, key: SystemSortKey, direction: "asc" | "desc"): Int32Array {
   const name = `${key}|${direction}`;
   const cached = index.orders.get(name);
   if (cached) return cached;
@@ -88,7 +88,7 @@ function orderOf(index: SystemsIndex, key: SystemSortKey, direction: "asc" | "de
   return positions;
 }
 
-function searchTextOf(index: SystemsIndex): string[] {
+export function searchTextOf(index: SystemsIndex): string[] {
   index.searchText ??= index.metrics.map((metric) =>
     [systemName(metric), metric.siteName ?? "", metric.providerId].join("\u0000").toLocaleLowerCase(),
   );
