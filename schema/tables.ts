@@ -741,13 +741,23 @@ export type PortfolioSiteRow = typeof portfolioSites.$inferSelect;
 // Irradiance by location, which gives every organisation's expected energy. Readings, rollups and
 // live values are each organisation's, in its fleet store (schema/fleet-tables.ts).
 
-/** Hourly mean global horizontal irradiance per rounded location ("52.37,4.90"), W/m². */
+/**
+ * The weather service's hours per rounded location ("52.37,4.90"): radiation as means over the
+ * hour from `hour_start` (W/m²: global, and its beam and diffuse parts on the horizontal), air
+ * temperature and wind at its end, rain over it. Hours stored before the parts were fetched have
+ * only the global (the model then splits it itself).
+ */
 export const irradianceHourly = sqliteTable(
   "irradiance_hourly",
   {
     locationKey: text("location_key").notNull(),
     hourStart: timestampMs("hour_start").notNull(),
     ghiWm2: real("ghi_wm2").notNull(),
+    directWm2: real("direct_wm2"),
+    diffuseWm2: real("diffuse_wm2"),
+    temperatureC: real("temperature_c"),
+    windMs: real("wind_ms"),
+    precipitationMm: real("precipitation_mm"),
   },
   (t) => [
     // Serves sums over a location's hours of one local day.
@@ -763,6 +773,8 @@ export const irradianceFetches = sqliteTable("irradiance_fetches", {
   latitude: real("latitude").notNull(),
   longitude: real("longitude").notNull(),
   fetchedAt: timestampMs("fetched_at").notNull(),
+  /** The oldest hour its stored past reaches back to with every part; null before the past was fetched. */
+  historyFrom: timestampMs("history_from"),
 });
 
 // ---------------------------------------------------------------------------------------------
