@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { siteLocationSources, systemStates } from "../domain";
+import { systemOrientationSchema } from "./orientation";
 import { providerIdSchema } from "./providers";
 
 /** A plain decimal, as SPEC's forms send numbers: "100.5", "-33.87", "1e3". */
@@ -44,16 +45,16 @@ export const capacityInput = numberInput("Capacity").pipe(
     .min(0, "Capacity must not be negative")
     .max(10_000_000, "Capacity must be at most 10,000,000 kW"),
 );
-const tiltInput = numberInput("Tilt").pipe(
+export const tiltInput = numberInput("Tilt").pipe(
   z.number().min(0, "Tilt must be between 0 and 90 degrees").max(90, "Tilt must be between 0 and 90 degrees"),
 );
-const azimuthInput = numberInput("Azimuth").pipe(
+export const azimuthInput = numberInput("Azimuth").pipe(
   z
     .number()
     .min(0, "Azimuth must be between 0 and 360 degrees")
     .max(360, "Azimuth must be between 0 and 360 degrees"),
 );
-const acLimitInput = numberInput("AC limit").pipe(
+export const acLimitInput = numberInput("AC limit").pipe(
   z
     .number()
     .positive("AC limit must be greater than 0")
@@ -113,8 +114,6 @@ export const createSiteBodySchema = z.strictObject({
   acLimitKw: acLimitInput.optional().nullable(),
   isActive: z.boolean().optional(),
 });
-  /** A free label the site lists group and filter by (a client, an installer, a region). */
-  label: optionalText(120),
 export type CreateSiteBody = z.infer<typeof createSiteBodySchema>;
 export type CreateSiteInput = z.input<typeof createSiteBodySchema>;
 
@@ -137,7 +136,6 @@ export const updateSiteBodySchema = z
     acLimitKw: acLimitInput.optional().nullable(),
     isActive: z.boolean().optional(),
   })
-    label: patchText(120),
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
     message: "Nothing to update",
   });
@@ -221,8 +219,6 @@ export const siteSchema = z.object({
   lastUpdate: z.string().nullable(),
   isActive: z.boolean(),
   systemCount: z.number(),
-  /** A free label the site lists group and filter by (a client, an installer, a region); null when none. */
-  label: z.string().nullable(),
   onlineSystemCount: z.number(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -247,6 +243,8 @@ export const siteSystemSchema = z.object({
   /** ISO vendor data time of the live values. */
   dataTime: z.string().nullable(),
   inverterCount: z.number(),
+  /** Tilt, azimuth and AC limit as set on the system and as the expected-energy model uses them. */
+  orientation: systemOrientationSchema,
 });
 export type SiteSystem = z.infer<typeof siteSystemSchema>;
 

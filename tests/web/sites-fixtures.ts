@@ -31,7 +31,6 @@ export function makeSite(overrides: Partial<Site> = {}): Site {
     todayGeneration: 18_400,
     lastUpdate: "2026-06-01T10:15:00.000Z",
     isActive: true,
-    label: null,
     systemCount: 2,
     onlineSystemCount: 2,
     createdAt: "2026-05-01T08:00:00.000Z",
@@ -54,6 +53,19 @@ export function makeSiteSystem(overrides: Partial<SiteSystem> = {}): SiteSystem 
     todayEnergyWh: 9200,
     dataTime: "2026-06-01T10:15:00.000Z",
     inverterCount: 1,
+    orientation: {
+      tiltDeg: null,
+      azimuthDeg: null,
+      acLimitKw: null,
+      effective: {
+        tiltDeg: 36.6,
+        tiltSource: "default",
+        azimuthDeg: 180,
+        azimuthSource: "default",
+        acLimitKw: 6,
+        acLimitSource: "inverters",
+      },
+    },
     ...overrides,
   };
 }

@@ -3,6 +3,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { ProviderId } from "../../schema/api/providers";
 import { monitoringSystems, sites } from "../../schema/tables";
 import type { Db } from "../lib/db";
+import { invertersRatedW } from "./system-orientation";
 
 export type SiteInsert = typeof sites.$inferInsert;
 export type SiteUpdate = Partial<Omit<SiteInsert, "id" | "orgId" | "createdAt">>;
@@ -37,7 +38,7 @@ export const listSitesByIds = (db: Db, orgId: string, siteIds: string[]) =>
     .orderBy(asc(sites.name), asc(sites.id));
 
 /** The columns a site view needs from a monitoring system, with its inverter count. */
-export const systemColumns = {
+const systemColumns = {
   id: monitoringSystems.id,
   siteId: monitoringSystems.siteId,
   provider: monitoringSystems.provider,
@@ -50,6 +51,10 @@ export const systemColumns = {
   state: monitoringSystems.state,
   // Qualified by hand: drizzle drops table prefixes in single-table selects.
   inverterCount: sql<number>`(SELECT count(*) FROM inverters i WHERE i.system_id = monitoring_systems.id)`,
+  tiltDeg: monitoringSystems.tiltDeg,
+  azimuthDeg: monitoringSystems.azimuthDeg,
+  acLimitKw: monitoringSystems.acLimitKw,
+  invertersRatedW,
 };
 
 const orderSystems = [asc(monitoringSystems.name), asc(monitoringSystems.id)];

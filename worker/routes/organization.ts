@@ -1,10 +1,12 @@
 import { Hono } from "hono";
 import { orgSettingsSchema, updateOrgSettingsBodySchema } from "../../schema/api/organization";
+import { organizationTariffsSchema, putTariffBodySchema } from "../../schema/api/tariffs";
 import { type AppEnv, userContext } from "../hono-env";
 import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { getOrgSettings, updateOrgSettings } from "../services/plant-sites";
+import { getOrganizationTariffs, putOrganizationTariff } from "../services/tariffs";
 
 /** `/api/organization`: the caller's organisation's settings. */
 export const organizationRoutes = new Hono<AppEnv>()
@@ -17,4 +19,13 @@ export const organizationRoutes = new Hono<AppEnv>()
     responds("OrgSettings", orgSettingsSchema),
     validate("json", updateOrgSettingsBodySchema),
     async (c) => c.json(await updateOrgSettings(userContext(c), c.req.valid("json"))),
+  )
+  .get("/tariffs", responds("OrganizationTariffs", organizationTariffsSchema), async (c) =>
+    c.json(await getOrganizationTariffs(userContext(c))),
+  )
+  .put(
+    "/tariff",
+    responds("OrganizationTariffs", organizationTariffsSchema),
+    validate("json", putTariffBodySchema),
+    async (c) => c.json(await putOrganizationTariff(userContext(c), c.req.valid("json"))),
   );

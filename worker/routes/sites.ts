@@ -2,23 +2,13 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { idParamSchema } from "../../schema/api/common";
 import {
-  availableSystemsQuerySchema,
-  enhancedSiteListItemSchema,
-  siteCountsAnswerSchema,
-  siteFilterSchema,
-  siteGroupSchema,
-  siteGroupsQuerySchema,
-  siteListItemSchema,
-  siteListQuerySchema,
-  siteMapSchema,
-} from "../../schema/api/site-lists";
-import {
   attachSystemBodySchema,
   availableSystemSchema,
   createSiteBodySchema,
   enhancedSiteSchema,
   mergeSitesBodySchema,
   siteDeletedSchema,
+  siteSchema,
   siteSystemParamSchema,
   sitesFromSystemsBodySchema,
   sitesFromSystemsSchema,
@@ -26,64 +16,33 @@ import {
   splitSiteSchema,
   updateSiteBodySchema,
 } from "../../schema/api/sites";
+import { putTariffBodySchema, siteTariffsSchema } from "../../schema/api/tariffs";
 import { weatherHistoryQuerySchema, weatherHistorySchema } from "../../schema/api/weather-history";
 import { type AppEnv, userContext } from "../hono-env";
-import { jsonAnswer } from "../lib/gzip";
-import { pagedAnswer } from "../lib/paged-answer";
 import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { createSitesFromSystems, mergeSites, splitSite } from "../services/plant-sites";
 import {
-  countSites,
-  groupSites,
-  listAvailableSystemsPage,
-  listEnhancedSitesPage,
-  listSitesPage,
-  mapSites,
-} from "../services/site-lists";
-import { attachSystem, createSite, deleteSite, detachSystem, getSite, updateSite } from "../services/sites";
+  attachSystem,
+  createSite,
+  deleteSite,
+  detachSystem,
+  getSite,
+  listAvailableSystems,
+  listEnhancedSites,
+  listSites,
+  updateSite,
+} from "../services/sites";
+import { clearSiteTariffs, getSiteTariffs, putSiteTariff } from "../services/tariffs";
 import { siteWeatherHistory } from "../services/weather-history";
 
-/** `/api/sites`: SPEC's site calls. `/enhanced`, `/counts`, `/groups` and `/map` are registered before `/:id`. */
+/** `/api/sites`: SPEC's site calls. `/enhanced` is registered before `/:id`. */
 export const sitesRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  // A page of 1,000 sites in name order unless the query asks otherwise (Link and X-Total-Count name the rest).
-  .get(
-    "/",
-    responds("SiteListPage", z.array(siteListItemSchema), { etag: true, paged: true }),
-    validate("query", siteListQuerySchema),
-    async (c) => {
-      const page = await listSitesPage(userContext(c), c.req.valid("query"));
-      return pagedAnswer(c.req, page.items, page);
-    },
-  )
-  .get(
-    "/enhanced",
-    responds("EnhancedSiteListPage", z.array(enhancedSiteListItemSchema), { etag: true, paged: true }),
-    validate("query", siteListQuerySchema),
-    async (c) => {
-      const page = await listEnhancedSitesPage(userContext(c), c.req.valid("query"));
-      return pagedAnswer(c.req, page.items, page);
-    },
-  )
-  .get(
-    "/counts",
-    responds("SiteCounts", siteCountsAnswerSchema),
-    validate("query", siteFilterSchema),
-    async (c) => c.json(await countSites(userContext(c), c.req.valid("query"))),
-  )
-  .get(
-    "/groups",
-    responds("SiteGroups", z.array(siteGroupSchema)),
-    validate("query", siteGroupsQuerySchema),
-    async (c) => c.json(await groupSites(userContext(c), c.req.valid("query"))),
-  )
-  .get("/map", responds("SiteMap", siteMapSchema), validate("query", siteFilterSchema), async (c) =>
-    // ~50 bytes a site as JSON: gzipped for a client that takes it.
-    jsonAnswer(c.req.header("Accept-Encoding"), {
-      json: JSON.stringify(await mapSites(userContext(c), c.req.valid("query"))),
-    }),
+  .get("/", responds("Sites", z.array(siteSchema)), async (c) => c.json(await listSites(userContext(c))))
+  .get("/enhanced", responds("EnhancedSites", z.array(enhancedSiteSchema)), async (c) =>
+    c.json(await listEnhancedSites(userContext(c))),
   )
   .post(
     "/",
@@ -131,6 +90,25 @@ export const sitesRoutes = new Hono<AppEnv>()
     async (c) =>
       c.json(await siteWeatherHistory(userContext(c), c.req.valid("param").id, c.req.valid("query").date)),
   )
+  .get(
+    "/:id/tariffs",
+    responds("SiteTariffs", siteTariffsSchema),
+    validate("param", idParamSchema),
+    async (c) => c.json(await getSiteTariffs(userContext(c), c.req.valid("param").id)),
+  )
+  .put(
+    "/:id/tariff",
+    responds("SiteTariffs", siteTariffsSchema),
+    validate("param", idParamSchema),
+    validate("json", putTariffBodySchema),
+    async (c) => c.json(await putSiteTariff(userContext(c), c.req.valid("param").id, c.req.valid("json"))),
+  )
+  .delete(
+    "/:id/tariff",
+    responds("SiteTariffs", siteTariffsSchema),
+    validate("param", idParamSchema),
+    async (c) => c.json(await clearSiteTariffs(userContext(c), c.req.valid("param").id)),
+  )
   .post(
     "/:id/systems",
     validate("param", idParamSchema),
@@ -148,12 +126,6 @@ export const sitesRoutes = new Hono<AppEnv>()
 /** `/api/available-systems`: the organisation's synced systems not attached to a site. */
 export const availableSystemsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get(
-    "/",
-    responds("AvailableSystems", z.array(availableSystemSchema), { etag: true, paged: true }),
-    validate("query", availableSystemsQuerySchema),
-    async (c) => {
-      const page = await listAvailableSystemsPage(userContext(c), c.req.valid("query"));
-      return pagedAnswer(c.req, page.items, page);
-    },
+  .get("/", responds("AvailableSystems", z.array(availableSystemSchema)), async (c) =>
+    c.json(await listAvailableSystems(userContext(c))),
   );

@@ -36,6 +36,7 @@ import {
 } from "../data/sites";
 import { isDaylight, isOutdated } from "../domain/fleet-rules";
 import { timezoneAt } from "../domain/geo/timezone-at";
+import { effectiveOrientation } from "../domain/solar/orientation";
 import { conflict, notFound } from "../lib/errors";
 import { fleetStoreOf } from "../lib/fleet-store";
 import { newId } from "../lib/ids";
@@ -173,7 +174,12 @@ export function toSite(row: SiteRow, systems: SystemView[], live: SiteLive): Sit
   };
 }
 
-function toSiteSystem(system: SystemView, status: SystemState): SiteSystem {
+function toSiteSystem(
+  system: SystemView,
+  status: SystemState,
+  site: SiteRow,
+  systemCount: number,
+): SiteSystem {
   return {
     id: system.id,
     systemName: system.name,
@@ -187,6 +193,11 @@ function toSiteSystem(system: SystemView, status: SystemState): SiteSystem {
     todayEnergyWh: system.energyTodayWh,
     dataTime: iso(system.dataTime),
     inverterCount: system.inverterCount,
+    orientation: effectiveOrientation({
+      system,
+      site: { ...site, systemCount },
+      invertersRatedW: system.invertersRatedW,
+    }),
   };
 }
 
@@ -195,7 +206,7 @@ export function toEnhancedSite(row: SiteRow, systems: SystemView[], now: number)
   return {
     ...toSite(row, systems, live),
     totalCapacity: live.capacityKw,
-    systems: systems.map((s) => toSiteSystem(s, live.statuses.get(s.id) ?? s.state)),
+    systems: systems.map((s) => toSiteSystem(s, live.statuses.get(s.id) ?? s.state, row, systems.length)),
   };
 }
 

@@ -30,7 +30,6 @@ const site: SiteRow = {
   azimuthDeg: null,
   estimatedYieldKwh: null,
   isActive: true,
-  label: null,
   createdAt: 0,
   updatedAt: 0,
 };
@@ -50,6 +49,10 @@ const system = (overrides: Partial<SystemView>): SystemView => ({
   energyTodayWh: 2000,
   dataTime: NOON - MINUTE,
   inverterCount: 2,
+  tiltDeg: null,
+  azimuthDeg: null,
+  acLimitKw: null,
+  invertersRatedW: null,
   ...overrides,
 });
 
