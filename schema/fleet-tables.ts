@@ -145,3 +145,78 @@ export const fleetHistoryDays = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.sys, t.date] })],
 );
+
+/**
+ * Each system's plant-local day split into loss categories (worker/domain/losses): energy in Wh,
+ * expected = actual + downtime + partial outage + clipping + soiling + underperformance +
+ * unmeasured. The healthy, soilable, peak and plateau figures are what the next days' learning
+ * (calibration, soiling, the AC limit) reads back.
+ */
+export const fleetSystemLosses = sqliteTable(
+  "system_losses",
+  {
+    sys: integer("sys").notNull(),
+    date: text("date").notNull(),
+    expectedWh: integer("expected_wh").notNull(),
+    actualWh: integer("actual_wh").notNull(),
+    /** Expected under a clear sky less expected: the weather's share, not a loss. */
+    weatherWh: integer("weather_wh").notNull(),
+    downtimeWh: integer("downtime_wh").notNull(),
+    partialOutageWh: integer("partial_outage_wh").notNull(),
+    clippingWh: integer("clipping_wh").notNull(),
+    soilingWh: integer("soiling_wh").notNull(),
+    /** Negative when the system did better than its calibration. */
+    underperformanceWh: integer("underperformance_wh").notNull(),
+    unmeasuredWh: integer("unmeasured_wh").notNull(),
+    healthyReferenceWh: integer("healthy_reference_wh").notNull(),
+    healthyActualWh: integer("healthy_actual_wh").notNull(),
+    soilableWh: integer("soilable_wh").notNull(),
+    peakPowerW: integer("peak_power_w").notNull(),
+    plateauSteps: integer("plateau_steps").notNull(),
+    precipitationMm: real("precipitation_mm").notNull(),
+    /** The calibration and AC limit the day was accounted with. */
+    calibration: real("calibration").notNull(),
+    acLimitW: integer("ac_limit_w"),
+    computedAt: integer("computed_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sys, t.date] }),
+    // Serves the fleet's days of a period (the ranking, the month's lost value).
+    index("system_losses_date_idx").on(t.date),
+  ],
+);
+
+/** Each inverter's part of its system's day: its share of expected, what it gave, what it lost while down. */
+export const fleetInverterLosses = sqliteTable(
+  "inverter_losses",
+  {
+    inv: integer("inv").notNull(),
+    date: text("date").notNull(),
+    expectedWh: integer("expected_wh").notNull(),
+    actualWh: integer("actual_wh").notNull(),
+    partialOutageWh: integer("partial_outage_wh").notNull(),
+    downSteps: integer("down_steps").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.inv, t.date] })],
+);
+
+/** What each system's own days taught the model: its calibration and, when none was entered, its AC limit. */
+export const fleetSystemModels = sqliteTable("system_models", {
+  sys: integer("sys").primaryKey(),
+  calibration: real("calibration").notNull(),
+  /** Days the calibration rests on; 0 while it is the default. */
+  calibrationDays: integer("calibration_days").notNull(),
+  /** The AC limit the days showed (null: none seen); an entered one takes precedence. */
+  inferredAcLimitW: integer("inferred_ac_limit_w"),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** System-days waiting to be accounted: finished days, days history filled, days whose model moved. */
+export const fleetLossesDue = sqliteTable(
+  "losses_due",
+  {
+    sys: integer("sys").notNull(),
+    date: text("date").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sys, t.date] })],
+);
