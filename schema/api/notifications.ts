@@ -27,3 +27,6 @@ export const notificationsReadSchema = z.strictObject({
   ids: z.array(z.string().max(64)).min(1).max(200).optional(),
 });
 export type NotificationsRead = z.infer<typeof notificationsReadSchema>;
+
+/** What is left unread after marking. */
+export const unreadCountSchema = z.object({ unread: z.number() });

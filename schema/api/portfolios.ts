@@ -70,3 +70,7 @@ export const portfolioSitesAddedSchema = z.object({
   added: z.number(),
   portfolio: portfolioSchema,
 });
+export type PortfolioSitesAdded = z.infer<typeof portfolioSitesAddedSchema>;
+
+export const portfolioSiteRemovedSchema = z.object({ message: z.string(), portfolio: portfolioSchema });
+export type PortfolioSiteRemoved = z.infer<typeof portfolioSiteRemovedSchema>;

@@ -58,6 +58,7 @@ export const configuredCredentialSchema = z.object({
 export type ConfiguredCredential = z.infer<typeof configuredCredentialSchema>;
 
 export const testResultSchema = z.object({ sitesFound: z.number(), message: z.string() });
+export type TestResult = z.infer<typeof testResultSchema>;
 export const syncResultSchema = z.object({
   message: z.string(),
   sitesCount: z.number(),
@@ -65,6 +66,10 @@ export const syncResultSchema = z.object({
   status: z.enum(syncOutcomes),
 });
 export type SyncResult = z.infer<typeof syncResultSchema>;
+
+/** `POST /api/credentials`: `sync` is the first sync's outcome, null for import-only providers. */
+export const savedCredentialsSchema = z.object({ message: z.string(), sync: syncResultSchema.nullable() });
+export type SavedCredentials = z.infer<typeof savedCredentialsSchema>;
 
 /** Where a sync run stands: the `sync_progress` live message, and part of a running sync's answer. */
 export const syncProgressSchema = z.object({
@@ -92,8 +97,8 @@ export const runningSyncSchema = z.object({
 });
 export type RunningSync = z.infer<typeof runningSyncSchema>;
 
-/** `GET /api/sync-runs/{id}`. */
-export const syncRunViewSchema = z.object({
+/** One run of a connection, as `GET /api/providers/{p}/runs` lists them (newest first). */
+export const syncRunSchema = z.object({
   id: z.string(),
   provider: providerIdSchema,
   trigger: z.enum(syncTriggers),
@@ -106,6 +111,9 @@ export const syncRunViewSchema = z.object({
   sitesCount: z.number(),
   invertersCount: z.number(),
   readingsCount: z.number(),
-  progress: syncProgressSchema,
 });
+export type SyncRun = z.infer<typeof syncRunSchema>;
+
+/** `GET /api/sync-runs/{id}`: the run with where it stands. */
+export const syncRunViewSchema = syncRunSchema.extend({ progress: syncProgressSchema });
 export type SyncRunView = z.infer<typeof syncRunViewSchema>;

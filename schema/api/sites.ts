@@ -310,3 +310,17 @@ export type SplitSiteBody = z.infer<typeof splitSiteBodySchema>;
 
 export const splitSiteSchema = z.object({ site: enhancedSiteSchema, sites: z.array(enhancedSiteSchema) });
 export type SplitSite = z.infer<typeof splitSiteSchema>;
+
+/** `POST /api/sites/{id}/systems`: 201 when the system joined the site, 200 when it was there already. */
+export const systemAttachedSchema = z.object({
+  message: z.string(),
+  /** False when the system was already on this site (nothing changed). */
+  attached: z.boolean(),
+  system: siteSystemSchema,
+  site: enhancedSiteSchema,
+});
+export type SystemAttached = z.infer<typeof systemAttachedSchema>;
+
+/** `DELETE /api/sites/{id}/systems/{systemId}`: the site without the system. */
+export const systemDetachedSchema = z.object({ message: z.string(), site: enhancedSiteSchema });
+export type SystemDetached = z.infer<typeof systemDetachedSchema>;

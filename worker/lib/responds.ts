@@ -6,7 +6,7 @@ export interface DescribedResponse {
   /** The schema's name under the document's components. */
   name: string;
   schema: ZodType;
-  status: 200 | 201;
+  status: 200 | 201 | 202;
   /** The route also answers `text/csv` with `?format=csv`. */
   csv: boolean;
   /** The answer carries an ETag, and If-None-Match with the current tag answers 304 without a body. */
@@ -23,7 +23,7 @@ export const RESPONSE_DESCRIPTION = Symbol("response description");
 export const responds = (
   name: string,
   schema: ZodType,
-  options: { status?: 200 | 201; csv?: boolean; etag?: boolean; paged?: boolean } = {},
+  options: { status?: 200 | 201 | 202; csv?: boolean; etag?: boolean; paged?: boolean } = {},
 ): MiddlewareHandler =>
   Object.assign(async (_c: unknown, next: () => Promise<void>) => next(), {
     [RESPONSE_DESCRIPTION]: {

@@ -78,7 +78,7 @@ function successResponse(response: DescribedResponse | undefined, schemas: Recor
   if (response.csv) {
     content["text/csv"] = { schema: { type: "string" } };
   }
-  const description = response.status === 201 ? "Created" : "Success";
+  const description = { 200: "Success", 201: "Created", 202: "Accepted" }[response.status];
   const success = {
     description: response.csv
       ? `${description}; with format=csv a CSV file (UTF-8 with BOM, units in the header row, ISO 8601 times with offset)`

@@ -6,7 +6,12 @@ import {
   systemsPageSchema,
 } from "../../schema/api/dashboard";
 import { fleetSeriesQuerySchema, fleetSeriesSchema } from "../../schema/api/fleet-series";
-import { type DashboardMetric, dashboardMetricSchema, metricsQuerySchema } from "../../schema/api/metrics";
+import {
+  type DashboardMetric,
+  dashboardFallbackSchema,
+  dashboardMetricSchema,
+  metricsQuerySchema,
+} from "../../schema/api/metrics";
 import { type AppEnv, userContext } from "../hono-env";
 import { csvHeaders } from "../lib/csv";
 import { requestedTags, tagHeaders } from "../lib/entity-tags";
@@ -77,4 +82,6 @@ export const dashboardRoutes = new Hono<AppEnv>()
 /** SPEC's fallback path, organisation-scoped like every route. */
 export const debugRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/dashboard-test", async (c) => c.json(await dashboardFallback(userContext(c))));
+  .get("/dashboard-test", responds("DashboardFallback", dashboardFallbackSchema), async (c) =>
+    c.json(await dashboardFallback(userContext(c))),
+  );

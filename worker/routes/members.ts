@@ -1,7 +1,16 @@
 import { Hono } from "hono";
-import { idParamSchema } from "../../schema/api/common";
-import { changeRoleBodySchema, inviteBodySchema, permissionsBodySchema } from "../../schema/api/members";
+import { z } from "zod";
+import { idParamSchema, messageResponseSchema } from "../../schema/api/common";
+import {
+  changeRoleBodySchema,
+  inviteBodySchema,
+  inviteCreatedSchema,
+  inviteSchema,
+  memberSchema,
+  permissionsBodySchema,
+} from "../../schema/api/members";
 import { type AppEnv, userContext } from "../hono-env";
+import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import {
@@ -17,26 +26,42 @@ import {
 /** `/api/users`: SPEC's user-management calls. */
 export const usersRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/", async (c) => c.json(await listMembers(userContext(c))))
-  .post("/invite", validate("json", inviteBodySchema), async (c) =>
-    c.json(await inviteMember(userContext(c), c.req.valid("json")), 201),
+  .get("/", responds("Members", z.array(memberSchema)), async (c) =>
+    c.json(await listMembers(userContext(c))),
   )
-  .patch("/:id/role", validate("param", idParamSchema), validate("json", changeRoleBodySchema), async (c) =>
-    c.json(await changeMemberRole(userContext(c), c.req.valid("param").id, c.req.valid("json").role)),
+  .post(
+    "/invite",
+    responds("InviteCreated", inviteCreatedSchema, { status: 201 }),
+    validate("json", inviteBodySchema),
+    async (c) => c.json(await inviteMember(userContext(c), c.req.valid("json")), 201),
   )
-  .delete("/:id", validate("param", idParamSchema), async (c) =>
+  .patch(
+    "/:id/role",
+    responds("Member", memberSchema),
+    validate("param", idParamSchema),
+    validate("json", changeRoleBodySchema),
+    async (c) =>
+      c.json(await changeMemberRole(userContext(c), c.req.valid("param").id, c.req.valid("json").role)),
+  )
+  .delete("/:id", responds("Message", messageResponseSchema), validate("param", idParamSchema), async (c) =>
     c.json(await removeMember(userContext(c), c.req.valid("param").id)),
   );
 
 /** `/api/members`: the member/permission variants of the same operations. */
 export const membersRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/", async (c) => c.json(await listMembers(userContext(c))))
-  .post("/invite", validate("json", inviteBodySchema), async (c) =>
-    c.json(await inviteMember(userContext(c), c.req.valid("json")), 201),
+  .get("/", responds("Members", z.array(memberSchema)), async (c) =>
+    c.json(await listMembers(userContext(c))),
+  )
+  .post(
+    "/invite",
+    responds("InviteCreated", inviteCreatedSchema, { status: 201 }),
+    validate("json", inviteBodySchema),
+    async (c) => c.json(await inviteMember(userContext(c), c.req.valid("json")), 201),
   )
   .put(
     "/:id/permissions",
+    responds("Member", memberSchema),
     validate("param", idParamSchema),
     validate("json", permissionsBodySchema),
     async (c) =>
@@ -48,13 +73,15 @@ export const membersRoutes = new Hono<AppEnv>()
         ),
       ),
   )
-  .delete("/:id", validate("param", idParamSchema), async (c) =>
+  .delete("/:id", responds("Message", messageResponseSchema), validate("param", idParamSchema), async (c) =>
     c.json(await removeMember(userContext(c), c.req.valid("param").id)),
   );
 
 export const invitesRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/", async (c) => c.json(await listInvites(userContext(c))))
-  .delete("/:id", validate("param", idParamSchema), async (c) =>
+  .get("/", responds("Invites", z.array(inviteSchema)), async (c) =>
+    c.json(await listInvites(userContext(c))),
+  )
+  .delete("/:id", responds("Message", messageResponseSchema), validate("param", idParamSchema), async (c) =>
     c.json(await revokeInvite(userContext(c), c.req.valid("param").id)),
   );

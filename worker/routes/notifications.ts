@@ -1,5 +1,9 @@
 import { Hono } from "hono";
-import { notificationsReadSchema, notificationsSchema } from "../../schema/api/notifications";
+import {
+  notificationsReadSchema,
+  notificationsSchema,
+  unreadCountSchema,
+} from "../../schema/api/notifications";
 import { type AppEnv, userContext } from "../hono-env";
 import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
@@ -11,6 +15,9 @@ export const notificationsRoutes = new Hono<AppEnv>()
   .get("/", responds("Notifications", notificationsSchema), async (c) =>
     c.json(await getNotifications(userContext(c))),
   )
-  .post("/read", validate("json", notificationsReadSchema), async (c) =>
-    c.json(await markNotificationsRead(userContext(c), c.req.valid("json"))),
+  .post(
+    "/read",
+    responds("UnreadCount", unreadCountSchema),
+    validate("json", notificationsReadSchema),
+    async (c) => c.json(await markNotificationsRead(userContext(c), c.req.valid("json"))),
   );

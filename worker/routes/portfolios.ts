@@ -1,11 +1,13 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { idParamSchema } from "../../schema/api/common";
+import { idParamSchema, messageResponseSchema } from "../../schema/api/common";
 import {
   addPortfolioSitesBodySchema,
   createPortfolioBodySchema,
   portfolioSchema,
   portfolioSiteParamSchema,
+  portfolioSiteRemovedSchema,
+  portfolioSitesAddedSchema,
   updatePortfolioBodySchema,
 } from "../../schema/api/portfolios";
 import { siteSchema } from "../../schema/api/sites";
@@ -34,10 +36,14 @@ export const portfoliosRoutes = new Hono<AppEnv>()
     validate("json", createPortfolioBodySchema),
     async (c) => c.json(await createPortfolio(userContext(c), c.req.valid("json")), 201),
   )
-  .patch("/:id", validate("param", idParamSchema), validate("json", updatePortfolioBodySchema), async (c) =>
-    c.json(await updatePortfolio(userContext(c), c.req.valid("param").id, c.req.valid("json"))),
+  .patch(
+    "/:id",
+    responds("Portfolio", portfolioSchema),
+    validate("param", idParamSchema),
+    validate("json", updatePortfolioBodySchema),
+    async (c) => c.json(await updatePortfolio(userContext(c), c.req.valid("param").id, c.req.valid("json"))),
   )
-  .delete("/:id", validate("param", idParamSchema), async (c) =>
+  .delete("/:id", responds("Message", messageResponseSchema), validate("param", idParamSchema), async (c) =>
     c.json(await deletePortfolio(userContext(c), c.req.valid("param").id)),
   )
   .get("/:id/sites", responds("Sites", z.array(siteSchema)), validate("param", idParamSchema), async (c) =>
@@ -45,12 +51,18 @@ export const portfoliosRoutes = new Hono<AppEnv>()
   )
   .post(
     "/:id/sites",
+    responds("PortfolioSitesAdded", portfolioSitesAddedSchema),
     validate("param", idParamSchema),
     validate("json", addPortfolioSitesBodySchema),
     async (c) =>
       c.json(await addPortfolioSites(userContext(c), c.req.valid("param").id, c.req.valid("json"))),
   )
-  .delete("/:id/sites/:siteId", validate("param", portfolioSiteParamSchema), async (c) => {
-    const { id, siteId } = c.req.valid("param");
-    return c.json(await removeSiteFromPortfolio(userContext(c), id, siteId));
-  });
+  .delete(
+    "/:id/sites/:siteId",
+    responds("PortfolioSiteRemoved", portfolioSiteRemovedSchema),
+    validate("param", portfolioSiteParamSchema),
+    async (c) => {
+      const { id, siteId } = c.req.valid("param");
+      return c.json(await removeSiteFromPortfolio(userContext(c), id, siteId));
+    },
+  );

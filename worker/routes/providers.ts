@@ -1,8 +1,21 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { meteronlineImportBodySchema } from "../../schema/api/meteronline";
-import { saveCredentialsBodySchema, testCredentialsBodySchema } from "../../schema/api/providers";
+import { messageResponseSchema } from "../../schema/api/common";
+import { meteronlineImportBodySchema, meteronlineImportResultSchema } from "../../schema/api/meteronline";
+import {
+  configuredCredentialSchema,
+  providerCredentialSchemaResponse,
+  providerSchema,
+  saveCredentialsBodySchema,
+  savedCredentialsSchema,
+  syncResultSchema,
+  syncRunSchema,
+  syncRunViewSchema,
+  testCredentialsBodySchema,
+  testResultSchema,
+} from "../../schema/api/providers";
 import { type AppContext, type AppEnv, userContext } from "../hono-env";
+import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import {
@@ -37,30 +50,53 @@ function syncContext(c: AppContext) {
 
 export const providersRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/", (c) => c.json(listProviders()))
-  .get("/:provider/schema", validate("param", providerParam), (c) => {
-    const provider = requireProvider(c.req.valid("param").provider);
-    return c.json({ provider: provider.id, fields: provider.fields });
-  })
-  .post("/meteronline/import", validate("json", meteronlineImportBodySchema), async (c) =>
-    c.json(await importMeteronlineCsv(userContext(c), c.req.valid("json"))),
+  .get("/", responds("Providers", z.array(providerSchema)), (c) => c.json(listProviders()))
+  .get(
+    "/:provider/schema",
+    responds("ProviderCredentialSchema", providerCredentialSchemaResponse),
+    validate("param", providerParam),
+    (c) => {
+      const provider = requireProvider(c.req.valid("param").provider);
+      return c.json({ provider: provider.id, fields: provider.fields });
+    },
   )
-  .post("/:provider/sync", validate("param", providerParam), async (c) => {
-    const outcome = await syncNow(syncContext(c), c.req.valid("param").provider);
-    return outcome.done ? c.json(outcome.result, 200) : c.json(outcome.running, 202);
-  })
-  .get("/:provider/runs", validate("param", providerParam), async (c) =>
-    c.json(await listRuns(userContext(c), c.req.valid("param").provider)),
+  .post(
+    "/meteronline/import",
+    responds("MeteronlineImportResult", meteronlineImportResultSchema),
+    validate("json", meteronlineImportBodySchema),
+    async (c) => c.json(await importMeteronlineCsv(userContext(c), c.req.valid("json"))),
+  )
+  // 202 with RunningSync when the run outlasts the answer time (described in the OpenAPI document).
+  .post(
+    "/:provider/sync",
+    responds("SyncResult", syncResultSchema),
+    validate("param", providerParam),
+    async (c) => {
+      const outcome = await syncNow(syncContext(c), c.req.valid("param").provider);
+      return outcome.done ? c.json(outcome.result, 200) : c.json(outcome.running, 202);
+    },
+  )
+  .get(
+    "/:provider/runs",
+    responds("SyncRuns", z.array(syncRunSchema)),
+    validate("param", providerParam),
+    async (c) => c.json(await listRuns(userContext(c), c.req.valid("param").provider)),
   );
 
 export const credentialsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/", async (c) => c.json(await listCredentials(userContext(c))))
-  .post("/", validate("json", saveCredentialsBodySchema), async (c) =>
-    c.json(await saveCredentials(syncContext(c), c.req.valid("json")), 201),
+  .get("/", responds("ConfiguredCredentials", z.array(configuredCredentialSchema)), async (c) =>
+    c.json(await listCredentials(userContext(c))),
+  )
+  .post(
+    "/",
+    responds("SavedCredentials", savedCredentialsSchema, { status: 201 }),
+    validate("json", saveCredentialsBodySchema),
+    async (c) => c.json(await saveCredentials(syncContext(c), c.req.valid("json")), 201),
   )
   .post(
     "/:provider/test",
+    responds("TestResult", testResultSchema),
     validate("param", providerParam),
     validate("json", testCredentialsBodySchema),
     async (c) =>
@@ -68,14 +104,17 @@ export const credentialsRoutes = new Hono<AppEnv>()
         await testCredentials(userContext(c), c.req.valid("param").provider, c.req.valid("json").credentials),
       ),
   )
-  .delete("/:provider", validate("param", providerParam), async (c) =>
-    c.json(await deleteCredentials(userContext(c), c.req.valid("param").provider)),
+  .delete(
+    "/:provider",
+    responds("Message", messageResponseSchema),
+    validate("param", providerParam),
+    async (c) => c.json(await deleteCredentials(userContext(c), c.req.valid("param").provider)),
   );
 
 const runParam = z.strictObject({ id: z.string().min(1).max(64) });
 
 export const syncRunsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/:id", validate("param", runParam), async (c) =>
+  .get("/:id", responds("SyncRunView", syncRunViewSchema), validate("param", runParam), async (c) =>
     c.json(await getSyncRun(userContext(c), c.req.valid("param").id)),
   );

@@ -14,6 +14,8 @@ import {
   sitesFromSystemsSchema,
   splitSiteBodySchema,
   splitSiteSchema,
+  systemAttachedSchema,
+  systemDetachedSchema,
   updateSiteBodySchema,
 } from "../../schema/api/sites";
 import { putTariffBodySchema, siteTariffsSchema } from "../../schema/api/tariffs";
@@ -59,8 +61,12 @@ export const sitesRoutes = new Hono<AppEnv>()
       return c.json(result, result.created > 0 ? 201 : 200);
     },
   )
-  .post("/:id/merge", validate("param", idParamSchema), validate("json", mergeSitesBodySchema), async (c) =>
-    c.json(await mergeSites(userContext(c), c.req.valid("param").id, c.req.valid("json"))),
+  .post(
+    "/:id/merge",
+    responds("EnhancedSite", enhancedSiteSchema),
+    validate("param", idParamSchema),
+    validate("json", mergeSitesBodySchema),
+    async (c) => c.json(await mergeSites(userContext(c), c.req.valid("param").id, c.req.valid("json"))),
   )
   .post(
     "/:id/split",
@@ -111,6 +117,7 @@ export const sitesRoutes = new Hono<AppEnv>()
   )
   .post(
     "/:id/systems",
+    responds("SystemAttached", systemAttachedSchema, { status: 201 }),
     validate("param", idParamSchema),
     validate("json", attachSystemBodySchema),
     async (c) => {
@@ -118,10 +125,15 @@ export const sitesRoutes = new Hono<AppEnv>()
       return c.json(result, result.attached ? 201 : 200);
     },
   )
-  .delete("/:id/systems/:systemId", validate("param", siteSystemParamSchema), async (c) => {
-    const { id, systemId } = c.req.valid("param");
-    return c.json(await detachSystem(userContext(c), id, systemId));
-  });
+  .delete(
+    "/:id/systems/:systemId",
+    responds("SystemDetached", systemDetachedSchema),
+    validate("param", siteSystemParamSchema),
+    async (c) => {
+      const { id, systemId } = c.req.valid("param");
+      return c.json(await detachSystem(userContext(c), id, systemId));
+    },
+  );
 
 /** `/api/available-systems`: the organisation's synced systems not attached to a site. */
 export const availableSystemsRoutes = new Hono<AppEnv>()

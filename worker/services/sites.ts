@@ -10,6 +10,7 @@ import {
   type SiteStatus,
   type SiteSystem,
   SYSTEM_TYPE,
+  type SystemAttached,
   type UpdateSiteBody,
 } from "../../schema/api/sites";
 import type { SystemState } from "../../schema/domain";
@@ -455,14 +456,6 @@ async function requireSystem(org: OrgContext, body: AttachSystemBody) {
 
 const alreadyAttached = (otherSiteId: string) =>
   conflict("system_attached", "This system is already attached to another site", { siteId: otherSiteId });
-
-export interface SystemAttached {
-  message: string;
-  /** False when the system was already on this site (nothing changed). */
-  attached: boolean;
-  system: SiteSystem;
-  site: EnhancedSite;
-}
 
 export async function attachSystem(
   ctx: UserContext,
