@@ -62,13 +62,17 @@ export function plantSiteStatements(db: Db, plants: PlantSite[], options: PlantS
        FROM json_each(?3) j JOIN monitoring_systems ms ON ${plantCondition(options.automatic)}`,
     )
     .bind(orgId, now, json);
-  const siteOf = `(SELECT s.id FROM sites s JOIN json_each(?3) j ON s.id = ${f("siteId")}
-     WHERE s.org_id = ?1 AND s.created_at = ?2 AND ${f("provider")} = monitoring_systems.provider
-       AND ${f("providerSystemId")} = monitoring_systems.provider_system_id)`;
+  // Both statements start from the page's JSON (CROSS JOIN keeps it outermost): each plant is a
+  // few index lookups, where the planner otherwise scans the organisation's sites once per plant
+  // (5 s for a page of 100 plants at 2,000 sites, holding the database the whole time).
   const attach = db.$client
     .prepare(
-      `UPDATE monitoring_systems SET site_id = ${siteOf}, auto_site_at = ?2
-       WHERE org_id = ?1 AND site_id IS NULL AND ${siteOf} IS NOT NULL`,
+      `UPDATE monitoring_systems SET site_id = m.site_id, auto_site_at = ?2
+       FROM (SELECT s.id AS site_id, ${f("provider")} AS provider, ${f("providerSystemId")} AS provider_system_id
+             FROM json_each(?3) j CROSS JOIN sites s ON s.id = ${f("siteId")}
+             WHERE s.org_id = ?1 AND s.created_at = ?2) AS m
+       WHERE monitoring_systems.org_id = ?1 AND monitoring_systems.provider = m.provider
+         AND monitoring_systems.provider_system_id = m.provider_system_id AND monitoring_systems.site_id IS NULL`,
     )
     .bind(orgId, now, json);
   const audit = db.$client
@@ -77,7 +81,8 @@ export function plantSiteStatements(db: Db, plants: PlantSite[], options: PlantS
        SELECT lower(hex(randomblob(16))), s.org_id, ?4, ?5, 'site.create_from_plant', 'site', s.id,
          json_object('name', s.name, 'locationSource', s.location_source, 'systemId', ms.id, 'automatic', ?6),
          NULL, ?2
-       FROM sites s JOIN json_each(?3) j ON s.id = ${f("siteId")} JOIN monitoring_systems ms ON ms.site_id = s.id
+       FROM json_each(?3) j CROSS JOIN sites s ON s.id = ${f("siteId")}
+       CROSS JOIN monitoring_systems ms ON ms.org_id = ?1 AND ms.site_id = s.id
        WHERE s.org_id = ?1 AND s.created_at = ?2`,
     )
     .bind(orgId, now, json, options.actorId, options.actorEmail, options.automatic ? 1 : 0);
