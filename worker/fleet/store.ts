@@ -162,6 +162,9 @@ interface CacheEntry {
  * (worker/lib/fleet-store.ts). It holds the organisation's fleet data in its SQLite storage
  * — readings, rollups, live values, and a mirror of D1's system metadata — answers the read
  * models from it, and holds the organisation's hibernating sockets, so the object that stores a
+
+/** The part of a read model's inputs that D1's counters make (after the instance and the write count). */
+const d1Inputs = (inputs: string) => inputs.split("|").slice(2).join("|");
  * page publishes its live update itself.
  *
  * Every method takes the organisation id and refuses one that is not the object's own: an object
@@ -534,7 +537,10 @@ export class FleetStore extends DurableObject<Env> {
     const entry = this.cache.get(name);
     const young = entry !== undefined && now >= entry.builtAt && now - entry.builtAt < READ_MODEL_MAX_AGE_MS;
     if (entry && young && entry.inputs === inputs) return { value: entry.value as T, key: entry.key };
-    if (entry && young && entry.systems >= BACKGROUND_REBUILD_FROM_SYSTEMS) {
+    // The site lists show what members change in D1 (a site's name or label, a portfolio, an
+    // alert resolved) at once, whatever the fleet's size: only new readings are answered late.
+    const d1Moved = readsLists && entry !== undefined && d1Inputs(entry.inputs) !== d1Inputs(inputs);
+    if (entry && young && !d1Moved && entry.systems >= BACKGROUND_REBUILD_FROM_SYSTEMS) {
       if (!this.rebuilding.has(name)) {
         // Started on a later turn of the event loop: the build's SQL is synchronous, and begun here
         // it would hold this very answer back until it finished.
