@@ -8,14 +8,22 @@ import type { ProviderId } from "./api/providers";
  * values whole watts and watt-hours, so SQLite stores each in 1-4 bytes.
  * The reading and rollup tables are WITHOUT ROWID (migration 0001): one system's range is a few
  * adjacent pages and the key is the table, with no second index.
+ *
+ * Raw points live in one table per UTC day (`points_<day>`, days since the epoch), made by
+ * worker/fleet/data/points.ts with the columns of `system_readings` below: a day past the
+ * retention is dropped whole instead of deleted row by row. `system_readings` and
+ * `inverter_readings` hold the points stored before that layout (migration 0005) until the
+ * retention has removed them.
  */
 
 /** State as stored: 1 online, 2 offline, 3 alarm (the dashboard's numeric state). */
 export type StoredState = 1 | 2 | 3;
 
 /**
- * Each system of the organisation: its D1 id, the metadata the read models need (mirrored from
- * D1, which owns it) and the latest live values (owned here).
+ * Each system of the organisation: its D1 id and the metadata the read models need (mirrored from
+ * D1, which owns it). Live values are read from the system's newest point; the columns below hold
+ * them only for a system whose points are gone (kept when its last day is dropped) or were stored
+ * before migration 0005, and count when newer than every point held.
  */
 export const fleetSystems = sqliteTable(
   "systems",
@@ -71,7 +79,10 @@ export const fleetInverters = sqliteTable(
   ],
 );
 
-/** A system's 5-minute points at the vendor's data time; kept for the raw retention window. */
+/**
+ * A system's 5-minute points at the vendor's data time, kept for the raw retention window: the
+ * columns of every day's `points_<day>` table (and of the points stored before them).
+ */
 export const fleetSystemReadings = sqliteTable(
   "system_readings",
   {
@@ -81,10 +92,21 @@ export const fleetSystemReadings = sqliteTable(
     powerW: integer("power_w"),
     energyTodayWh: integer("energy_today_wh"),
     state: integer("state").$type<StoredState>().notNull(),
+    /** The vendor time's milliseconds past `t`, when it has any (the live values' data time). */
+    ms: integer("ms"),
+    /**
+     * The system's inverters at this point, packed: a JSON array of
+     * `[inv, powerW, energyTodayWh, temperatureDc, state, dt?]`, `dt` the inverter's own data time
+     * in seconds from `t` when it differs. The newest point of a system carries every inverter's
+     * latest entry (an inverter the page left out keeps its last one, at its own time), so it is
+     * the inverters' live values too. Null without inverters.
+     */
+    inverters: text("inverters"),
   },
   (t) => [primaryKey({ columns: [t.sys, t.t] })],
 );
 
+/** Inverters' points as stored before migration 0005 (now packed in their system's point); read until the retention empties it. */
 export const fleetInverterReadings = sqliteTable(
   "inverter_readings",
   {
@@ -99,7 +121,11 @@ export const fleetInverterReadings = sqliteTable(
   (t) => [primaryKey({ columns: [t.inv, t.t] })],
 );
 
-/** Mean power per system and UTC hour (hours since the epoch); kept after the raw points go. */
+/**
+ * Mean power per system and UTC hour (hours since the epoch), written once the hour has closed (its
+ * end has passed, or a later point came): a system's open hour is computed from its points when
+ * read. Kept 13 months after the raw points go, then folded into the day.
+ */
 export const fleetSystemHourly = sqliteTable(
   "system_hourly",
   {
@@ -111,7 +137,11 @@ export const fleetSystemHourly = sqliteTable(
   (t) => [primaryKey({ columns: [t.sys, t.hour] })],
 );
 
-/** Energy per system and plant-local day (YYYY-MM-DD in the system's zone: 23 or 25 h on DST days). */
+/**
+ * Energy per system and plant-local day (YYYY-MM-DD in the system's zone: 23 or 25 h on DST days),
+ * kept for the system's life. Hourly rollups older than 13 months are folded into their day
+ * (worker/fleet/data/rollups.ts) and removed: the fold's columns are null until then.
+ */
 export const fleetSystemDaily = sqliteTable(
   "system_daily",
   {
@@ -119,6 +149,12 @@ export const fleetSystemDaily = sqliteTable(
     date: text("date").notNull(),
     energyWh: integer("energy_wh").notNull(),
     peakPowerW: integer("peak_power_w"),
+    /** Hourly rollups folded into the day (by the local date of each hour's start). */
+    foldedHours: integer("folded_hours"),
+    /** Of those, the hours with a mean power above zero. */
+    producingHours: integer("producing_hours"),
+    /** The folded hours' mean power summed: the energy their power integrates to, Wh. */
+    powerWh: integer("power_wh"),
   },
   (t) => [primaryKey({ columns: [t.sys, t.date] })],
 );
