@@ -120,6 +120,9 @@ export const siteCountsAnswerSchema = z.object({
   byStatus: statusCountsSchema,
   /** Matching sites with an open alert. */
   withOpenAlerts: z.number(),
+  /** The matching sites' systems and capacity (kW DC). */
+  systemCount: z.number(),
+  capacityKw: z.number(),
   providers: z.array(facetSchema),
   countries: z.array(facetSchema),
   portfolios: z.array(facetSchema),

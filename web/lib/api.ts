@@ -116,14 +116,19 @@ async function parseBody<T>(response: Response): Promise<T> {
   return (text ? JSON.parse(text) : null) as T;
 }
 
-async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+/** A successful answer, or the failure thrown (a 401 on an authenticated call ends the session). */
+export async function respond(method: Method, path: string, options: RequestOptions = {}): Promise<Response> {
   const response = await send(method, path, options);
   if (!response.ok) {
     const error = await toError(response, apiPath(path));
     if (response.status === 401 && options.auth !== false) onUnauthorized?.();
     throw error;
   }
-  return parseBody<T>(response);
+  return response;
+}
+
+async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+  return parseBody<T>(await respond(method, path, options));
 }
 
 /** The one API client: JSON in and out, bearer token from localStorage, /api prefix added. */

@@ -1,12 +1,11 @@
 import { RiLogoutBoxRLine, RiSettings3Line } from "@remixicon/react";
-import { useQuery } from "@tanstack/react-query";
 import { Link, useRouterState } from "@tanstack/react-router";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { formatCount, initialsFromEmail, localeFor } from "../../lib/format";
 import { seesAdministration } from "../../lib/permissions";
 import { useOpenAlertCount } from "../../lib/queries/alerts";
-import { sitesQueryOptions } from "../../lib/queries/sites";
+import { useSiteCount } from "../../lib/queries/sites";
 import { useCurrentProfile } from "../profile-context";
 import { Logo } from "./logo";
 import { adminNavItems, mainNavItems, type NavItem } from "./nav-items";
@@ -81,11 +80,7 @@ function NavLink({
 /** Sites badge: how many sites the organisation has; Alerts badge (red): unresolved alerts. */
 function useNavBadges(hasOrganisation: boolean): Partial<Record<string, NavBadge>> {
   const { t } = useTranslation();
-  const siteCount = useQuery({
-    ...sitesQueryOptions(),
-    enabled: hasOrganisation,
-    select: (sites) => sites.length,
-  }).data;
+  const siteCount = useSiteCount(hasOrganisation);
   const openAlerts = useOpenAlertCount(hasOrganisation);
   return {
     "/app/sites":

@@ -2,6 +2,7 @@ import "i18next";
 import type { AlertingTranslation } from "./alerting/en";
 import type { apiErrorsEn } from "./api-errors/en";
 import type { en } from "./en";
+import type { FleetListsTranslation } from "./fleet-lists/en";
 import type { landingEn } from "./landing/en";
 import type { pricingEn } from "./pricing/en";
 import type { publicEn } from "./public/en";
@@ -10,14 +11,19 @@ import type { VerificationTranslation } from "./verification/en";
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "translation";
-    // The string sets (see `stringSets` in ./index.ts), `alerting` (see ./alerting) and
-    // `verification` (see ./verification) are merged in at run time by what shows them.
+    // The string sets (see `stringSets` in ./index.ts), `alerting` (see ./alerting),
+    // `verification` (see ./verification) and `fleetLists` (see ./fleet-lists) are merged in at
+    // run time by what shows them.
     resources: {
       translation: typeof publicEn &
         typeof landingEn &
         typeof pricingEn &
         typeof apiErrorsEn &
-        typeof en & { alerting: AlertingTranslation; verification: VerificationTranslation };
+        typeof en & {
+          alerting: AlertingTranslation;
+          verification: VerificationTranslation;
+          fleetLists: FleetListsTranslation;
+        };
     };
   }
 }

@@ -46,12 +46,21 @@ export const availableSystemsQueryOptions = () =>
     retry: false,
   });
 
+/** How many sites the organisation has, from the site counts (not the list, which a large fleet pages). */
+export const siteTotalQueryOptions = () =>
+  queryOptions({
+    queryKey: [...siteKeys.all, "total"] as const,
+    queryFn: ({ signal }) => api.get<{ total: number }>("/sites/counts", { signal }),
+    select: (counts) => counts.total,
+    retry: false,
+  });
+
 /**
  * The sidebar's Sites badge: how many sites the organisation has (undefined while unknown).
  * `enabled` is false for an account without an organisation (a superAdmin has no sites).
  */
 export function useSiteCount(enabled = true): number | undefined {
-  return useQuery({ ...sitesQueryOptions(), enabled, select: (sites) => sites.length }).data;
+  return useQuery({ ...siteTotalQueryOptions(), enabled }).data;
 }
 
 function refreshSites(queryClient: QueryClient) {

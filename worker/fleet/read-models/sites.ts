@@ -321,6 +321,8 @@ export function siteCounts(index: SitesIndex, filter: SiteFilter): SiteCountsAns
   const shown = new Map<string, string>();
   let total = 0;
   let withOpenAlerts = 0;
+  let systemCount = 0;
+  let capacityKw = 0;
   for (const entry of index.entries) {
     // Which filters this entry fails: it counts for a facet when it fails none but that facet's own.
     const failed: FilterName[] = [];
@@ -335,6 +337,8 @@ export function siteCounts(index: SitesIndex, filter: SiteFilter): SiteCountsAns
     if (only === undefined) {
       total++;
       if (entry.openAlerts > 0) withOpenAlerts++;
+      systemCount += entry.systems.length;
+      capacityKw += entry.live.capacityKw;
     }
     if (only === undefined || only === "status") byStatus[entry.live.status]++;
     if (only === undefined || only === "provider") for (const p of entry.providers) bump(providers, p);
@@ -358,6 +362,8 @@ export function siteCounts(index: SitesIndex, filter: SiteFilter): SiteCountsAns
     total,
     byStatus,
     withOpenAlerts,
+    systemCount,
+    capacityKw,
     providers: facetList(providers, (value) => value),
     countries: facetList(countries, display("c")).map((facet) => ({
       ...facet,
