@@ -34,6 +34,7 @@ export interface SimPlant {
   silentSinceYesterday?: boolean;
 }
 
+
 export interface SimFault {
   inverterIndex: number;
   startsAt: number;
@@ -42,7 +43,8 @@ export interface SimFault {
   message: string;
 }
 
-const SITES = [
+/** Where an account's plants stand, in turn: six zones (a fleet-scale account adds WORLD_SITES). */
+export const SITES = [
   {
     city: "Amsterdam",
     country: "NL",
@@ -93,7 +95,7 @@ const SITES = [
   },
 ] as const;
 
-type SimSite = (typeof SITES)[number] | (typeof WORLD_SITES)[number];
+export type SimSite = (typeof SITES)[number] | (typeof WORLD_SITES)[number];
 
 /**
  * A fleet-scale account's places: twelve zones on both hemispheres and both sides of UTC, so
@@ -168,6 +170,8 @@ export const WORLD_SITES = [
 ] as const;
 
 const CAPACITIES_KW = [6.4, 12, 48.6, 99.5, 250, 8.2, 30];
+/** Plants of one site lie within ±half this (degrees of latitude and longitude) of its centre. */
+const PLANT_SPREAD_DEG = 0.1;
 
 /** FNV-1a: a stable, well-spread hash for deterministic simulation (not for security). */
 export function hash(text: string): number {
@@ -188,45 +192,105 @@ export function simulatedPlants(
   count = 3,
   sites: readonly SimSite[] = SITES,
 ): SimPlant[] {
-  return Array.from({ length: count }, (_, index) => {
-    const site = sites[(hash(`${provider}:${account}`) + index) % sites.length] ?? SITES[0];
-    const seed = `${provider}:${account}:${index}`;
-    const capacityKw = CAPACITIES_KW[hash(seed) % CAPACITIES_KW.length] ?? 10;
-    const capacityW = Math.round(capacityKw * 1000);
-    const inverterCount = capacityW > 40_000 ? 3 : 2;
-    const idBase = 1_298_491_919_448_631_800n + BigInt(hash(seed));
-    const number = 1 + index;
-    return {
-      id: `${idBase}`,
-      name: `${site.city} ${provider === "solis" ? "Rooftop" : "Array"} ${number}`,
-      street: `${site.street} ${10 + (hash(`${seed}:street`) % 180)}`,
-      city: site.city,
-      country: site.country,
-      // A small deterministic offset keeps many plants of one city apart on a map.
-      latitude: Number((site.latitude + (unit(`${seed}:lat`) - 0.5) * 0.1).toFixed(5)),
-      longitude: Number((site.longitude + (unit(`${seed}:lng`) - 0.5) * 0.1).toFixed(5)),
-      timezone: site.timezone,
-      capacityW,
-      tiltDeg: 15 + (hash(`${seed}:tilt`) % 25),
-      azimuthDeg: site.latitude >= 0 ? 180 : 0,
-      inverters: Array.from({ length: inverterCount }, (_, i) => ({
-        id: `${idBase + BigInt(1000 + i)}`,
-        serial: `${provider.slice(0, 2).toUpperCase()}${(hash(`${seed}:inv:${i}`) % 1e9).toString().padStart(9, "0")}`,
-        model: `${provider === "fronius" ? "Symo" : provider === "sma" ? "Sunny Tripower" : "Hybrid"} ${Math.round(capacityKw / inverterCount)}K`,
-        ratedPowerW: Math.round((capacityW / inverterCount) * 0.95),
-        share: 1 / inverterCount,
-      })),
-    };
-  });
+  return Array.from({ length: count }, (_, index) => simulatedPlant(provider, account, index, sites));
 }
+
+/** Where the plant at `index` of an account stands: the account's sites in turn. */
+export function simulatedSiteIndex(
+  provider: string,
+  account: string,
+  index: number,
+  sites: readonly SimSite[] = SITES,
+): number {
+  return (hash(`${provider}:${account}`) + index) % sites.length;
+}
+
+const plantSeed = (provider: string, account: string, index: number) => `${provider}:${account}:${index}`;
+const plantCapacityKw = (seed: string) => CAPACITIES_KW[hash(seed) % CAPACITIES_KW.length] ?? 10;
+const inverterCountFor = (capacityW: number) => (capacityW > 40_000 ? 3 : 2);
+const plantIdBase = (seed: string) => 1_298_491_919_448_631_800n + BigInt(hash(seed));
+
+/** The id of the plant at `index` of an account, without building the plant. */
+export function simulatedPlantId(provider: string, account: string, index: number): string {
+  return `${plantIdBase(plantSeed(provider, account, index))}`;
+}
+
+/** How many inverters the plant at `index` of an account has, without building the plant. */
+export function simulatedInverterCount(provider: string, account: string, index: number): number {
+  return inverterCountFor(Math.round(plantCapacityKw(plantSeed(provider, account, index)) * 1000));
+}
+
+/**
+ * The plant at `index` of an account: a pure function of provider, account and index, so a
+ * fleet-scale account can be served page by page without building the plants before it.
+ */
+export function simulatedPlant(
+  provider: string,
+  account: string,
+  index: number,
+  sites: readonly SimSite[] = SITES,
+): SimPlant {
+  const site = sites[simulatedSiteIndex(provider, account, index, sites)] ?? SITES[0];
+  const seed = plantSeed(provider, account, index);
+  const capacityKw = plantCapacityKw(seed);
+  const capacityW = Math.round(capacityKw * 1000);
+  const inverterCount = inverterCountFor(capacityW);
+  const idBase = plantIdBase(seed);
+  const number = 1 + index;
+  return {
+    id: `${idBase}`,
+    name: `${site.city} ${provider === "solis" ? "Rooftop" : "Array"} ${number}`,
+    street: `${site.street} ${10 + (hash(`${seed}:street`) % 180)}`,
+    city: site.city,
+    country: site.country,
+    // A small deterministic offset keeps many plants of one city apart on a map.
+    latitude: Number((site.latitude + (unit(`${seed}:lat`) - 0.5) * PLANT_SPREAD_DEG).toFixed(5)),
+    longitude: Number((site.longitude + (unit(`${seed}:lng`) - 0.5) * PLANT_SPREAD_DEG).toFixed(5)),
+    timezone: site.timezone,
+    capacityW,
+    tiltDeg: 15 + (hash(`${seed}:tilt`) % 25),
+    azimuthDeg: site.latitude >= 0 ? 180 : 0,
+    inverters: Array.from({ length: inverterCount }, (_, i) => ({
+      id: `${idBase + BigInt(1000 + i)}`,
+      serial: `${provider.slice(0, 2).toUpperCase()}${(hash(`${seed}:inv:${i}`) % 1e9).toString().padStart(9, "0")}`,
+      model: `${provider === "fronius" ? "Symo" : provider === "sma" ? "Sunny Tripower" : "Hybrid"} ${Math.round(capacityKw / inverterCount)}K`,
+      ratedPowerW: Math.round((capacityW / inverterCount) * 0.95),
+      share: 1 / inverterCount,
+    })),
+  };
+}
+
+/** Below this cosine of the zenith angle the clear-sky model gives no light. */
+const MIN_COS_ZENITH = 0.01;
 
 /** Clear-sky global horizontal irradiance (Haurwitz model), W/m², from the sun's altitude. */
 export function clearSkyIrradiance(latitude: number, longitude: number, at: number): number {
   // suncalc 2 answers the apparent altitude in degrees.
   const altitudeDeg = getPosition(new Date(at), latitude, longitude).altitude;
   const cosZenith = Math.sin((altitudeDeg * Math.PI) / 180);
-  if (cosZenith <= 0.01) return 0;
+  if (cosZenith <= MIN_COS_ZENITH) return 0;
   return 1098 * cosZenith * Math.exp(-0.057 / cosZenith);
+}
+
+/** The sun's altitude at which the clear-sky model starts to give light (about 0.57°). */
+const LIGHT_ALTITUDE_DEG = (Math.asin(MIN_COS_ZENITH) * 180) / Math.PI;
+/**
+ * How far from that altitude the site's centre must be for all its plants to agree. A plant lies
+ * at most 0.071° (great circle) from its site's centre, and the apparent altitude moves at most a
+ * degree per degree walked (refraction only flattens it), so half a degree leaves a wide margin.
+ */
+const SITE_AGREEMENT_DEG = 0.5;
+
+/**
+ * Whether the clear-sky model gives light (irradiance above zero) at every plant of a site, at
+ * none of them, or `null` when the sun is so near the threshold that plants of the site may
+ * differ (a few minutes around each sunrise and sunset): one sun position for the whole site.
+ */
+export function siteDaylight(site: SimSite, at: number): boolean | null {
+  const altitudeDeg = getPosition(new Date(at), site.latitude, site.longitude).altitude;
+  if (altitudeDeg > LIGHT_ALTITUDE_DEG + SITE_AGREEMENT_DEG) return true;
+  if (altitudeDeg < LIGHT_ALTITUDE_DEG - SITE_AGREEMENT_DEG) return false;
+  return null;
 }
 
 /** Fraction of clear-sky light that reaches the panels: mostly clear, with passing clouds. */
@@ -258,7 +322,7 @@ export function faultsOn(plant: SimPlant, localDate: string): SimFault[] {
 /** Local 11:00 of a day, per zone and date (not per plant): an account's plants share few zones. */
 const elevenOClock = new Map<string, { startsAt: number; endsAt: number }>();
 
-function faultWindow(zone: string, localDate: string) {
+export function faultWindow(zone: string, localDate: string) {
   const key = `${zone}:${localDate}`;
   let window = elevenOClock.get(key);
   if (!window) {
@@ -270,12 +334,27 @@ function faultWindow(zone: string, localDate: string) {
   return window;
 }
 
+/** Whether the plant has a fault on that plant-local day (then on its first inverter, FAULT_INVERTER). */
+export function hasFaultOn(plantId: string, localDate: string): boolean {
+  return hash(`${plantId}:fault:${localDate}`) % 4 === 0;
+}
+
+/** The inverter a plant's fault takes down. */
+const FAULT_INVERTER = 0;
+
+/** The plant-local date whose fault window (11:00 to 11:45) holds `at` in a zone, or null. */
+export function faultDateAt(zone: string, at: number): string | null {
+  const localDate = localDateOf(zone, at);
+  const { startsAt, endsAt } = faultWindow(zone, localDate);
+  return at >= startsAt && at < endsAt ? localDate : null;
+}
+
 function computeFaults(plant: SimPlant, localDate: string): SimFault[] {
-  if (hash(`${plant.id}:fault:${localDate}`) % 4 !== 0) return [];
+  if (!hasFaultOn(plant.id, localDate)) return [];
   const { startsAt, endsAt } = faultWindow(plant.timezone, localDate);
   return [
     {
-      inverterIndex: 0,
+      inverterIndex: FAULT_INVERTER,
       startsAt,
       endsAt,
       code: "1015",
@@ -358,6 +437,8 @@ export function inverterEnergyTodayWh(plant: SimPlant, inverterIndex: number, at
   for (; t + STEP_MS <= at; t += STEP_MS) {
     energy += (inverterPowerW(plant, inverterIndex, t) * STEP_MS) / 3_600_000;
   }
+  // An earlier time of the same day (a lifetime total read at midnight) keeps the longer integral.
+  if (cached && cached.midnight === midnight && cached.until > t) return Math.round(energy);
   if (energyCache.size > 100_000) energyCache.clear();
   energyCache.set(key, { midnight, until: t, energyWh: energy });
   return Math.round(energy);

@@ -14,9 +14,8 @@ import {
   inverterTemperatureC,
   type SimPlant,
   type SimState,
-  simulatedPlants,
-  WORLD_SITES,
 } from "./simulation";
+import { alarmDays, type SolisAccountSpec, SolisFleet, type StateCounts } from "./solis-fleet";
 
 /**
  * Emulator of the SolisCloud Platform API: POST-only /v1/api/* with the HMAC-SHA1
@@ -27,18 +26,14 @@ import {
 
 type SolisAccount = (typeof sandboxAccounts.solis)[number];
 
-/** An account's stations: the fleet-scale account's spread over the world's zones. */
-export function solisPlants(account: { keyId: string; plants: number; world?: true }): SimPlant[] {
-  const plants = simulatedPlants(
-    "solis",
-    account.keyId,
-    account.plants,
-    account.world ? WORLD_SITES : undefined,
-  );
-  if (!account.world) return plants;
-  // A fleet has a plant whose logger went quiet: the first in Brisbane, silent since yesterday afternoon.
-  const silent = plants.findIndex((plant) => plant.city === "Brisbane");
-  return plants.map((plant, index) => (index === silent ? { ...plant, silentSinceYesterday: true } : plant));
+/**
+ * An account's stations, all of them: the fleet-scale accounts' spread over the world's zones, with
+ * a plant whose logger went quiet (the first in Brisbane, silent since yesterday afternoon). The
+ * emulator itself builds only the stations a call asks for (SolisFleet).
+ */
+export function solisPlants(account: SolisAccountSpec): SimPlant[] {
+  const fleet = new SolisFleet(account);
+  return Array.from({ length: fleet.size }, (_, index) => fleet.plant(index));
 }
 
 type Body = Record<string, unknown>;
@@ -101,23 +96,39 @@ function text(value: unknown): string | null {
   return typeof value === "number" ? String(value) : null;
 }
 
-/** `data.page` for most lists; alarmList and inverterDetailList put the page fields in `data`. */
-function paged<T>(all: T[], body: Body, partial: boolean) {
+/**
+ * `data.page` for most lists; alarmList and inverterDetailList put the page fields in `data`.
+ * Only the page's records are built: `slice(start, end)` answers positions [start, end) of a list
+ * of `total` records.
+ */
+function paged<T>(total: number, body: Body, partial: boolean, slice: (start: number, end: number) => T[]) {
   const size = Math.min(PAGE_SIZE_MAX, Math.max(1, integer(body.pageSize, PAGE_SIZE_DEFAULT)));
   const current = Math.max(1, integer(body.pageNo, 1));
-  const records = all.slice((current - 1) * size, current * size);
+  const start = (current - 1) * size;
+  const records = start < total ? slice(start, Math.min(total, current * size)) : [];
   return {
     // A partial answer: half the page is missing while the totals still count it.
     records: partial ? records.slice(0, Math.floor(records.length / 2)) : records,
-    total: all.length,
+    total,
     size,
     current,
     orders: [],
     optimizeCountSql: true,
     searchCount: true,
-    pages: Math.ceil(all.length / size),
+    pages: Math.ceil(total / size),
   };
 }
+
+/** A page of a list that is small enough to build whole (one station's, or a few stations'). */
+const pagedList = <T>(all: T[], body: Body, partial: boolean) =>
+  paged(all.length, body, partial, (start, end) => all.slice(start, end));
+
+const statusCounts = (counts: StateCounts) => ({
+  all: counts.normal + counts.offline + counts.fault,
+  normal: counts.normal,
+  fault: counts.fault,
+  offline: counts.offline,
+});
 
 interface InverterValues {
   powerW: number;
@@ -131,42 +142,29 @@ export function solisSandbox(options: SolisSandboxOptions) {
   const now = options.now;
   const clock = options.clock ?? (() => Date.now());
   const app = new Hono();
-  const plantsByKey = new Map<string, SimPlant[]>();
+  const fleets = new Map<string, SolisFleet>();
   const recentCalls = new Map<string, number[]>();
-  // Values of the newest 5-minute bucket: the 500-plant account asks for each inverter twice.
-  let cachedAt = -1;
-  let cache = new Map<string, InverterValues>();
-  // Whole-account lists of one 5-minute bucket: a vendor answers a page without recomputing the
-  // account, so every page of a list is sliced from one computation (2,000 stations, ~4,900
-  // inverters for the scale account). Answers are pure functions of the account and bucket.
-  let listsAt = -1;
-  let lists = new Map<string, unknown[]>();
-  function accountList<T>(key: string, at: number, compute: () => T[]): T[] {
-    if (at !== listsAt) {
-      listsAt = at;
-      lists = new Map();
-    }
-    let list = lists.get(key) as T[] | undefined;
-    if (!list) {
-      list = compute();
-      lists.set(key, list);
-    }
-    return list;
-  }
+  // Inverter values per data time (the newest 5-minute bucket, and the silent plant's last one):
+  // a station page and the inverter pages after it ask for the same inverters. Answers are pure
+  // functions of the account and the time, and each page builds only its own records (SolisFleet).
+  const valuesAt = new Map<number, Map<string, InverterValues>>();
 
-  const plantsOf = (account: SolisAccount) => {
-    let plants = plantsByKey.get(account.keyId);
-    if (!plants) {
-      plants = solisPlants(account);
-      plantsByKey.set(account.keyId, plants);
+  const fleetOf = (account: SolisAccount) => {
+    let fleet = fleets.get(account.keyId);
+    if (!fleet) {
+      fleet = new SolisFleet(account);
+      fleets.set(account.keyId, fleet);
     }
-    return plants;
+    return fleet;
   };
 
   function inverterValues(plant: SimPlant, index: number, at: number): InverterValues {
-    if (at !== cachedAt) {
-      cachedAt = at;
+    let cache = valuesAt.get(at);
+    if (!cache) {
       cache = new Map();
+      // The newest few times: the current bucket, the one before it, the silent plant's.
+      if (valuesAt.size >= 4) valuesAt.delete(valuesAt.keys().next().value ?? at);
+      valuesAt.set(at, cache);
     }
     const key = `${plant.id}:${index}`;
     let values = cache.get(key);
@@ -264,6 +262,10 @@ export function solisSandbox(options: SolisSandboxOptions) {
     return plants.flatMap((plant) => plant.inverters.map((_, index) => ({ plant, index })));
   }
 
+  /** The plants a station id names, in account order (one, as ids are unique in the sandbox). */
+  const plantsNamed = (fleet: SolisFleet, stationId: string) =>
+    fleet.indicesOf(stationId).map((index) => fleet.plant(index));
+
   function collector(plant: SimPlant, index: number) {
     const inverter = plant.inverters[index];
     return {
@@ -356,53 +358,56 @@ export function solisSandbox(options: SolisSandboxOptions) {
     };
   }
 
-  /** Alarms from the simulation's faults whose plant-local day lies in [from, to] and has begun. */
+  /** The vendor's alarm record of a plant's fault, as of `at`. */
+  function alarmRecord(plant: SimPlant, fault: ReturnType<typeof faultsOn>[number], at: number) {
+    const inverter = plant.inverters[fault.inverterIndex];
+    if (!inverter || fault.startsAt > at) return null;
+    const restored = at >= fault.endsAt;
+    return {
+      id: String(hash(`${plant.id}:${fault.startsAt}:${fault.code}`)),
+      stationId: plant.id,
+      stationName: plant.name,
+      alarmDeviceSn: inverter.serial,
+      alarmDeviceType: "3",
+      alarmType: 0,
+      alarmLevel: "3",
+      alarmCode: fault.code,
+      alarmBeginTime: fault.startsAt,
+      alarmEndTime: restored ? fault.endsAt : null,
+      alarmLong: String((restored ? fault.endsAt : at) - fault.startsAt),
+      state: restored ? "2" : "0",
+      advice: "Check the grid voltage at the connection point; the inverter reconnects by itself.",
+      alarmMsg: fault.message,
+      model: inverter.model,
+      warningInfoData: 0,
+      type: 0,
+    };
+  }
+
+  type AlarmRecord = NonNullable<ReturnType<typeof alarmRecord>>;
+  const isAlarm = (record: AlarmRecord | null): record is AlarmRecord => record !== null;
+
+  /**
+   * Alarms of a few plants from the simulation's faults whose plant-local day lies in [from, to]
+   * and has begun, newest first (a whole account's are paged by SolisFleet.alarmIndex instead).
+   */
   function alarms(plants: SimPlant[], from: string, to: string, at: number) {
-    const records = [];
-    // The calendar is per time zone, not per plant: the scale account has 2,000 plants in 6 zones.
     const daysByZone = new Map<string, string[]>();
     const daysIn = (zone: string) => {
       let days = daysByZone.get(zone);
       if (!days) {
-        days = [];
-        const today = DateTime.fromMillis(at, { zone });
-        for (let day = DateTime.fromISO(from, { zone }); day <= today; day = day.plus({ days: 1 })) {
-          const isoDay = day.toISODate();
-          if (!isoDay || isoDay > to) break;
-          days.push(isoDay);
-        }
+        days = alarmDays(zone, from, to, at);
         daysByZone.set(zone, days);
       }
       return days;
     };
-    for (const plant of plants) {
-      for (const isoDay of daysIn(plant.timezone)) {
-        for (const fault of faultsOn(plant, isoDay)) {
-          const inverter = plant.inverters[fault.inverterIndex];
-          if (!inverter || fault.startsAt > at) continue;
-          const restored = at >= fault.endsAt;
-          records.push({
-            id: String(hash(`${plant.id}:${fault.startsAt}:${fault.code}`)),
-            stationId: plant.id,
-            stationName: plant.name,
-            alarmDeviceSn: inverter.serial,
-            alarmDeviceType: "3",
-            alarmType: 0,
-            alarmLevel: "3",
-            alarmCode: fault.code,
-            alarmBeginTime: fault.startsAt,
-            alarmEndTime: restored ? fault.endsAt : null,
-            alarmLong: String((restored ? fault.endsAt : at) - fault.startsAt),
-            state: restored ? "2" : "0",
-            advice: "Check the grid voltage at the connection point; the inverter reconnects by itself.",
-            alarmMsg: fault.message,
-            model: inverter.model,
-            warningInfoData: 0,
-            type: 0,
-          });
-        }
-      }
-    }
+    const records = plants.flatMap((plant) =>
+      daysIn(plant.timezone).flatMap((isoDay) =>
+        faultsOn(plant, isoDay)
+          .map((fault) => alarmRecord(plant, fault, at))
+          .filter(isAlarm),
+      ),
+    );
     return records.sort((a, b) => b.alarmBeginTime - a.alarmBeginTime);
   }
 
@@ -446,104 +451,92 @@ export function solisSandbox(options: SolisSandboxOptions) {
     return rows;
   }
 
-  type Handler = (input: {
-    keyId: string;
-    plants: SimPlant[];
-    body: Body;
-    at: number;
-    partial: boolean;
-  }) => object;
+  type Handler = (input: { fleet: SolisFleet; body: Body; at: number; partial: boolean }) => object;
   const missing = () => failure("I0000", "Necessary parameters empty");
 
-  const handlers: Record<string, Handler> = {
-    userStationList: ({ keyId, plants, body, at, partial }) => {
-      const stations = accountList(`stations:${keyId}`, at, () => plants.map((plant) => station(plant, at)));
-      const count = (state: number) => stations.filter((record) => record.state === state).length;
-      return ok({
-        stationStatusVo: {
-          all: stations.length,
-          normal: count(1),
-          fault: count(3),
-          offline: count(2),
-          building: 0,
-          mppt: 0,
-        },
-        page: paged(stations, body, partial),
-        mpptSwitch: 0,
-      });
-    },
+  /** The stations a station list names, in account order, each once. */
+  function stationsNamed(fleet: SolisFleet, ids: string[]): SimPlant[] {
+    const indices = [...new Set(ids.flatMap((id) => fleet.indicesOf(id)))].sort((a, b) => a - b);
+    return indices.map((index) => fleet.plant(index));
+  }
 
-    stationDetail: ({ plants, body, at, partial }) => {
+  const handlers: Record<string, Handler> = {
+    userStationList: ({ fleet, body, at, partial }) =>
+      ok({
+        stationStatusVo: { ...statusCounts(fleet.stateCounts(at).stations), building: 0, mppt: 0 },
+        page: paged(fleet.size, body, partial, (start, end) =>
+          Array.from({ length: end - start }, (_, offset) => station(fleet.plant(start + offset), at)),
+        ),
+        mpptSwitch: 0,
+      }),
+
+    stationDetail: ({ fleet, body, at, partial }) => {
       const id = text(body.id);
       if (!id) return missing();
-      const plant = plants.find((candidate) => candidate.id === id);
+      const [plant] = plantsNamed(fleet, id);
       if (!plant) return NO_AUTHORITY;
       const record = station(plant, at);
       return ok(partial ? { id: record.id, stationName: record.stationName } : record);
     },
 
-    inverterList: ({ keyId, plants, body, at, partial }) => {
+    inverterList: ({ fleet, body, at, partial }) => {
       const stationId = text(body.stationId);
-      const records = accountList(`inverters:${keyId}:${stationId ?? ""}`, at, () => {
-        const chosen = stationId ? plants.filter((plant) => plant.id === stationId) : plants;
-        return inverterRecords(chosen).map(({ plant, index }) => inverterListRecord(plant, index, at));
-      });
-      const count = (state: number) => records.filter((record) => record?.state === state).length;
+      if (stationId) {
+        const records = inverterRecords(plantsNamed(fleet, stationId)).map(({ plant, index }) =>
+          inverterListRecord(plant, index, at),
+        );
+        const count = (state: number) => records.filter((record) => record?.state === state).length;
+        return ok({
+          inverterStatusVo: {
+            all: records.length,
+            normal: count(1),
+            fault: count(3),
+            offline: count(2),
+            mppt: 0,
+          },
+          page: pagedList(records, body, partial),
+          mpptSwitch: 0,
+        });
+      }
       return ok({
-        inverterStatusVo: {
-          all: records.length,
-          normal: count(1),
-          fault: count(3),
-          offline: count(2),
-          mppt: 0,
-        },
-        page: paged(records, body, partial),
+        inverterStatusVo: { ...statusCounts(fleet.stateCounts(at).inverters), mppt: 0 },
+        page: paged(fleet.inverterTotal, body, partial, (start, end) =>
+          fleet.inverterRange(start, end).map(({ plant, index }) => inverterListRecord(plant, index, at)),
+        ),
         mpptSwitch: 0,
       });
     },
 
-    inverterDetail: ({ plants, body, at, partial }) => {
+    inverterDetail: ({ fleet, body, at, partial }) => {
       const id = text(body.id);
       const sn = text(body.sn);
       if (!id && !sn) return missing();
-      for (const { plant, index } of inverterRecords(plants)) {
-        const inverter = plant.inverters[index];
-        if (inverter && (inverter.id === id || inverter.serial === sn)) {
-          const record = inverterDetail(plant, index, at);
-          return ok(
-            partial && record ? { id: record.id, sn: record.sn, stationId: record.stationId } : record,
-          );
-        }
-      }
-      return NO_AUTHORITY;
+      const found = fleet.findInverter(id, sn);
+      if (!found) return NO_AUTHORITY;
+      const record = inverterDetail(found.plant, found.index, at);
+      return ok(partial && record ? { id: record.id, sn: record.sn, stationId: record.stationId } : record);
     },
 
-    inverterDetailList: ({ keyId, plants, body, at, partial }) =>
+    inverterDetailList: ({ fleet, body, at, partial }) =>
       ok(
-        paged(
-          accountList(`inverterDetails:${keyId}`, at, () =>
-            inverterRecords(plants).map(({ plant, index }) => inverterDetail(plant, index, at)),
-          ),
-          body,
-          partial,
+        paged(fleet.inverterTotal, body, partial, (start, end) =>
+          fleet.inverterRange(start, end).map(({ plant, index }) => inverterDetail(plant, index, at)),
         ),
       ),
 
-    stationDay: ({ plants, body, at }) => {
+    stationDay: ({ fleet, body, at }) => {
       const id = text(body.id);
       const time = text(body.time);
       if (!id || !time || !/^\d{4}-\d{2}-\d{2}$/.test(time)) return missing();
-      const plant = plants.find((candidate) => candidate.id === id);
+      const [plant] = plantsNamed(fleet, id);
       if (!plant) return NO_AUTHORITY;
       return ok(stationDay(plant, time, at));
     },
 
-    stationDayEnergyList: ({ plants, body, at, partial }) => {
+    stationDayEnergyList: ({ fleet, body, at, partial }) => {
       const time = text(body.time);
       if (!time || !/^\d{4}-\d{2}-\d{2}$/.test(time)) return missing();
-      const ids = text(body.stationIds)?.split(",");
-      const chosen = ids ? plants.filter((plant) => ids.includes(plant.id)) : plants;
-      const records = chosen.map((plant) => {
+      const record = (plant: SimPlant) => {
         const energy = energyValue(dayEnergyWh(plant, time, at));
         return {
           id: plant.id,
@@ -553,11 +546,17 @@ export function solisSandbox(options: SolisSandboxOptions) {
           dateStr: time,
           money: plant.country === "US" ? "USD" : plant.country === "AU" ? "AUD" : "EUR",
         };
+      };
+      const ids = text(body.stationIds)?.split(",");
+      if (ids) return ok({ page: pagedList(stationsNamed(fleet, ids).map(record), body, partial) });
+      return ok({
+        page: paged(fleet.size, body, partial, (start, end) =>
+          Array.from({ length: end - start }, (_, offset) => record(fleet.plant(start + offset))),
+        ),
       });
-      return ok({ page: paged(records, body, partial) });
     },
 
-    alarmList: ({ keyId, plants, body, at, partial }) => {
+    alarmList: ({ fleet, body, at, partial }) => {
       const stationId = text(body.stationId);
       const deviceSn = text(body.alarmDeviceSn);
       const from =
@@ -565,11 +564,32 @@ export function solisSandbox(options: SolisSandboxOptions) {
         DateTime.fromMillis(at - 30 * 86_400_000, { zone: "utc" }).toISODate() ??
         "";
       const to = text(body.alarmEndTime) ?? "9999-12-31";
-      const all = accountList(`alarms:${keyId}:${stationId ?? ""}:${from}:${to}`, at, () =>
-        alarms(stationId ? plants.filter((plant) => plant.id === stationId) : plants, from, to, at),
+      if (stationId || deviceSn) {
+        // A station's or a device's alarms: a few plants, built whole.
+        const named = stationId ? plantsNamed(fleet, stationId) : null;
+        const withSerial = deviceSn
+          ? fleet.plantsWithSerial(deviceSn).map((index) => fleet.plant(index))
+          : null;
+        const plants =
+          named && withSerial
+            ? named.filter((plant) => withSerial.includes(plant))
+            : (named ?? withSerial ?? []);
+        const records = alarms(plants, from, to, at).filter(
+          (alarm) => !deviceSn || alarm.alarmDeviceSn === deviceSn,
+        );
+        return ok(pagedList(records, body, partial));
+      }
+      const index = fleet.alarmIndex(from, to, at);
+      return ok(
+        paged(index.total, body, partial, (start, end) =>
+          fleet
+            .alarmRange(index, start, end)
+            .flatMap(({ plant, localDate }) =>
+              faultsOn(plant, localDate).map((fault) => alarmRecord(plant, fault, at)),
+            )
+            .filter(isAlarm),
+        ),
       );
-      const records = all.filter((alarm) => !deviceSn || alarm.alarmDeviceSn === deviceSn);
-      return ok(paged(records, body, partial));
     },
   };
 
@@ -642,8 +662,7 @@ export function solisSandbox(options: SolisSandboxOptions) {
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return c.json(missing());
     const answer = handler({
-      keyId: account.keyId,
-      plants: plantsOf(account),
+      fleet: fleetOf(account),
       body: parsed as Body,
       at: dataTimeAt(now()),
       partial: fault === "partial",
