@@ -21,6 +21,7 @@ import { Route as AppIndexRouteImport } from './routes/app/index'
 import { Route as AppAlertsRouteImport } from './routes/app/alerts'
 import { Route as AppCreateSiteRouteImport } from './routes/app/create-site'
 import { Route as AppDashboardRouteImport } from './routes/app/dashboard'
+import { Route as AppLossesRouteImport } from './routes/app/losses'
 import { Route as AppPortfoliosRouteImport } from './routes/app/portfolios'
 import { Route as AppSiteManagementRouteImport } from './routes/app/site-management'
 import { Route as AppSitesRouteImport } from './routes/app/sites'
@@ -29,6 +30,7 @@ import { Route as AppAdminLogsRouteImport } from './routes/app/admin/logs'
 import { Route as AppAdminUsersRouteImport } from './routes/app/admin/users'
 import { Route as AppAnalyticsIndexRouteImport } from './routes/app/analytics/index'
 import { Route as AppAnalyticsSiteIdRouteImport } from './routes/app/analytics/$siteId'
+import { Route as AppSitesSiteIdRouteImport } from './routes/app/sites_.$siteId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -90,6 +92,11 @@ const AppDashboardRoute = AppDashboardRouteImport.update({
   path: '/dashboard',
   getParentRoute: () => AppRouteRoute,
 } as any)
+const AppLossesRoute = AppLossesRouteImport.update({
+  id: '/losses',
+  path: '/losses',
+  getParentRoute: () => AppRouteRoute,
+} as any)
 const AppPortfoliosRoute = AppPortfoliosRouteImport.update({
   id: '/portfolios',
   path: '/portfolios',
@@ -130,6 +137,11 @@ const AppAnalyticsSiteIdRoute = AppAnalyticsSiteIdRouteImport.update({
   path: '/analytics/$siteId',
   getParentRoute: () => AppRouteRoute,
 } as any)
+const AppSitesSiteIdRoute = AppSitesSiteIdRouteImport.update({
+  id: '/sites_/$siteId',
+  path: '/sites/$siteId',
+  getParentRoute: () => AppRouteRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -143,6 +155,7 @@ export interface FileRoutesByFullPath {
   '/app/alerts': typeof AppAlertsRoute
   '/app/create-site': typeof AppCreateSiteRoute
   '/app/dashboard': typeof AppDashboardRoute
+  '/app/losses': typeof AppLossesRoute
   '/app/portfolios': typeof AppPortfoliosRoute
   '/app/site-management': typeof AppSiteManagementRoute
   '/app/sites': typeof AppSitesRoute
@@ -151,6 +164,7 @@ export interface FileRoutesByFullPath {
   '/app/admin/logs': typeof AppAdminLogsRoute
   '/app/admin/users': typeof AppAdminUsersRoute
   '/app/analytics/$siteId': typeof AppAnalyticsSiteIdRoute
+  '/app/sites/$siteId': typeof AppSitesSiteIdRoute
   '/app/analytics/': typeof AppAnalyticsIndexRoute
 }
 export interface FileRoutesByTo {
@@ -164,6 +178,7 @@ export interface FileRoutesByTo {
   '/app/alerts': typeof AppAlertsRoute
   '/app/create-site': typeof AppCreateSiteRoute
   '/app/dashboard': typeof AppDashboardRoute
+  '/app/losses': typeof AppLossesRoute
   '/app/portfolios': typeof AppPortfoliosRoute
   '/app/site-management': typeof AppSiteManagementRoute
   '/app/sites': typeof AppSitesRoute
@@ -172,6 +187,7 @@ export interface FileRoutesByTo {
   '/app/admin/logs': typeof AppAdminLogsRoute
   '/app/admin/users': typeof AppAdminUsersRoute
   '/app/analytics/$siteId': typeof AppAnalyticsSiteIdRoute
+  '/app/sites/$siteId': typeof AppSitesSiteIdRoute
   '/app/analytics': typeof AppAnalyticsIndexRoute
 }
 export interface FileRoutesById {
@@ -187,6 +203,7 @@ export interface FileRoutesById {
   '/app/alerts': typeof AppAlertsRoute
   '/app/create-site': typeof AppCreateSiteRoute
   '/app/dashboard': typeof AppDashboardRoute
+  '/app/losses': typeof AppLossesRoute
   '/app/portfolios': typeof AppPortfoliosRoute
   '/app/site-management': typeof AppSiteManagementRoute
   '/app/sites': typeof AppSitesRoute
@@ -195,6 +212,7 @@ export interface FileRoutesById {
   '/app/admin/logs': typeof AppAdminLogsRoute
   '/app/admin/users': typeof AppAdminUsersRoute
   '/app/analytics/$siteId': typeof AppAnalyticsSiteIdRoute
+  '/app/sites_/$siteId': typeof AppSitesSiteIdRoute
   '/app/analytics/': typeof AppAnalyticsIndexRoute
 }
 export interface FileRouteTypes {
@@ -211,6 +229,7 @@ export interface FileRouteTypes {
     | '/app/alerts'
     | '/app/create-site'
     | '/app/dashboard'
+    | '/app/losses'
     | '/app/portfolios'
     | '/app/site-management'
     | '/app/sites'
@@ -219,6 +238,7 @@ export interface FileRouteTypes {
     | '/app/admin/logs'
     | '/app/admin/users'
     | '/app/analytics/$siteId'
+    | '/app/sites/$siteId'
     | '/app/analytics/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -232,6 +252,7 @@ export interface FileRouteTypes {
     | '/app/alerts'
     | '/app/create-site'
     | '/app/dashboard'
+    | '/app/losses'
     | '/app/portfolios'
     | '/app/site-management'
     | '/app/sites'
@@ -240,6 +261,7 @@ export interface FileRouteTypes {
     | '/app/admin/logs'
     | '/app/admin/users'
     | '/app/analytics/$siteId'
+    | '/app/sites/$siteId'
     | '/app/analytics'
   id:
     | '__root__'
@@ -254,6 +276,7 @@ export interface FileRouteTypes {
     | '/app/alerts'
     | '/app/create-site'
     | '/app/dashboard'
+    | '/app/losses'
     | '/app/portfolios'
     | '/app/site-management'
     | '/app/sites'
@@ -262,6 +285,7 @@ export interface FileRouteTypes {
     | '/app/admin/logs'
     | '/app/admin/users'
     | '/app/analytics/$siteId'
+    | '/app/sites_/$siteId'
     | '/app/analytics/'
   fileRoutesById: FileRoutesById
 }
@@ -362,6 +386,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppDashboardRouteImport
       parentRoute: typeof AppRouteRoute
     }
+    '/app/losses': {
+      id: '/app/losses'
+      path: '/losses'
+      fullPath: '/app/losses'
+      preLoaderRoute: typeof AppLossesRouteImport
+      parentRoute: typeof AppRouteRoute
+    }
     '/app/portfolios': {
       id: '/app/portfolios'
       path: '/portfolios'
@@ -418,6 +449,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAnalyticsSiteIdRouteImport
       parentRoute: typeof AppRouteRoute
     }
+    '/app/sites_/$siteId': {
+      id: '/app/sites_/$siteId'
+      path: '/sites/$siteId'
+      fullPath: '/app/sites/$siteId'
+      preLoaderRoute: typeof AppSitesSiteIdRouteImport
+      parentRoute: typeof AppRouteRoute
+    }
   }
 }
 
@@ -425,6 +463,7 @@ interface AppRouteRouteChildren {
   AppAlertsRoute: typeof AppAlertsRoute
   AppCreateSiteRoute: typeof AppCreateSiteRoute
   AppDashboardRoute: typeof AppDashboardRoute
+  AppLossesRoute: typeof AppLossesRoute
   AppPortfoliosRoute: typeof AppPortfoliosRoute
   AppSiteManagementRoute: typeof AppSiteManagementRoute
   AppSitesRoute: typeof AppSitesRoute
@@ -433,6 +472,7 @@ interface AppRouteRouteChildren {
   AppAdminLogsRoute: typeof AppAdminLogsRoute
   AppAdminUsersRoute: typeof AppAdminUsersRoute
   AppAnalyticsSiteIdRoute: typeof AppAnalyticsSiteIdRoute
+  AppSitesSiteIdRoute: typeof AppSitesSiteIdRoute
   AppAnalyticsIndexRoute: typeof AppAnalyticsIndexRoute
 }
 
@@ -440,6 +480,7 @@ const AppRouteRouteChildren: AppRouteRouteChildren = {
   AppAlertsRoute: AppAlertsRoute,
   AppCreateSiteRoute: AppCreateSiteRoute,
   AppDashboardRoute: AppDashboardRoute,
+  AppLossesRoute: AppLossesRoute,
   AppPortfoliosRoute: AppPortfoliosRoute,
   AppSiteManagementRoute: AppSiteManagementRoute,
   AppSitesRoute: AppSitesRoute,
@@ -448,6 +489,7 @@ const AppRouteRouteChildren: AppRouteRouteChildren = {
   AppAdminLogsRoute: AppAdminLogsRoute,
   AppAdminUsersRoute: AppAdminUsersRoute,
   AppAnalyticsSiteIdRoute: AppAnalyticsSiteIdRoute,
+  AppSitesSiteIdRoute: AppSitesSiteIdRoute,
   AppAnalyticsIndexRoute: AppAnalyticsIndexRoute,
 }
 

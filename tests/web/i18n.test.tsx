@@ -6,6 +6,7 @@ import { i18n, loadStringSet, publicLanguageLoaders, type StringSet, stringSets 
 import { alertingResources } from "../../web/lib/i18n/alerting";
 import { en } from "../../web/lib/i18n/en";
 import { fr } from "../../web/lib/i18n/fr";
+import { lossesResources } from "../../web/lib/i18n/losses";
 import { pricingEn } from "../../web/lib/i18n/pricing/en";
 import { pricingFr } from "../../web/lib/i18n/pricing/fr";
 import { publicEn } from "../../web/lib/i18n/public/en";
@@ -108,6 +109,20 @@ describe("translations", () => {
       }
     },
   );
+
+  it.each([
+    ["es", lossesResources.es],
+    ["fr", lossesResources.fr],
+  ])("%s has exactly the English keys and placeholders of the losses strings", (_language, resource) => {
+    const lossesEnglish = new Map(leaves(lossesResources.en));
+    const entries = leaves(resource);
+    expect(entries.map(([key]) => key).sort()).toEqual([...lossesEnglish.keys()].sort());
+    for (const [key, value] of entries) {
+      expect(typeof value, key).toBe("string");
+      expect(String(value).trim(), key).not.toBe("");
+      expect(placeholders(value), key).toEqual(placeholders(lossesEnglish.get(key)));
+    }
+  });
 
   it("labels roles in English exactly as the shared roleLabels do", () => {
     expect(en.roles).toEqual(roleLabels);

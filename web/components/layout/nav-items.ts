@@ -2,6 +2,7 @@ import {
   RiAlarmWarningLine,
   RiBarChartBoxLine,
   RiBriefcase4Line,
+  RiCoinsLine,
   RiDashboardLine,
   RiFileList3Line,
   RiMapPinLine,
@@ -18,6 +19,7 @@ type NavKey =
   | "siteManagement"
   | "portfolios"
   | "analytics"
+  | "losses"
   | "weather"
   | "alerts"
   | "userManagement"
@@ -60,6 +62,7 @@ export const mainNavItems: NavItem[] = [
     icon: RiBarChartBoxLine,
     isActive: under("/app/analytics"),
   },
+  { to: "/app/losses", labelKey: "nav.losses", icon: RiCoinsLine, isActive: under("/app/losses") },
   { to: "/app/weather", labelKey: "nav.weather", icon: RiSunCloudyLine, isActive: under("/app/weather") },
   { to: "/app/alerts", labelKey: "nav.alerts", icon: RiAlarmWarningLine, isActive: under("/app/alerts") },
 ];

@@ -20,6 +20,7 @@ import {
   useRemovePortfolioSiteMutation,
 } from "../../lib/queries/portfolios";
 import { toast } from "../../lib/toast";
+import { PortfolioLostThisMonth } from "../losses/lost-this-month";
 import { SiteStatusBadge } from "../sites/site-status-badge";
 import { useUserTimeZone } from "../use-user-time-zone";
 import { PortfolioEditForm } from "./portfolio-edit-form";
@@ -153,6 +154,7 @@ export function PortfolioCard({ portfolio, sites, canManage }: PortfolioCardProp
             <dd className="text-tremor-title font-semibold text-tremor-content-strong">{value}</dd>
           </div>
         ))}
+        <PortfolioLostThisMonth portfolioId={portfolio.id} locale={locale} />
       </dl>
       <p className="text-tremor-label text-tremor-content">
         {newest

@@ -6,10 +6,12 @@ import { useTranslation } from "react-i18next";
 import { can } from "../../../schema/roles";
 import { errorDescription } from "../../lib/error-messages";
 import { formatCapacityKw, localeFor } from "../../lib/format";
+import { useLossesStrings } from "../../lib/i18n/losses";
 import { actorFromProfile } from "../../lib/permissions";
 import { portfoliosQueryOptions, useAddPortfolioSitesMutation } from "../../lib/queries/portfolios";
 import { sitesQueryOptions } from "../../lib/queries/sites";
 import { toast } from "../../lib/toast";
+import { OrganizationTariffEditor } from "../losses/tariff-editor";
 import { CreatePortfolioForm } from "../portfolios/create-portfolio-form";
 import { useCurrentProfile } from "../profile-context";
 import { NoOrganisation } from "../sites/no-organisation";
@@ -21,12 +23,13 @@ import { NativeSelect } from "../ui/native-select";
 import { Spinner } from "../ui/spinner";
 
 /**
- * Settings → Sites & Portfolios: create a portfolio, the portfolios with their real
- * site counts, every site with a checkbox, and the bar that adds the selected sites to a portfolio
- * (shown once a site is selected and a portfolio exists). Closing the modal unmounts the tab, which
- * resets the form and the selection.
+ * Settings → Sites & Portfolios: the organisation's default price of energy, create a portfolio,
+ * the portfolios with their real site counts, every site with a checkbox, and the bar that adds
+ * the selected sites to a portfolio (shown once a site is selected and a portfolio exists).
+ * Closing the modal unmounts the tab, which resets the form and the selection.
  */
 export function SitesPortfoliosTab() {
+  useLossesStrings();
   const { t, i18n } = useTranslation();
   const locale = localeFor(i18n.language);
   const id = useId();
@@ -69,6 +72,7 @@ export function SitesPortfoliosTab() {
 
   return (
     <div className="space-y-6">
+      <OrganizationTariffEditor canManage={can(actor, "settings:manage")} />
       <section aria-labelledby={`${id}-portfolios`} className="space-y-3">
         <h3 id={`${id}-portfolios`} className="text-tremor-default font-semibold text-tremor-content-strong">
           {t("settings.sitesPortfolios.portfoliosTitle")}

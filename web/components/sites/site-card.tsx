@@ -1,4 +1,5 @@
 import { RiMapPinLine } from "@remixicon/react";
+import { Link } from "@tanstack/react-router";
 import { Card } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import type { Site } from "../../../schema/api/sites";
@@ -22,7 +23,13 @@ export function SiteCard({ site }: { site: Site }) {
             id={headingId}
             className="break-words text-tremor-title font-semibold text-tremor-content-strong"
           >
-            {site.name}
+            <Link
+              to="/app/sites/$siteId"
+              params={{ siteId: site.id }}
+              className="hover:text-tremor-brand hover:underline"
+            >
+              {site.name}
+            </Link>
           </h2>
           <p className="mt-1 flex items-start gap-1 text-tremor-label text-tremor-content">
             <RiMapPinLine className="mt-0.5 h-3.5 w-3.5 shrink-0" aria-hidden="true" />

@@ -4,6 +4,7 @@ import type { apiErrorsEn } from "./api-errors/en";
 import type { en } from "./en";
 import type { FleetListsTranslation } from "./fleet-lists/en";
 import type { landingEn } from "./landing/en";
+import type { LossesTranslation } from "./losses/en";
 import type { pricingEn } from "./pricing/en";
 import type { publicEn } from "./public/en";
 import type { VerificationTranslation } from "./verification/en";
@@ -12,8 +13,8 @@ declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "translation";
     // The string sets (see `stringSets` in ./index.ts), `alerting` (see ./alerting),
-    // `verification` (see ./verification) and `fleetLists` (see ./fleet-lists) are merged in at
-    // run time by what shows them.
+    // `verification` (see ./verification), `fleetLists` (see ./fleet-lists) and `losses` (see
+    // ./losses) are merged in at run time by what shows them.
     resources: {
       translation: typeof publicEn &
         typeof landingEn &
@@ -22,6 +23,7 @@ declare module "i18next" {
         typeof en & {
           alerting: AlertingTranslation;
           verification: VerificationTranslation;
+          losses: LossesTranslation;
           fleetLists: FleetListsTranslation;
         };
     };

@@ -23,6 +23,13 @@ import { useFleetSeries } from "../../lib/queries/fleet-series";
 import { sitesQueryOptions } from "../../lib/queries/sites";
 import { currentWeatherQueryOptions } from "../../lib/queries/weather";
 
+// What the fleet lost this month loads after the first screen, with the losses' own code.
+const FleetLostThisMonth = lazy(() =>
+  import("../../components/losses/lost-this-month").then((module) => ({
+    default: module.FleetLostThisMonth,
+  })),
+);
+
 // The chart library (recharts under Tremor's charts) loads with the chart, after the first screen.
 const GenerationChart = lazy(() =>
   import("../../components/dashboard/generation-chart").then((module) => ({
@@ -138,6 +145,9 @@ export function DashboardPage() {
           locale={locale}
           timeZone={timeZone}
         />
+        <Suspense fallback={null}>
+          <FleetLostThisMonth locale={locale} />
+        </Suspense>
         <div className="grid gap-6 lg:grid-cols-3">
           <div className="lg:col-span-2">
             <Suspense fallback={<Spinner />}>
