@@ -1,5 +1,5 @@
 import { requestedTags, tagHeaders } from "./entity-tags";
-import { jsonAnswer } from "./gzip";
+import { type JsonResponse, jsonAnswer, jsonText } from "./gzip";
 import { pageLinks } from "./page-links";
 
 /** A tag naming a body by its content: the same page answered twice has the same tag. */
@@ -15,16 +15,17 @@ export async function contentTag(body: string): Promise<string> {
  * prev, next, last) and `X-Total-Count`, tagged by content (a client naming the tag in
  * If-None-Match gets 304 without a body), gzipped for a client that takes it.
  */
-export async function pagedAnswer(
+export async function pagedAnswer<Item>(
   request: { url: string; header: (name: string) => string | undefined },
-  items: unknown[],
+  items: Item[],
   paging: { page: number; pageCount: number; total: number },
-): Promise<Response> {
-  const json = JSON.stringify(items);
+): Promise<JsonResponse<Item[]>> {
+  const json = jsonText(items);
   const tag = await contentTag(json);
   const headers = { ...tagHeaders(tag), ...pageLinks(request.url, paging) };
   if (requestedTags(request.header("If-None-Match")).includes(tag)) {
-    return new Response(null, { status: 304, headers });
+    // Typed as the page: a client only gets 304 for a tag it holds, with that page.
+    return new Response(null, { status: 304, headers }) as JsonResponse<Item[]>;
   }
   return jsonAnswer(request.header("Accept-Encoding"), { json }, headers);
 }

@@ -15,7 +15,7 @@ import {
 import { type AppEnv, userContext } from "../hono-env";
 import { csvHeaders } from "../lib/csv";
 import { requestedTags, tagHeaders } from "../lib/entity-tags";
-import { jsonAnswer } from "../lib/gzip";
+import { jsonAnswer, jsonText } from "../lib/gzip";
 import { pageLinks } from "../lib/page-links";
 import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
@@ -56,7 +56,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
       );
       const headers = { ...tagHeaders(answer.tag), ...pageLinks(c.req.url, answer) };
       if (!answer.gzip) return c.body(null, 304, headers);
-      return jsonAnswer(c.req.header("Accept-Encoding"), { gzip: answer.gzip }, headers);
+      return jsonAnswer<DashboardMetric[]>(c.req.header("Accept-Encoding"), { gzip: answer.gzip }, headers);
     },
   )
   .get("/summary", responds("DashboardSummary", dashboardSummarySchema), async (c) =>
@@ -69,7 +69,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
     async (c) => {
       const page = await dashboardSystemsPage(userContext(c), c.req.valid("query"));
       // A page of 50 entries is ~40 KB of repetitive JSON: gzipped for a client that takes it.
-      return jsonAnswer(c.req.header("Accept-Encoding"), { json: JSON.stringify(page) });
+      return jsonAnswer(c.req.header("Accept-Encoding"), { json: jsonText(page) });
     },
   )
   .get(
