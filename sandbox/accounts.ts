@@ -23,6 +23,13 @@ export const sandboxAccounts = {
       accessKeyValue: "5a0c7e3b-1d2f-4b6a-8c9d-0e1f2a3b4c5d",
       plants: 500,
     },
+    // The losses account (sandbox/losses.ts): five plants with known losses over any 30 days.
+    {
+      accessKeyId: "FKIALOSSES00000000000000000000000025",
+      accessKeyValue: "7c2e9a41-3b5d-4f6e-8a1c-2d3e4f5a6b7c",
+      plants: 5,
+      losses: true,
+    },
   ],
   sma: [
     {

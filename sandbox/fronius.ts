@@ -2,6 +2,7 @@ import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { DateTime } from "luxon";
 import { sandboxAccounts } from "./accounts";
 import { rateLimitFaults, requestedFault, type SandboxFaults, vendorFaults } from "./faults";
+import { lossPlants } from "./losses";
 import {
   activeFault,
   dataTimeAt,
@@ -32,7 +33,10 @@ export function froniusGuid(seed: string): string {
 /** The simulated plants behind a sandbox access key, with their Solar.web ids. */
 export function froniusPlants(accessKeyId: string): SimPlant[] {
   const account = sandboxAccounts.fronius.find((candidate) => candidate.accessKeyId === accessKeyId);
-  return account ? simulatedPlants("fronius", account.accessKeyId, account.plants) : [];
+  if (!account) return [];
+  return "losses" in account
+    ? lossPlants("fronius")
+    : simulatedPlants("fronius", account.accessKeyId, account.plants);
 }
 
 const iso = (at: number) =>

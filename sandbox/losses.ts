@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { hash, type SimFault, type SimPlant } from "./simulation";
 import { placeKey, planeIrradianceWm2, RAIN_EVERY_DAYS, rainDay, sandiaCellC, skyAt } from "./sky";
 
 /**
@@ -10,8 +11,10 @@ import { placeKey, planeIrradianceWm2, RAIN_EVERY_DAYS, rainDay, sandiaCellC, sk
  *   - clipping: 15 kWp behind one 9 kW inverter, clipped on bright hours;
  *   - inverter: the second of its two inverters off on cycle days 10 to 13;
  *   - soiling: dirt takes 0.8 % more of the light each day since the last rain, washed off by it.
- * Coordinates sit on the 0.01° grid the product asks the weather service on, so a plant gets the
- * very sky the weather service reports for its place. `lossTruth` gives what was injected.
+ * Each plant stands where the sandbox geocoder puts its address (Solar.web gives no coordinates,
+ * so the product's sites are geocoded), and its sky is that of the 0.01° place the product asks
+ * the weather service for: a plant gets the very sky the weather service reports for its site. `lossTruth` gives what was injected.
+ * Solar.web serves the account (sandboxAccounts.fronius, `losses`).
  */
 
 export type LossScenario = "reference" | "outages" | "clipping" | "inverter" | "soiling";
@@ -39,8 +42,8 @@ export const LOSS_PLANTS: readonly LossPlantSpec[] = [
     city: "Madrid",
     country: "ES",
     street: "Calle de Alcalá 42",
-    latitude: 40.42,
-    longitude: -3.7,
+    latitude: 40.4203,
+    longitude: -3.6986,
     timezone: "Europe/Madrid",
     capacityW: 10_000,
     tiltDeg: 30,
@@ -53,8 +56,8 @@ export const LOSS_PLANTS: readonly LossPlantSpec[] = [
     city: "Munich",
     country: "DE",
     street: "Leopoldstrasse 12",
-    latitude: 48.14,
-    longitude: 11.58,
+    latitude: 48.1625,
+    longitude: 11.5865,
     timezone: "Europe/Berlin",
     capacityW: 12_000,
     tiltDeg: 35,
@@ -67,8 +70,8 @@ export const LOSS_PLANTS: readonly LossPlantSpec[] = [
     city: "Phoenix",
     country: "US",
     street: "E Camelback Rd 300",
-    latitude: 33.45,
-    longitude: -112.07,
+    latitude: 33.5092,
+    longitude: -112.0335,
     timezone: "America/Phoenix",
     capacityW: 15_000,
     tiltDeg: 25,
@@ -81,8 +84,8 @@ export const LOSS_PLANTS: readonly LossPlantSpec[] = [
     city: "Milan",
     country: "IT",
     street: "Via Torino 8",
-    latitude: 45.46,
-    longitude: 9.19,
+    latitude: 45.4609,
+    longitude: 9.1839,
     timezone: "Europe/Rome",
     capacityW: 20_000,
     tiltDeg: 30,
@@ -91,13 +94,13 @@ export const LOSS_PLANTS: readonly LossPlantSpec[] = [
   },
   {
     scenario: "soiling",
-    name: "Seville Soiling",
-    city: "Seville",
-    country: "ES",
-    street: "Avenida de la Constitución 20",
-    latitude: 37.39,
-    longitude: -5.98,
-    timezone: "Europe/Madrid",
+    name: "Rome Soiling",
+    city: "Rome",
+    country: "IT",
+    street: "Piazza Venezia 5",
+    latitude: 41.8933203,
+    longitude: 12.4829321,
+    timezone: "Europe/Rome",
     capacityW: 8_000,
     tiltDeg: 20,
     azimuthDeg: 180,
@@ -234,4 +237,47 @@ export function lossTruth(plant: LossPlantSpec, localDate: string): LossTruth {
     });
   }
   return truth;
+}
+
+/** Where a plant's injected outages fall on a plant-local day: the whole day, reported as a fault. */
+function injectedFaults(plant: LossPlantSpec, localDate: string): SimFault[] {
+  const start = DateTime.fromISO(localDate, { zone: plant.timezone }).startOf("day");
+  const window = { startsAt: start.toMillis(), endsAt: start.plus({ days: 1 }).toMillis() };
+  return plant.inverterRatingsW.flatMap((_, inverterIndex) =>
+    outageOn(plant, localDate) || inverterDownOn(plant, inverterIndex, localDate)
+      ? [{ inverterIndex, ...window, code: "3021", message: "Inverter off: DC isolator open" }]
+      : [],
+  );
+}
+
+/** The losses account's plants as a vendor emulator serves them (ids and serials from the vendor's name). */
+export function lossPlants(provider: string): SimPlant[] {
+  return LOSS_PLANTS.map((plant, index) => {
+    const idBase = 1_398_491_919_448_631_800n + BigInt(hash(`${provider}:losses:${index}`));
+    const count = plant.inverterRatingsW.length;
+    return {
+      id: `${idBase}`,
+      name: plant.name,
+      street: plant.street,
+      city: plant.city,
+      country: plant.country,
+      latitude: plant.latitude,
+      longitude: plant.longitude,
+      timezone: plant.timezone,
+      capacityW: plant.capacityW,
+      tiltDeg: plant.tiltDeg,
+      azimuthDeg: plant.azimuthDeg,
+      inverters: plant.inverterRatingsW.map((ratedPowerW, i) => ({
+        id: `${idBase + BigInt(1000 + i)}`,
+        serial: `${provider.slice(0, 2).toUpperCase()}L${(hash(`${provider}:losses:${index}:inv:${i}`) % 1e8).toString().padStart(8, "0")}`,
+        model: `${provider === "fronius" ? "Symo" : "Hybrid"} ${Math.round(ratedPowerW / 1000)}K`,
+        ratedPowerW,
+        share: 1 / count,
+      })),
+      physics: {
+        inverterPowerW: (inverterIndex, at) => lossPlantInverterW(plant, inverterIndex, at),
+        faultsOn: (localDate) => injectedFaults(plant, localDate),
+      },
+    };
+  });
 }

@@ -32,8 +32,15 @@ export interface SimPlant {
   inverters: SimInverter[];
   /** The vendor has heard nothing from the plant since yesterday 14:00 plant-local time. */
   silentSinceYesterday?: boolean;
+  /** Power and faults from another model than this file's (the losses account, sandbox/losses.ts). */
+  physics?: SimPhysics;
 }
 
+/** A plant's own power and faults, in place of the clear-sky model and the random faults here. */
+export interface SimPhysics {
+  inverterPowerW(inverterIndex: number, at: number): number;
+  faultsOn(localDate: string): SimFault[];
+}
 
 export interface SimFault {
   inverterIndex: number;
@@ -309,6 +316,7 @@ const faultCache = new Map<string, SimFault[]>();
 
 /** The faults of one plant-local day: one inverter, for 45 minutes, on about one day in four. */
 export function faultsOn(plant: SimPlant, localDate: string): SimFault[] {
+  if (plant.physics) return plant.physics.faultsOn(localDate);
   const key = `${plant.id}:${plant.timezone}:${localDate}`;
   const cached = faultCache.get(key);
   if (cached) return cached;
@@ -405,6 +413,7 @@ export function activeFault(plant: SimPlant, inverterIndex: number, at: number):
 }
 
 export function inverterPowerW(plant: SimPlant, inverterIndex: number, at: number): number {
+  if (plant.physics) return Math.round(plant.physics.inverterPowerW(inverterIndex, at));
   const inverter = plant.inverters[inverterIndex];
   if (!inverter || activeFault(plant, inverterIndex, at)) return 0;
   const irradiance = clearSkyIrradiance(plant.latitude, plant.longitude, at);

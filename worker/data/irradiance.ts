@@ -1,5 +1,6 @@
 import type { SqlRow } from "../../schema/sql-row";
-import type { irradianceHourly } from "../../schema/tables";
+import type { irradianceFetches, irradianceHourly } from "../../schema/tables";
+import type { WeatherHour } from "../domain/solar/plane-of-array";
 import type { Db } from "../lib/db";
 import { locationKeySql } from "./system-place";
 
@@ -7,6 +8,8 @@ export interface IrradianceLocation {
   key: string;
   lat: number;
   lng: number;
+  /** How far back the stored past reaches (irradiance_fetches.history_from); null before it was fetched. */
+  historyFrom: number | null;
 }
 
 /**
@@ -23,7 +26,8 @@ export async function listDueIrradianceLocations(db: Db, fetchedBefore: number, 
          SELECT latitude, longitude FROM monitoring_systems
          WHERE site_id IS NULL AND latitude IS NOT NULL AND longitude IS NOT NULL
        )
-       SELECT ${locationKeySql("p.lat", "p.lng")} AS key, round(p.lat, 2) AS lat, round(p.lng, 2) AS lng
+       SELECT ${locationKeySql("p.lat", "p.lng")} AS key, round(p.lat, 2) AS lat, round(p.lng, 2) AS lng,
+         f.history_from AS historyFrom
        FROM places p LEFT JOIN irradiance_fetches f ON f.location_key = ${locationKeySql("p.lat", "p.lng")}
        WHERE f.fetched_at IS NULL OR f.fetched_at < ?
        GROUP BY key ORDER BY min(coalesce(f.fetched_at, 0)) LIMIT ?`,
@@ -33,38 +37,112 @@ export async function listDueIrradianceLocations(db: Db, fetchedBefore: number, 
   return rows.results;
 }
 
-/** Hourly mean GHI (W/m²) of one location, replacing hours already stored. */
-export const upsertIrradianceHours = (
-  db: Db,
-  locationKey: string,
-  hours: { hourStart: number; ghi: number }[],
-) =>
+/**
+ * The given places (location keys, "52.37,4.90") with how far back their stored past reaches; a
+ * place never fetched answers with null.
+ */
+export async function listIrradianceLocations(db: Db, locationKeys: string[]): Promise<IrradianceLocation[]> {
+  const rows = await db.$client
+    .prepare(
+      `SELECT k.value AS key, f.history_from AS historyFrom
+       FROM json_each(?) AS k LEFT JOIN irradiance_fetches f ON f.location_key = k.value`,
+    )
+    .bind(JSON.stringify([...new Set(locationKeys)]))
+    .all<{ key: string; historyFrom: SqlRow<typeof irradianceFetches>["history_from"] }>();
+  return rows.results.map((row) => {
+    const [lat, lng] = row.key.split(",").map(Number);
+    return { key: row.key, lat: lat ?? 0, lng: lng ?? 0, historyFrom: row.historyFrom };
+  });
+}
+
+/** One stored hour as the weather service gave it (see irradiance_hourly). */
+export interface WeatherHourRow {
+  hourStart: number;
+  ghi: number;
+  direct: number | null;
+  diffuse: number | null;
+  temperature: number | null;
+  wind: number | null;
+  precipitation: number | null;
+}
+
+/** Hours of one location, replacing hours already stored. */
+export const upsertIrradianceHours = (db: Db, locationKey: string, hours: WeatherHourRow[]) =>
   db.$client
     .prepare(
-      `INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2)
-       SELECT ?, json_extract(j.value, '$.hourStart'), json_extract(j.value, '$.ghi') FROM json_each(?) AS j WHERE true
-       ON CONFLICT (location_key, hour_start) DO UPDATE SET ghi_wm2 = excluded.ghi_wm2`,
+      `INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2, direct_wm2, diffuse_wm2, temperature_c,
+         wind_ms, precipitation_mm)
+       SELECT ?, j.value ->> 'hourStart', j.value ->> 'ghi', j.value ->> 'direct', j.value ->> 'diffuse',
+         j.value ->> 'temperature', j.value ->> 'wind', j.value ->> 'precipitation'
+       FROM json_each(?) AS j WHERE true
+       ON CONFLICT (location_key, hour_start) DO UPDATE SET ghi_wm2 = excluded.ghi_wm2,
+         direct_wm2 = excluded.direct_wm2, diffuse_wm2 = excluded.diffuse_wm2,
+         temperature_c = excluded.temperature_c, wind_ms = excluded.wind_ms,
+         precipitation_mm = excluded.precipitation_mm`,
     )
     .bind(locationKey, JSON.stringify(hours));
 
-export const recordIrradianceFetch = (db: Db, location: IrradianceLocation, now: number) =>
+/** A fetch of a location at `now`; `historyFrom` when it brought the past (else the stored one stays). */
+export const recordIrradianceFetch = (
+  db: Db,
+  location: Pick<IrradianceLocation, "key" | "lat" | "lng">,
+  now: number,
+  historyFrom: number | null = null,
+) =>
   db.$client
     .prepare(
-      `INSERT INTO irradiance_fetches (location_key, latitude, longitude, fetched_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (location_key) DO UPDATE SET fetched_at = excluded.fetched_at`,
+      `INSERT INTO irradiance_fetches (location_key, latitude, longitude, fetched_at, history_from) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (location_key) DO UPDATE SET fetched_at = excluded.fetched_at,
+         history_from = coalesce(excluded.history_from, irradiance_fetches.history_from)`,
     )
-    .bind(location.key, location.lat, location.lng, now);
+    .bind(location.key, location.lat, location.lng, now, historyFrom);
 
-/** Hourly GHI of the listed locations over [fromMs, toMs]. */
+type HourColumns = Pick<
+  SqlRow<typeof irradianceHourly>,
+  | "location_key"
+  | "hour_start"
+  | "ghi_wm2"
+  | "direct_wm2"
+  | "diffuse_wm2"
+  | "temperature_c"
+  | "wind_ms"
+  | "precipitation_mm"
+>;
+
+/** A stored hour as the expected-power model reads it. */
+export const toWeatherHour = (row: HourColumns): WeatherHour => ({
+  hourStart: row.hour_start,
+  ghiWm2: row.ghi_wm2,
+  directWm2: row.direct_wm2,
+  diffuseWm2: row.diffuse_wm2,
+  airC: row.temperature_c,
+  windMs: row.wind_ms,
+  precipitationMm: row.precipitation_mm,
+});
+
+/** The hours of the listed locations over [fromMs, toMs]. */
 export async function listIrradianceHours(db: Db, locationKeys: string[], fromMs: number, toMs: number) {
   const rows = await db.$client
     .prepare(
-      `SELECT location_key, hour_start, ghi_wm2 FROM irradiance_hourly
+      `SELECT location_key, hour_start, ghi_wm2, direct_wm2, diffuse_wm2, temperature_c, wind_ms, precipitation_mm
+       FROM irradiance_hourly
        WHERE location_key IN (SELECT value FROM json_each(?)) AND hour_start >= ? AND hour_start <= ?`,
     )
     .bind(JSON.stringify(locationKeys), fromMs, toMs)
-    .all<Pick<SqlRow<typeof irradianceHourly>, "location_key" | "hour_start" | "ghi_wm2">>();
+    .all<HourColumns>();
   return rows.results;
+}
+
+/** The hours of the listed locations over [fromMs, toMs], as the model reads them, by location key and hour. */
+export async function weatherByLocation(db: Db, locationKeys: string[], fromMs: number, toMs: number) {
+  const byKey = new Map<string, Map<number, WeatherHour>>();
+  if (locationKeys.length === 0) return byKey;
+  for (const row of await listIrradianceHours(db, locationKeys, fromMs, toMs)) {
+    const hours = byKey.get(row.location_key) ?? new Map<number, WeatherHour>();
+    hours.set(row.hour_start, toWeatherHour(row));
+    byKey.set(row.location_key, hours);
+  }
+  return byKey;
 }
 
 /**
