@@ -1,13 +1,15 @@
 import {
+  RiAlarmWarningLine,
   RiArrowRightLine,
-  RiBrainLine,
-  RiCalendarCheckLine,
+  RiBriefcase4Line,
   RiCloudyLine,
   RiLineChartLine,
   RiMoneyPoundCircleLine,
   RiPlugLine,
-  RiToolsLine,
+  RiScales3Line,
 } from "@remixicon/react";
+import type { LinkProps } from "@tanstack/react-router";
+import { Link } from "@tanstack/react-router";
 import type { ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { registeredProviderIds } from "../../../schema/provider-registry";
@@ -17,14 +19,20 @@ import { ButtonLink } from "../../components/ui/button-link";
 import { Panel } from "../../components/ui/panel";
 import { providerNames } from "../../lib/providers";
 
-type FeatureKey = "analytics" | "maintenance" | "weather" | "scheduling" | "roi";
+type FeatureKey = "analytics" | "alerts" | "weather" | "portfolios" | "losses";
 
-const features: { key: FeatureKey; icon: ComponentType<{ className?: string }> }[] = [
-  { key: "analytics", icon: RiBrainLine },
-  { key: "maintenance", icon: RiToolsLine },
-  { key: "weather", icon: RiCloudyLine },
-  { key: "scheduling", icon: RiCalendarCheckLine },
-  { key: "roi", icon: RiMoneyPoundCircleLine },
+/** Each promise with the screen that keeps it (a visitor not signed in is asked to sign in first). */
+const features: {
+  key: FeatureKey;
+  icon: ComponentType<{ className?: string }>;
+  to: NonNullable<LinkProps["to"]>;
+}[] = [
+  { key: "analytics", icon: RiLineChartLine, to: "/app/analytics" },
+  { key: "alerts", icon: RiAlarmWarningLine, to: "/app/alerts" },
+  // The losses put the weather's share beside the faults' (the Weather screen shows no losses).
+  { key: "weather", icon: RiCloudyLine, to: "/app/losses" },
+  { key: "portfolios", icon: RiBriefcase4Line, to: "/app/portfolios" },
+  { key: "losses", icon: RiMoneyPoundCircleLine, to: "/app/losses" },
 ];
 
 export function LandingPage() {
@@ -36,7 +44,7 @@ export function LandingPage() {
         <section className="bg-gradient-to-b from-amber-50 via-white to-white">
           <div className="mx-auto max-w-6xl px-4 py-20 text-center sm:px-6 lg:py-28">
             <p className="inline-flex items-center gap-2 rounded-tremor-full border border-amber-200 bg-amber-50 px-3 py-1 text-tremor-label font-medium text-amber-800">
-              <RiBrainLine className="h-4 w-4" aria-hidden="true" />
+              <RiScales3Line className="h-4 w-4" aria-hidden="true" />
               {t("landing.heroBadge")}
             </p>
             <h1 className="mx-auto mt-6 max-w-3xl text-4xl font-bold tracking-tight text-tremor-content-strong sm:text-5xl">
@@ -90,19 +98,25 @@ export function LandingPage() {
                 <p className="mt-3 text-tremor-content">{t("landing.aiSubtitle")}</p>
                 <div className="mt-8 rounded-tremor-default border border-tremor-border bg-tremor-background p-6">
                   <RiLineChartLine className="h-6 w-6 text-emerald-600" aria-hidden="true" />
-                  <p className="mt-2 text-4xl font-bold text-tremor-content-strong">
-                    {t("landing.statValue")}
-                  </p>
-                  <p className="text-tremor-default text-tremor-content">{t("landing.statLabel")}</p>
+                  <h3 className="mt-2 text-tremor-title font-semibold text-tremor-content-strong">
+                    {t("landing.lossesTitle")}
+                  </h3>
+                  <p className="mt-1 text-tremor-default text-tremor-content">{t("landing.lossesBody")}</p>
+                  <ButtonLink to="/app/losses" variant="secondary" className="mt-4">
+                    {t("landing.lossesLink")}
+                    <RiArrowRightLine className="h-4 w-4" aria-hidden="true" />
+                  </ButtonLink>
                 </div>
               </div>
               <ul className="grid gap-4 sm:grid-cols-2">
-                {features.map(({ key, icon: Icon }) => (
+                {features.map(({ key, icon: Icon, to }) => (
                   <li key={key}>
                     <Panel className="h-full">
                       <Icon className="h-6 w-6 text-tremor-brand" aria-hidden="true" />
                       <h3 className="mt-3 font-semibold text-tremor-content-strong">
-                        {t(`landing.features.${key}.title`)}
+                        <Link to={to} className="hover:text-tremor-brand hover:underline">
+                          {t(`landing.features.${key}.title`)}
+                        </Link>
                       </h3>
                       <p className="mt-1 text-tremor-default text-tremor-content">
                         {t(`landing.features.${key}.body`)}

@@ -3,7 +3,7 @@ import type { Leaves } from "../public/en";
 /** Strings of the landing page: loaded by its route (lib/i18n loadStringSet). */
 export const landingEn = {
   landing: {
-    heroBadge: "AI-assisted solar fleet monitoring",
+    heroBadge: "Solar fleet monitoring with losses in kWh and money",
     heroTitle: "Every solar site you manage, in one live view",
     heroSubtitle:
       "Sunfleet brings live power, daily generation, alerts and weather from your monitoring providers together, so you spot problems before they cost you.",
@@ -20,31 +20,33 @@ export const landingEn = {
       sma: "SMA Sunny Portal plants and devices.",
       solax: "SolaX Cloud inverters and batteries.",
     },
-    aiTitle: "AI that works for your fleet",
+    aiTitle: "Analytics that add up",
     aiSubtitle:
-      "Sunfleet analyses generation, faults and weather together and tells you where attention pays off.",
-    statValue: "15%",
-    statLabel: "average performance increase",
+      "Sunfleet compares every system with the energy its weather should have given, splits the shortfall by cause and prices it at your tariff.",
+    lossesTitle: "What your fleet lost last month",
+    lossesBody:
+      "The share of the expected energy each plant lost, why, what it cost, and how much of it repairs and cleaning can win back.",
+    lossesLink: "See the losses",
     features: {
       analytics: {
-        title: "AI-assisted analytics",
-        body: "Compare every system against its expected yield and see underperformers at a glance.",
+        title: "Expected yield for every system",
+        body: "Compare each system with the energy expected from its weather, its orientation and its own healthy hours.",
       },
-      maintenance: {
-        title: "Predictive maintenance",
-        body: "Spot failing inverters and strings from their trends before they stop producing.",
+      alerts: {
+        title: "Fault alerts",
+        body: "No production, underperformance, an inverter down, lost communication: each alert counts the energy lost.",
       },
       weather: {
         title: "Weather impact analysis",
         body: "Separate losses caused by cloud cover from losses caused by faults.",
       },
-      scheduling: {
-        title: "Automated maintenance scheduling",
-        body: "Plan site visits around alerts and forecasts instead of fixed rounds.",
+      portfolios: {
+        title: "Portfolios",
+        body: "Group sites by client or region and follow their output and their losses together.",
       },
-      roi: {
-        title: "ROI recommendations",
-        body: "Know which repairs and upgrades return the most energy for their cost.",
+      losses: {
+        title: "Losses ranked by cost",
+        body: "See which sites lose the most money and why, worst first, over the last 7 or 30 days.",
       },
     },
     ctaTitle: "Ready to see your whole fleet at a glance?",

@@ -2,7 +2,7 @@ import type { LandingTranslation } from "./en";
 
 export const landingEs: LandingTranslation = {
   landing: {
-    heroBadge: "Monitorización de flotas solares asistida por IA",
+    heroBadge: "Monitorización de flotas solares con pérdidas en kWh y en dinero",
     heroTitle: "Todas las instalaciones solares que gestiona, en una sola vista en directo",
     heroSubtitle:
       "Sunfleet reúne la potencia en directo, la generación diaria, las alertas y el tiempo de sus proveedores de monitorización para que detecte los problemas antes de que le cuesten dinero.",
@@ -19,31 +19,33 @@ export const landingEs: LandingTranslation = {
       sma: "Plantas y equipos de SMA Sunny Portal.",
       solax: "Inversores y baterías de SolaX Cloud.",
     },
-    aiTitle: "Una IA que trabaja para su flota",
+    aiTitle: "Análisis que cuadran",
     aiSubtitle:
-      "Sunfleet analiza a la vez la generación, las averías y el tiempo, y le indica dónde merece la pena actuar.",
-    statValue: "15 %",
-    statLabel: "de mejora media del rendimiento",
+      "Sunfleet compara cada sistema con la energía que su meteorología debía dar, reparte lo que faltó por causas y lo valora con su tarifa.",
+    lossesTitle: "Lo que su flota perdió el mes pasado",
+    lossesBody:
+      "La parte de la energía esperada que perdió cada planta, por qué, lo que costó y cuánto pueden recuperar reparaciones y limpiezas.",
+    lossesLink: "Ver las pérdidas",
     features: {
       analytics: {
-        title: "Análisis asistido por IA",
-        body: "Compare cada sistema con su producción esperada y detecte de un vistazo los que rinden menos.",
+        title: "Producción esperada de cada sistema",
+        body: "Compare cada sistema con la energía esperada según su meteorología, su orientación y sus propias horas sin averías.",
       },
-      maintenance: {
-        title: "Mantenimiento predictivo",
-        body: "Detecte inversores y strings que fallan por su tendencia antes de que dejen de producir.",
+      alerts: {
+        title: "Alertas de averías",
+        body: "Sin producción, bajo rendimiento, un inversor parado, comunicación perdida: cada alerta cifra la energía perdida.",
       },
       weather: {
         title: "Análisis del impacto meteorológico",
         body: "Distinga las pérdidas debidas a la nubosidad de las causadas por averías.",
       },
-      scheduling: {
-        title: "Planificación automática del mantenimiento",
-        body: "Organice las visitas según las alertas y las previsiones, no con rondas fijas.",
+      portfolios: {
+        title: "Carteras",
+        body: "Agrupe instalaciones por cliente o región y siga juntas su producción y sus pérdidas.",
       },
-      roi: {
-        title: "Recomendaciones de rentabilidad",
-        body: "Sepa qué reparaciones y mejoras aportan más energía por su coste.",
+      losses: {
+        title: "Pérdidas ordenadas por coste",
+        body: "Vea qué instalaciones pierden más dinero y por qué, la peor primero, en los últimos 7 o 30 días.",
       },
     },
     ctaTitle: "¿Listo para ver toda su flota de un vistazo?",

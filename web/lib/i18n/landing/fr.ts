@@ -2,7 +2,7 @@ import type { LandingTranslation } from "./en";
 
 export const landingFr: LandingTranslation = {
   landing: {
-    heroBadge: "Supervision de parcs solaires assistée par IA",
+    heroBadge: "Supervision de parcs solaires, pertes en kWh et en argent",
     heroTitle: "Tous les sites solaires que vous gérez, dans une seule vue en direct",
     heroSubtitle:
       "Sunfleet réunit la puissance en direct, la production journalière, les alertes et la météo de vos fournisseurs de supervision, pour repérer les problèmes avant qu’ils ne vous coûtent.",
@@ -19,31 +19,33 @@ export const landingFr: LandingTranslation = {
       sma: "Centrales et équipements SMA Sunny Portal.",
       solax: "Onduleurs et batteries SolaX Cloud.",
     },
-    aiTitle: "Une IA au service de votre parc",
+    aiTitle: "Des analyses qui tombent juste",
     aiSubtitle:
-      "Sunfleet analyse ensemble la production, les pannes et la météo, et vous indique où intervenir en priorité.",
-    statValue: "15 %",
-    statLabel: "d’amélioration moyenne des performances",
+      "Sunfleet compare chaque système à l’énergie que sa météo aurait dû donner, répartit le manque par cause et le valorise à votre tarif.",
+    lossesTitle: "Ce que votre parc a perdu le mois dernier",
+    lossesBody:
+      "La part de l’énergie attendue que chaque centrale a perdue, pourquoi, ce qu’elle a coûté, et ce que réparations et nettoyages peuvent en regagner.",
+    lossesLink: "Voir les pertes",
     features: {
       analytics: {
-        title: "Analyses assistées par IA",
-        body: "Comparez chaque système à sa production attendue et repérez d’un coup d’œil ceux qui sous-performent.",
+        title: "Production attendue de chaque système",
+        body: "Comparez chaque système à l’énergie attendue d’après sa météo, son orientation et ses propres heures sans panne.",
       },
-      maintenance: {
-        title: "Maintenance prédictive",
-        body: "Repérez les onduleurs et les chaînes défaillants à leur tendance, avant qu’ils ne cessent de produire.",
+      alerts: {
+        title: "Alertes de pannes",
+        body: "Pas de production, sous-performance, un onduleur à l’arrêt, communication perdue : chaque alerte chiffre l’énergie perdue.",
       },
       weather: {
         title: "Analyse de l’impact météo",
         body: "Distinguez les pertes dues à la couverture nuageuse de celles causées par des pannes.",
       },
-      scheduling: {
-        title: "Planification automatique de la maintenance",
-        body: "Organisez les visites selon les alertes et les prévisions plutôt qu’en tournées fixes.",
+      portfolios: {
+        title: "Portefeuilles",
+        body: "Regroupez les sites par client ou par région et suivez ensemble leur production et leurs pertes.",
       },
-      roi: {
-        title: "Recommandations de rentabilité",
-        body: "Sachez quelles réparations et améliorations rapportent le plus d’énergie pour leur coût.",
+      losses: {
+        title: "Pertes classées par coût",
+        body: "Voyez quels sites perdent le plus d’argent et pourquoi, du pire au meilleur, sur les 7 ou 30 derniers jours.",
       },
     },
     ctaTitle: "Prêt à voir tout votre parc d’un coup d’œil ?",
