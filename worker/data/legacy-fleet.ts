@@ -3,7 +3,7 @@ import type { Db } from "../lib/db";
 
 /*
  * The fleet_import_* tables migration 0007 filled from the D1 tables the fleet stores replaced.
- * They are not in the drizzle schema: they exist only until worker/fleet/legacy-move.ts has
+ * They are not in the drizzle schema: they exist only until worker/engines/legacy-fleet-move.ts has
  * moved their rows into the stores, and are then dropped.
  */
 export const LEGACY_TABLES = [

@@ -2,7 +2,11 @@ import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { ProviderId } from "../../schema/api/providers";
 import type { SiteLocationSource } from "../../schema/domain";
 import { monitoringSystems, organizations } from "../../schema/tables";
+import { timezoneAt } from "../domain/geo/timezone-at";
 import type { Db } from "../lib/db";
+import { newId } from "../lib/ids";
+import type { NormalisedSystem } from "../providers/types";
+import type { SyncScope } from "./monitoring";
 
 /** One plant to give a site of its own, with the place the site takes. */
 export interface PlantSite {
@@ -160,3 +164,49 @@ export const readOrgSettings = (db: Db, orgId: string) =>
 
 export const updateOrgSettings = (db: Db, orgId: string, values: { autoCreateSites?: boolean }) =>
   db.update(organizations).set(values).where(eq(organizations.id, orgId));
+
+/** A site made at the plant's own (vendor) coordinates. */
+export function vendorPlace(
+  provider: PlantSite["provider"],
+  providerSystemId: string,
+  latitude: number,
+  longitude: number,
+  timezone: string | null,
+): PlantSite {
+  return {
+    provider,
+    providerSystemId,
+    siteId: newId(),
+    latitude,
+    longitude,
+    timezone: timezone ?? timezoneAt(latitude, longitude),
+    source: "vendor",
+    address: null,
+    location: null,
+    city: null,
+    state: null,
+    country: null,
+  };
+}
+
+/**
+ * The statements that give a synced page's plants with coordinates a site each, batched with
+ * the page's D1 writes. They change nothing while the organisation's setting is off, for a plant
+ * already on a site, or for one that was offered a site before. Plants with only an address are
+ * geocoded later by the maintenance cron, so a page never waits on the geocoder.
+ */
+export function pagePlantSiteStatements(db: Db, scope: SyncScope, systems: NormalisedSystem[]) {
+  const plants = systems.flatMap((s) =>
+    s.latitude === null || s.longitude === null
+      ? []
+      : [vendorPlace(scope.provider, s.providerSystemId, s.latitude, s.longitude, s.timezone)],
+  );
+  if (plants.length === 0) return [];
+  return plantSiteStatements(db, plants, {
+    orgId: scope.orgId,
+    now: scope.now,
+    automatic: true,
+    actorId: null,
+    actorEmail: null,
+  });
+}

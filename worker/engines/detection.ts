@@ -17,7 +17,7 @@ import {
 import { factsText } from "../domain/alerts/facts";
 import { evaluateSystem, type Finding, type Irradiance } from "../domain/alerts/rules";
 import type { Env } from "../env";
-import type { DetectionSystem } from "../fleet/data/detection";
+import type { DetectionSystem } from "../fleet/types";
 import { type BatchStatement, type Db, runBatch } from "../lib/db";
 import { fleetStoreFor } from "../lib/fleet-store";
 

@@ -29,7 +29,7 @@ import {
   type SocketSession,
   sessionTag,
 } from "../realtime/socket-session";
-import { type DetectionSystem, readDetectionInput } from "./data/detection";
+import { readDetectionInput } from "./data/detection";
 import {
   applyDirectory,
   countSystems,
@@ -70,7 +70,7 @@ import {
   sitesPage,
 } from "./read-models/sites";
 import { systemsPage } from "./read-models/systems-page";
-import type { FleetPage, LegacyRows, LiveValues, StoredPage } from "./types";
+import type { DetectionSystem, FleetPage, LegacyRows, LiveValues, StoredPage } from "./types";
 
 export interface StoredHistoryDay {
   points: number;
@@ -281,7 +281,7 @@ export class FleetStore extends DurableObject<Env> {
     }));
   }
 
-  /** Rows of the D1 tables this store replaced (the one-time move of worker/fleet/legacy-move.ts). */
+  /** Rows of the D1 tables this store replaced (the one-time move of worker/engines/legacy-fleet-move.ts). */
   async importLegacy(orgId: string, rows: LegacyRows): Promise<void> {
     this.claim(orgId);
     await this.directoryCurrent(orgId);

@@ -2,6 +2,9 @@ import type { ProviderId } from "../../schema/api/providers";
 import type { SystemState } from "../../schema/domain";
 import type { LiveMessage } from "../../schema/live";
 
+/** The site lists' pages as the store answers them (built by its read model of sites). */
+export type { EnhancedSiteListItem, SiteListItem, SitesPage } from "./read-models/sites";
+
 /**
  * What crosses between the worker and an organisation's fleet store (worker/fleet/store.ts).
  * Ids are D1's; the store maps them to its own small integer keys.
@@ -81,7 +84,7 @@ export interface LiveValues {
   dataTime: number | null;
 }
 
-/** Rows of the D1 tables this store replaced, moved into it once (see worker/fleet/legacy-move.ts). */
+/** Rows of the D1 tables this store replaced, moved into it once (see worker/engines/legacy-fleet-move.ts). */
 export interface LegacyRows {
   systemReadings: {
     systemId: string;
@@ -101,4 +104,19 @@ export interface LegacyRows {
   hourly: { systemId: string; hourStart: number; avgPowerW: number | null; samples: number }[];
   daily: { systemId: string; date: string; energyWh: number; peakPowerW: number | null }[];
   live: SystemPoint[];
+}
+
+/** One system's recent data as fault detection reads it (times epoch ms, power whole watts). */
+export interface DetectionSystem {
+  systemId: string;
+  capacityW: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  locationKey: string | null;
+  /** The newest vendor data time the store holds for the system (live values or points). */
+  lastDataAt: number | null;
+  /** Points in the window, oldest first: [time, power W or null]. */
+  points: [number, number | null][];
+  /** Each inverter's points in the window, oldest first: [time, power W or null, offline 0/1]. */
+  inverters: { serial: string; points: [number, number | null, number][] }[];
 }

@@ -8,7 +8,6 @@ import type {
   SplitSiteBody,
 } from "../../schema/api/sites";
 import type { SiteLocationSource } from "../../schema/domain";
-import type { SyncScope } from "../data/monitoring";
 import {
   listFreePlants,
   listPlantsAwaitingGeocode,
@@ -18,15 +17,15 @@ import {
   plantSiteStatements,
   readOrgSettings,
   updateOrgSettings as updateOrgSettingsQuery,
+  vendorPlace,
 } from "../data/plant-sites";
 import { removeSiteFromPortfolios } from "../data/portfolios";
 import { deleteSite, listSystemsOfSites, moveSiteSystems, releaseSystems } from "../data/sites";
 import { timezoneAt } from "../domain/geo/timezone-at";
 import type { Env } from "../env";
-import { type BatchStatement, createDb, type Db, runBatch } from "../lib/db";
+import { type BatchStatement, createDb, runBatch } from "../lib/db";
 import { ApiError, invalidInput, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
-import type { NormalisedSystem } from "../providers/types";
 import { auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { ServiceContext, UserContext } from "./context";
@@ -34,52 +33,6 @@ import { type GeocodeCaller, geocodeBest, geocodeCallerOf } from "./geocode";
 import { actorOf, enhancedSitesByIds, requireSite } from "./sites";
 
 type SkipReason = (typeof plantSkipReasons)[number];
-
-/** A site made at the plant's own (vendor) coordinates. */
-function vendorPlace(
-  provider: PlantSite["provider"],
-  providerSystemId: string,
-  latitude: number,
-  longitude: number,
-  timezone: string | null,
-): PlantSite {
-  return {
-    provider,
-    providerSystemId,
-    siteId: newId(),
-    latitude,
-    longitude,
-    timezone: timezone ?? timezoneAt(latitude, longitude),
-    source: "vendor",
-    address: null,
-    location: null,
-    city: null,
-    state: null,
-    country: null,
-  };
-}
-
-/**
- * The statements that give a synced page's plants with coordinates a site each, batched with
- * the page's D1 writes. They change nothing while the organisation's setting is off, for a plant
- * already on a site, or for one that was offered a site before. Plants with only an address are
- * geocoded later by the maintenance cron, so a page never waits on the geocoder.
- */
-export function pagePlantSiteStatements(db: Db, scope: SyncScope, systems: NormalisedSystem[]) {
-  const plants = systems.flatMap((s) =>
-    s.latitude === null || s.longitude === null
-      ? []
-      : [vendorPlace(scope.provider, s.providerSystemId, s.latitude, s.longitude, s.timezone)],
-  );
-  if (plants.length === 0) return [];
-  return plantSiteStatements(db, plants, {
-    orgId: scope.orgId,
-    now: scope.now,
-    automatic: true,
-    actorId: null,
-    actorEmail: null,
-  });
-}
 
 /**
  * The place a plant's site takes: its coordinates, else its address geocoded (charged to

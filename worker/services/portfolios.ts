@@ -21,6 +21,7 @@ import {
 } from "../data/portfolios";
 import { listSites as listSiteRows, listSitesByIds } from "../data/sites";
 import { performanceRatio } from "../domain/energy/expected";
+import type { SiteLive } from "../domain/sites";
 import { runBatch } from "../lib/db";
 import { conflict, notFound } from "../lib/errors";
 import { fleetStoreOf } from "../lib/fleet-store";
@@ -28,7 +29,7 @@ import { newId } from "../lib/ids";
 import { auditEntry } from "./audit";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
-import { listSites, loadSiteViews, type SiteLive } from "./sites";
+import { listSites, loadSiteViews } from "./sites";
 
 /** Names are unique per organisation whatever their case. */
 const nameKeyOf = (name: string) => name.toLowerCase();

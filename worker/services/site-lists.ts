@@ -9,12 +9,13 @@ import type {
 } from "../../schema/api/site-lists";
 import type { AvailableSystem } from "../../schema/api/sites";
 import { availableSystemsPage as availableSystemsRows } from "../data/available-systems";
-import type { EnhancedSiteListItem, SiteListItem, SitesPage } from "../fleet/read-models/sites";
+import { toAvailableSystem } from "../domain/sites";
+import type { EnhancedSiteListItem, SiteListItem, SitesPage } from "../fleet/types";
 import { fleetStoreOf } from "../lib/fleet-store";
 import { pageCountOf } from "../lib/paged-answer";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
-import { toAvailableSystem, withLive } from "./sites";
+import { withLive } from "./sites";
 
 /*
  * The site lists a page at a time. Sites are searched, filtered and sorted by the organisation's

@@ -7,6 +7,7 @@ import {
   versionFrom,
 } from "../data/fleet-directory";
 import { pageMetadataStatements, type SyncScope } from "../data/monitoring";
+import { pagePlantSiteStatements } from "../data/plant-sites";
 import { detectAfterPage, openCountMessage } from "../engines/detection";
 import type { Env } from "../env";
 import type { DirectoryEntry, StoredPage, SystemPoint } from "../fleet/types";
@@ -14,7 +15,6 @@ import { type Db, runBatch } from "../lib/db";
 import { fleetStoreFor } from "../lib/fleet-store";
 import type { NormalisedAlarm, NormalisedSystem, ProviderSnapshot } from "../providers/types";
 import { liveMessageOf } from "../realtime/publish";
-import { pagePlantSiteStatements } from "../services/plant-sites";
 
 /** A past point of a system (a CSV row, a vendor history answer), by the vendor's system id. */
 export interface HistoryPoint {

@@ -3,6 +3,9 @@
  * connection's sync life (opening its source, runs, history, pages into the fleet store,
  * progress) through these names only.
  */
+
+// A Meteronline CSV upload is a page of that connection the caller hands in instead of a vendor call.
+export { type ImportedReading, parseMeteronlineCsv } from "../providers/meteronline/csv-import";
 export { type CallerSyncResult, syncForCaller } from "./caller-sync";
 export { testVendorConnection } from "./connection-test";
 export { storeSystemsPage } from "./fleet-pages";

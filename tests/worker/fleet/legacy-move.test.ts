@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { moveLegacyFleetData } from "../../../worker/fleet/legacy-move";
+import { moveLegacyFleetData } from "../../../worker/engines/legacy-fleet-move";
 import { storeOf, storeSql } from "../fleet-helpers";
 import { insertOrg, insertSystem } from "./fleet-fixtures";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { SiteRow } from "../../../schema/tables";
 import { isDaylight, STALE_AFTER_MS } from "../../../worker/domain/fleet-rules";
 import { timezoneAt } from "../../../worker/domain/geo/timezone-at";
-import { type SystemView, siteLive, systemStatus } from "../../../worker/services/sites";
+import { type SystemView, siteLive, systemStatus } from "../../../worker/domain/sites";
 
 const MINUTE = 60_000;
 /** 21 June 2025, 12:00 in Amsterdam (10:00 UTC): broad daylight. */

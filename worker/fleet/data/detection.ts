@@ -7,21 +7,7 @@ import type {
 } from "../../../schema/fleet-tables";
 import type { Nullable, SqlRow } from "../../../schema/sql-row";
 import type { FleetDb } from "../db";
-
-/** One system's recent data as fault detection reads it (times epoch ms, power whole watts). */
-export interface DetectionSystem {
-  systemId: string;
-  capacityW: number | null;
-  latitude: number | null;
-  longitude: number | null;
-  locationKey: string | null;
-  /** The newest vendor data time the store holds for the system (live values or points). */
-  lastDataAt: number | null;
-  /** Points in the window, oldest first: [time, power W or null]. */
-  points: [number, number | null][];
-  /** Each inverter's points in the window, oldest first: [time, power W or null, offline 0/1]. */
-  inverters: { serial: string; points: [number, number | null, number][] }[];
-}
+import type { DetectionSystem } from "../types";
 
 /**
  * The systems (all, or the listed ones) with their system and inverter points in [from, to]

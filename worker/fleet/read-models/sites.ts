@@ -13,8 +13,8 @@ import {
 } from "../../../schema/api/site-lists";
 import type { EnhancedSite, Site, SiteStatus } from "../../../schema/api/sites";
 import type { SiteListRows } from "../../data/site-lists";
+import { type SiteLive, type SystemView, siteLive, toEnhancedSite, toSite } from "../../domain/sites";
 import { yieldTurn } from "../../lib/yield-turn";
-import { type SiteLive, type SystemView, siteLive, toEnhancedSite, toSite } from "../../services/sites";
 
 /*
  * The organisation's sites as the lists read them: each site's live totals (from the store's live

@@ -7,9 +7,9 @@ import {
   readLegacyRows,
 } from "../data/legacy-fleet";
 import type { Env } from "../env";
+import type { LegacyRows } from "../fleet/types";
 import { createDb } from "../lib/db";
 import { fleetStoreFor } from "../lib/fleet-store";
-import type { LegacyRows } from "./types";
 
 /** Rows read from D1 and handed to the stores at a time. */
 const CHUNK_ROWS = 2_000;

@@ -3,8 +3,8 @@ import { LIVE_SUBPROTOCOL } from "../../schema/live";
 import { type AppEnv, serviceContext } from "../hono-env";
 import { ApiError, notAuthenticated } from "../lib/errors";
 import { fleetStoreFor } from "../lib/fleet-store";
+import { SOCKET_SESSION_HEADERS } from "../realtime/socket-session";
 import { authenticate } from "../services/sessions";
-import { SOCKET_SESSION_HEADERS } from "./socket-session";
 
 /**
  * `/ws`: the token travels as a WebSocket subprotocol (`sunfleet, <token>`) rather than in the
