@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { providerIdSchema, syncProgressSchema } from "./api/providers";
 
-/** SPEC's numeric state: 1 online, 3 alarm, anything else (2) offline. */
+/** A system's state as a number: 1 online, 3 alarm, anything else (2) offline. */
 export const liveStateSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]);
 
 const liveInverterSchema = z.object({
@@ -15,9 +15,9 @@ const liveInverterSchema = z.object({
 });
 
 /**
- * One system's new live values after a sync. SPEC's solis field names are kept (pac, etoday,
+ * One system's new live values after a sync. Solis's own field names are kept (pac, etoday,
  * etotal …) next to unit-named ones, with one meaning everywhere: power in W, energy in kWh for
- * the SPEC names and Wh for the unit-named ones, times as ISO strings of the vendor's data time.
+ * the solis names and Wh for the unit-named ones, times as ISO strings of the vendor's data time.
  */
 export const liveSystemUpdateSchema = z.object({
   systemId: z.string(),
@@ -53,7 +53,7 @@ export const liveMessageSchema = z.discriminatedUnion("type", [
     data: z.object({ orgId: z.string(), serverTime: z.string() }),
   }),
   z.object({ type: z.literal("pong"), data: z.object({ serverTime: z.string() }) }),
-  /** SPEC's message for solis systems. */
+  /** The message for solis systems (the name the client has always read). */
   z.object({ type: z.literal("solis_realtime_update"), data: liveSystemUpdateSchema }),
   /** The same normalised fields for every other provider. */
   z.object({ type: z.literal("realtime_update"), data: liveSystemUpdateSchema }),

@@ -40,7 +40,7 @@ const present = (value: unknown) => value !== null && value !== undefined && val
 /**
  * Current power in W: the first non-zero of currentPowerW, pac, currentPower, then power (a
  * trailing "W" stripped), then the sum over inverters. A non-zero power at most twice the
- * capacity is taken to be kW and multiplied by 1000 (SPEC's kilowatt heuristic).
+ * capacity is taken to be kW and multiplied by 1000 (the kilowatt heuristic, docs/product.md).
  */
 export function normalisedPowerW(entry: RawMetricEntry): number {
   const candidates = [

@@ -583,7 +583,7 @@ export const sites = sqliteTable(
     name: text("name").notNull(),
     /** The address as the user typed it. */
     address: text("address").notNull(),
-    /** The geocoder's formatted address (SPEC's `location`); null when none was given. */
+    /** The geocoder's formatted address (the API's `location`); null when none was given. */
     location: text("location"),
     latitude: real("latitude").notNull(),
     longitude: real("longitude").notNull(),
@@ -594,7 +594,7 @@ export const sites = sqliteTable(
     timezone: text("timezone").notNull(),
     /** Where the place came from: a verified address, the vendor's coordinates, or the vendor's address geocoded. */
     locationSource: text("location_source").$type<SiteLocationSource>().notNull().default("verified"),
-    /** The provider chosen at creation (SPEC: that of the first system); informational. */
+    /** The provider chosen at creation (that of the first system); informational. */
     provider: text("provider").$type<ProviderId>(),
     /** DC capacity set by hand; null = the sum of the attached systems' capacities. */
     capacityKw: real("capacity_kw"),

@@ -54,7 +54,7 @@ export const alertSchema = z.object({
   facts: alertFactsSchema.nullable(),
   severity: z.enum(alertSeverities),
   createdAt: z.string(),
-  /** One flag for both SPEC readers (the sidebar's `resolved`, the panel's `isResolved`). */
+  /** One flag for both of the client's readers (the sidebar's `resolved`, the panel's `isResolved`). */
   resolved: z.boolean(),
   resolvedAt: z.string().nullable(),
   provider: providerIdSchema.nullable(),

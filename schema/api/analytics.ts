@@ -6,7 +6,7 @@ export const analyticsRanges = ["24h", "7d", "30d", "1y"] as const;
 export type AnalyticsRange = (typeof analyticsRanges)[number];
 
 /**
- * Records per page of `system=all` unless `pageSize` says otherwise: an unpaged call (SPEC's) gets
+ * Records per page of `system=all` unless `pageSize` says otherwise: an unpaged call (the client's) gets
  * the first 1,000 in the list's order (by site, then name), as before for a fleet of that size,
  * with `Link` and `X-Total-Count` naming the pages beyond.
  */

@@ -89,7 +89,7 @@ const none = z.undefined();
 export const apiErrorDetailsSchemas = {
   /** The input broke its schema: one issue per field. */
   validation_failed: z.array(validationIssueSchema),
-  /** Required form fields were empty: their labels, and SPEC's "Please fill in: …". */
+  /** Required form fields were empty: their labels, and the text "Please fill in: …". */
   missing_fields: z.object({ missing: z.array(z.string()), message: z.string() }),
   /** An uploaded file could not be read: the columns it lacks or the rows that failed. */
   unreadable_file: z.object({

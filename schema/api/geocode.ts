@@ -6,7 +6,7 @@ const address = z
   .min(1, "Address required: Please enter an address to search for")
   .max(300, "Address must be at most 300 characters");
 
-/** ISO 3166-1 alpha-2 codes, comma-separated (SPEC's examples: US, GB, AU); blank means any. */
+/** ISO 3166-1 alpha-2 codes, comma-separated (e.g. US, GB, AU); blank means any. */
 const country = z
   .string()
   .trim()

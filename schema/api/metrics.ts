@@ -13,7 +13,7 @@ export const metricInverterSchema = z.object({
 });
 
 /**
- * One system on the dashboard. SPEC's field names are all present with one meaning each,
+ * One system on the dashboard. Every name the client reads is present with one meaning each,
  * already normalised: power in W (currentPowerW, pac, currentPower, power), energy in Wh
  * (todayGenerationWh) and kWh (etoday, todayGeneration, yieldtoday), capacity in kW.
  */
@@ -33,7 +33,7 @@ export const dashboardMetricSchema = z.object({
   todayGeneration: z.number(),
   yieldtoday: z.number(),
   capacity: z.number(),
-  /** SPEC: current power in kW over capacity, in %. */
+  /** Current power in kW over capacity, in %. */
   efficiency: z.number(),
   /** Today's actual over expected energy from measured irradiance; null when not known yet. */
   performanceRatio: z.number().nullable(),
@@ -69,7 +69,7 @@ export const metricsQuerySchema = z.strictObject({
 export const dashboardFallbackSchema = z.object({
   matchedSites: z.number(),
   totalCurrentPower: z.number(),
-  /** kWh, as SPEC's fallback reads it. */
+  /** kWh, as the client's fallback reads it. */
   totalTodayGeneration: z.number(),
 });
 

@@ -5,7 +5,7 @@ const portfolioName = z
   .trim()
   .min(1, "Name is required")
   .max(100, "Name must be at most 100 characters");
-/** SPEC: optional, trimmed, left out when empty. */
+/** Optional, trimmed, left out when empty. */
 const portfolioDescription = z
   .string()
   .trim()

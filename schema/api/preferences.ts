@@ -20,7 +20,7 @@ export const defaultPreferences: Preferences = {
   language: "en",
 };
 
-/** SPEC sends the full object with the changed field; any subset is accepted. */
+/** The client sends the full object with the changed field; any subset is accepted. */
 export const preferencesPatchSchema = z
   .strictObject({
     monthlyReports: z.boolean(),

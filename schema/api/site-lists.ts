@@ -9,7 +9,7 @@ import { enhancedSiteSchema, type SiteStatus, siteSchema, siteStatuses } from ".
  */
 
 /**
- * Sites per page unless `pageSize` says otherwise: an unpaged call (SPEC's) gets the first 1,000
+ * Sites per page unless `pageSize` says otherwise: an unpaged call (the client's) gets the first 1,000
  * in name order, as before for a fleet of that size, with `Link` and `X-Total-Count` naming the
  * pages beyond.
  */
@@ -77,7 +77,7 @@ export const siteListQuerySchema = siteFilterSchema.extend({
   /** 1-based; a page past the last is an empty list. */
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(MAX_SITES_PAGE_SIZE).default(SITES_PAGE_SIZE),
-  /** Without it, name order as stored (SPEC's order); each key sorts worst first unless `direction` says. */
+  /** Without it, name order as stored; each key sorts worst first unless `direction` says. */
   sort: z.enum(siteSortKeys).optional(),
   direction: z.enum(["asc", "desc"]).optional(),
 });
@@ -171,7 +171,7 @@ export type SiteStatusFilter = SiteStatus;
 
 /**
  * GET /api/available-systems: the systems attached to no site, a page at a time in name order
- * (1,000 unless `pageSize` says otherwise, as SPEC's call answered them), searched by name,
+ * (1,000 unless `pageSize` says otherwise, as the client's unpaged call reads them), searched by name,
  * address or vendor id and filtered by provider.
  */
 export const availableSystemsQuerySchema = z.strictObject({

@@ -3,11 +3,11 @@ import { siteLocationSources, systemStates } from "../domain";
 import { systemOrientationSchema } from "./orientation";
 import { providerIdSchema } from "./providers";
 
-/** A plain decimal, as SPEC's forms send numbers: "100.5", "-33.87", "1e3". */
+/** A plain decimal, as the site forms send numbers: "100.5", "-33.87", "1e3". */
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
- * A number sent as a JSON number or as a numeric string (SPEC's payloads send latitude,
+ * A number sent as a JSON number or as a numeric string (the site forms send latitude,
  * longitude and capacity as strings); anything else fails with "<label> must be a number".
  * `missing` is the message when the field is absent.
  */
@@ -78,7 +78,7 @@ const patchText = (max: number) =>
     .nullable()
     .transform((value) => (value === undefined ? undefined : value ? value : null));
 
-/** Text that is required: absent or blank gets SPEC's message, another type says so. */
+/** Text that is required: absent or blank gets `missing`, another type says so. */
 const requiredText = (max: number, label: string, missing: string) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? missing : `${label} must be text`) })
@@ -90,7 +90,7 @@ const siteName = requiredText(120, "Name", "Name is required");
 const siteAddress = requiredText(500, "Address", "Address required: Please enter an address to search for");
 
 /**
- * SPEC's site creation payload. `capacity` (kW) is a manual DC capacity; left out (or 0) the
+ * The site creation payload. `capacity` (kW) is a manual DC capacity; left out (or 0) the
  * site's capacity follows its systems. tiltDeg, azimuthDeg and acLimitKw describe the array
  * for yield estimates.
  */
@@ -144,8 +144,8 @@ export type UpdateSiteInput = z.input<typeof updateSiteBodySchema>;
 
 /**
  * Attaches one of the organisation's synced monitoring systems: by our id (`systemId`) or, as
- * SPEC's wizard sends it, by provider and the provider's id. systemName, capacity and
- * systemType are accepted for SPEC's payload; the synced system's own values are kept.
+ * the create-site wizard sends it, by provider and the provider's id. systemName, capacity and
+ * systemType are accepted for the wizard's payload; the synced system's own values are kept.
  */
 export const attachSystemBodySchema = z
   .strictObject({
@@ -177,7 +177,7 @@ export type SiteStatus = (typeof siteStatuses)[number];
 /** What kind of thing a monitoring system is: every synced system is a PV plant with its inverters. */
 export const SYSTEM_TYPE = "pv";
 
-/** A site as SPEC's list shows it. */
+/** A site as the site list shows it. */
 export const siteSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -225,7 +225,7 @@ export const siteSchema = z.object({
 });
 export type Site = z.infer<typeof siteSchema>;
 
-/** A monitoring system under a site (SPEC field names) with its live values. */
+/** A monitoring system under a site (the client's field names) with its live values. */
 export const siteSystemSchema = z.object({
   id: z.string(),
   systemName: z.string(),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { latitudeInput, longitudeInput, numberInput } from "./sites";
 
-/** SPEC: an estimate needs a location and a total capacity above 0 (kW, number or numeric string). */
+/** An estimate needs a location and a total capacity above 0 (kW, number or numeric string). */
 export const estimateYieldBodySchema = z.strictObject({
   latitude: latitudeInput,
   longitude: longitudeInput,

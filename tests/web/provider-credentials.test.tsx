@@ -489,7 +489,7 @@ describe("configured providers", () => {
     await waitFor(() => expect(within(list).getByText("Connected")).toBeInTheDocument());
   });
 
-  it("shows a running sync's progress from the live channel and SPEC's toast when it ends", async () => {
+  it("shows a running sync's progress from the live channel and the finished-sync toast when it ends", async () => {
     const { dialog } = await openProviderCredentials({ credentials: [connection()] });
     const list = await within(dialog).findByRole("list", { name: "Configured providers" });
     const socket = FakeWebSocket.instances.at(-1);

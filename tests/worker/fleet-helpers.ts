@@ -59,7 +59,7 @@ export const meteronlineImport = (rows: string[]) => ({
   timezone: "Europe/Amsterdam",
 });
 
-/** SPEC's creation payload for a site in Amsterdam, numbers as strings. */
+/** The site forms' creation payload for a site in Amsterdam, numbers as strings. */
 export const sitePayload = (overrides: Partial<CreateSiteInput> = {}): CreateSiteInput => ({
   name: "Keizersgracht Rooftop",
   address: "Keizersgracht 123, Amsterdam",

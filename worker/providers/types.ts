@@ -5,7 +5,7 @@ import type { CallPlan } from "./budget";
 import type { ProviderHttp } from "./http";
 import type { ProviderUrls } from "./urls";
 
-/** SPEC's numeric system state: 1 online, 3 alarm, anything else offline. */
+/** A system's state; on the wire it is numeric: 1 online, 3 alarm, anything else offline (docs/product.md). */
 export type { AlertSeverity, SystemState };
 
 /** Units are the product's: W, Wh, epoch milliseconds UTC, IANA zones. */

@@ -56,8 +56,8 @@ export function toLiveUpdate(
 }
 
 /**
- * A synced system's live message: `solis_realtime_update` for solis (SPEC's message),
- * `realtime_update` for every other provider. The fleet store publishes it once the page is stored.
+ * A synced system's live message: `solis_realtime_update` for solis (the name the client has
+ * always read, docs/product.md), `realtime_update` for every other provider. The fleet store publishes it once the page is stored.
  */
 export function liveMessageOf(
   provider: ProviderId,

@@ -79,7 +79,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
     async (c) => c.json(await fleetSeries(userContext(c), c.req.valid("query"))),
   );
 
-/** SPEC's fallback path, organisation-scoped like every route. */
+/** The client's fallback when the metrics call fails (docs/product.md), organisation-scoped like every route. */
 export const debugRoutes = new Hono<AppEnv>()
   .use(requireAuth)
   .get("/dashboard-test", responds("DashboardFallback", dashboardFallbackSchema), async (c) =>

@@ -23,7 +23,7 @@ import {
   revokeInvite,
 } from "../services/members";
 
-/** `/api/users`: SPEC's user-management calls. */
+/** `/api/users`: the client's user-management calls (list, invite, change role, remove). */
 export const usersRoutes = new Hono<AppEnv>()
   .use(requireAuth)
   .get("/", responds("Members", z.array(memberSchema)), async (c) =>

@@ -39,7 +39,7 @@ import {
 import { clearSiteTariffs, getSiteTariffs, putSiteTariff } from "../services/tariffs";
 import { siteWeatherHistory } from "../services/weather-history";
 
-/** `/api/sites`: SPEC's site calls. `/enhanced` is registered before `/:id`. */
+/** `/api/sites`: the site calls. `/enhanced` is registered before `/:id`. */
 export const sitesRoutes = new Hono<AppEnv>()
   .use(requireAuth)
   .get("/", responds("Sites", z.array(siteSchema)), async (c) => c.json(await listSites(userContext(c))))

@@ -5,7 +5,7 @@ import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
 
 /**
- * SPEC's analytics records, answered by the organisation's fleet store. For one system the record
+ * The analytics records, answered by the organisation's fleet store. For one system the record
  * carries real series over the range: power, and energy per plant-local day next to the energy
  * expected from measured irradiance.
  */

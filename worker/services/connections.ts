@@ -59,8 +59,8 @@ export function requireProvider(id: string): ProviderDefinition {
 }
 
 /**
- * Checks the form values against the provider's fields: SPEC's "Missing required fields"
- * with the labels to fill in, then the provider's own rules; unknown fields are refused.
+ * Checks the form values against the provider's fields: "Missing required fields" with the
+ * labels to fill in (the settings screen's text, docs/product.md), then the provider's own rules; unknown fields are refused.
  */
 function parseCredentialValues(
   provider: ProviderDefinition,

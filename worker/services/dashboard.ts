@@ -65,7 +65,7 @@ export async function dashboardMetricsJson(ctx: UserContext): Promise<string> {
   return fleetStoreOf(org).metricsJson(org.user.orgId, org.now);
 }
 
-/** SPEC's fallback totals, for the client when the metrics call fails. Meteronline is excluded. */
+/** The fallback totals, for the client when the metrics call fails (docs/product.md). Meteronline is excluded. */
 export async function dashboardFallback(ctx: UserContext) {
   const org = authorizeOrgAction(ctx, "org:read");
   return fleetStoreOf(org).fallbackTotals(org.user.orgId, org.now);

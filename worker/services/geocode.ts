@@ -273,7 +273,7 @@ export async function geocodeBest(
   return best ?? null;
 }
 
-/** SPEC's address verification: the best match, or 404 "Address not found" with details. */
+/** Address verification: the best match, or 404 "Address not found" with details. */
 export async function geocodeAddress(ctx: UserContext, body: GeocodeBody): Promise<GeocodeResult> {
   const org = authorizeOrgAction(ctx, "org:read");
   const [best] = await lookup(org, geocodeCallerOf(org), body.address, body.country);
@@ -291,7 +291,7 @@ export async function geocodeAddress(ctx: UserContext, body: GeocodeBody): Promi
   return best;
 }
 
-/** SPEC's address autocomplete: every match, an empty list when none. */
+/** Address autocomplete: every match, an empty list when none. */
 export async function searchAddresses(ctx: UserContext, query: GeocodeBody): Promise<GeocodeSearch> {
   const org = authorizeOrgAction(ctx, "org:read");
   return { results: await lookup(org, geocodeCallerOf(org), query.address, query.country) };

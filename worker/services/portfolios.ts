@@ -218,7 +218,7 @@ export async function deletePortfolio(ctx: UserContext, portfolioId: string): Pr
   return { message: `Portfolio ${portfolio.name} deleted` };
 }
 
-/** A portfolio's sites, in SPEC's site list shape. */
+/** A portfolio's sites, in the site list's shape. */
 export async function listPortfolioSites(ctx: UserContext, portfolioId: string): Promise<Site[]> {
   const org = authorizeOrgAction(ctx, "org:read");
   const portfolio = await requirePortfolio(org, portfolioId);

@@ -40,7 +40,7 @@ const round = (value: number, digits = 0) => {
   return Math.round(value * factor) / factor;
 };
 
-/** SPEC's yield estimate for a location and capacity (kW), from the physical model in domain/solar. */
+/** The yield estimate for a location and capacity (kW), from the physical model in domain/solar. */
 export function estimateSiteYield(ctx: UserContext, body: EstimateYieldBody): YieldEstimateResponse {
   authorizeOrgAction(ctx, "org:read");
   const perKwp = perKwpEstimate(body);

@@ -6,7 +6,7 @@ import { type AnswerOptions, type SyncRunResult, syncConnection } from "./sync-c
 import type { SyncDeps } from "./types";
 
 /**
- * How long a user-started run works before the answer says "running": SPEC's caller has its answer
+ * How long a user-started run works before the answer says "running": the caller has its answer
  * within 20 s, so the answer leaves by 18 s, with room for the request's way in and out (a local
  * runtime under load took 100-200 ms of it).
  */

@@ -108,7 +108,7 @@ describe("testing credentials", () => {
     expect(body.error).toMatch(/SolisCloud/);
   });
 
-  it("names the missing required fields the way SPEC's toast reads them", async () => {
+  it("names the missing required fields the way the settings screen's toast reads them", async () => {
     const owner = await registerOwner();
     const body = await expectStatus<{ error: string; details: { missing: string[]; message: string } }>(
       await call("/api/credentials/solis/test", {

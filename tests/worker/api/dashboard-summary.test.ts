@@ -128,7 +128,7 @@ describe("GET /api/dashboard/summary", SEEDED, () => {
     expect(summary.providers.find((p) => p.provider === "solis")?.systemCount).toBe(3);
     expect(summary.providers.find((p) => p.provider === "fronius")?.systemCount).toBe(3);
 
-    // SPEC's fallback totals are the same figures.
+    // The fallback totals are the same figures.
     const fallback = await expectStatus(await call("/api/debug/dashboard-test", { token: owner.token }), 200);
     expect(fallback).toMatchObject({
       totalCurrentPower: summary.totals.powerW,

@@ -13,7 +13,7 @@ import {
   type TestUser,
 } from "../helpers";
 
-const SPEC_DEFAULTS: Preferences = {
+const DEFAULT_PREFERENCES: Preferences = {
   monthlyReports: true,
   weeklyDigest: true,
   realtimeAlerts: true,
@@ -28,11 +28,11 @@ const patch = (user: TestUser, body: unknown) =>
   call("/api/user/preferences", { method: "PATCH", token: user.token, body });
 
 describe("GET /api/user/preferences", () => {
-  it("answers SPEC's defaults for someone who never saved any", async () => {
+  it("answers the default preferences for someone who never saved any", async () => {
     const owner = await registerOwner();
     const prefs = await read(owner);
     expect(preferencesSchema.strict().parse(prefs)).toEqual(prefs);
-    expect(prefs).toEqual(SPEC_DEFAULTS);
+    expect(prefs).toEqual(DEFAULT_PREFERENCES);
   });
 
   it("rejects missing, invalid and expired tokens", async () => {
@@ -47,11 +47,11 @@ describe("PATCH /api/user/preferences", () => {
       await patch(owner, { weeklyDigest: false, language: "fr" }),
       200,
     );
-    expect(updated).toEqual({ ...SPEC_DEFAULTS, weeklyDigest: false, language: "fr" });
+    expect(updated).toEqual({ ...DEFAULT_PREFERENCES, weeklyDigest: false, language: "fr" });
     expect(await read(owner)).toEqual(updated);
     const again = await expectStatus<Preferences>(await patch(owner, { timezone: "Asia/Kolkata" }), 200);
     expect(again).toEqual({
-      ...SPEC_DEFAULTS,
+      ...DEFAULT_PREFERENCES,
       weeklyDigest: false,
       language: "fr",
       timezone: "Asia/Kolkata",
@@ -74,7 +74,7 @@ describe("PATCH /api/user/preferences", () => {
   it("edits only the caller's own preferences", async () => {
     const { owner, user } = await createOrg();
     await expectStatus(await patch(user, { realtimeAlerts: false, timezone: "Europe/Amsterdam" }), 200);
-    expect(await read(owner)).toEqual(SPEC_DEFAULTS);
+    expect(await read(owner)).toEqual(DEFAULT_PREFERENCES);
     expect(await read(user)).toMatchObject({ realtimeAlerts: false, timezone: "Europe/Amsterdam" });
   });
 
@@ -101,7 +101,7 @@ describe("PATCH /api/user/preferences", () => {
       const body = await expectError(await patch(owner, { timezone, monthlyReports: false }), 400);
       expect(body.details).toEqual([expect.objectContaining({ path: ["timezone"] })]);
     });
-    expect(await read(owner)).toEqual({ ...SPEC_DEFAULTS, weeklyDigest: false });
+    expect(await read(owner)).toEqual({ ...DEFAULT_PREFERENCES, weeklyDigest: false });
   });
 
   it.each(["de", "EN", "english", ""])(
@@ -112,7 +112,7 @@ describe("PATCH /api/user/preferences", () => {
         const body = await expectError(await patch(owner, { language }), 400, "Invalid input");
         expect(body.details).toEqual([expect.objectContaining({ path: ["language"] })]);
       });
-      expect(await read(owner)).toEqual(SPEC_DEFAULTS);
+      expect(await read(owner)).toEqual(DEFAULT_PREFERENCES);
     },
   );
 

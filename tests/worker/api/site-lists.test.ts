@@ -43,7 +43,7 @@ beforeAll(async () => {
 }, 240_000);
 
 describe("the site list at fleet size", () => {
-  it("answers SPEC's unpaged call with the first 1,000 sites in name order, and the rest behind Link", async () => {
+  it("answers the client's unpaged call with the first 1,000 sites in name order, and the rest behind Link", async () => {
     const first = await get("/api/sites");
     const page1 = await expectStatus<SiteListItem[]>(first, 200);
     expect(page1).toHaveLength(1_000);

@@ -52,7 +52,7 @@ async function deleteSite(siteId: string) {
 }
 
 describe("creating and reading sites", () => {
-  it("creates a site from SPEC's payload with numbers as strings and lists it", async () => {
+  it("creates a site from the site form's payload with numbers as strings and lists it", async () => {
     const created = await createSite(orgA.engineer, {
       name: "  Canal House  ",
       capacity: "12.5",
@@ -161,7 +161,7 @@ describe("attaching monitoring systems", () => {
       systemsA.map((s) => s.id).sort(),
     );
 
-    // SPEC's wizard body: identified by provider and the provider's id.
+    // The create-site wizard's body: identified by provider and the provider's id.
     const first = systemA(0);
     const added = await expectStatus<{ attached: boolean; message: string; system: Record<string, unknown> }>(
       await call(`/api/sites/${site.id}/systems`, {

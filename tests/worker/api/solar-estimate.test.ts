@@ -50,7 +50,7 @@ describe("POST /api/solar/estimate-yield", () => {
     },
   );
 
-  it("answers SPEC's fields with documented units", async () => {
+  it("answers the client's fields with documented units", async () => {
     const result = await expectStatus<YieldEstimateResponse>(
       await estimate({ latitude: 52.3676, longitude: 4.9041, capacity: 100.5 }),
       200,

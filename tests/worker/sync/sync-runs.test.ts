@@ -335,7 +335,7 @@ describe("user-started syncs", { timeout: 120_000 }, () => {
     await expectStatus(await call(`/api/sync-runs/${body.runId}`), 401);
   });
 
-  it("answers the outcome and SPEC's counts when the run ends within the answer time", async () => {
+  it("answers the outcome and the sites and inverters counted when the run ends within the answer time", async () => {
     const owner = await registerOwner();
     const solis = sandboxAccounts.solis[0];
     await expectStatus(

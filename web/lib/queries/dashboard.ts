@@ -19,7 +19,7 @@ import { api } from "../api";
 import { isCancellation, shouldRetryQuery } from "../query-client";
 import { dashboardKeys, keepNewerEntries, METRICS_REFETCH_MS, METRICS_RETRIES, retryOnce } from "./metrics";
 
-/** The summary as read: from the API, or built from SPEC's fallback totals when the API failed. */
+/** The summary as read: from the API, or built from the fallback totals when the API failed. */
 export interface SummaryRead {
   summary: DashboardSummary;
   /** True when the figures are the fallback endpoint's totals (no per-system detail). */
@@ -54,7 +54,7 @@ export function emptySummary(): DashboardSummary {
 }
 
 /**
- * SPEC's fallback answer as a summary: when any site matched, one solis system carrying the
+ * The fallback answer as a summary (docs/product.md): when any site matched, one solis system carrying the
  * fleet's power and energy; else no systems. The endpoint's units are not declared, so the
  * shared metric normalisation reads them.
  */

@@ -9,7 +9,7 @@ import { isOutdated } from "../../domain/fleet-rules";
 
 /*
  * The fleet's totals, defined here once: the dashboard's cards and provider breakdown, the
- * analytics summary and SPEC's fallback totals all show what this computes.
+ * analytics summary and the fallback totals all show what this computes.
  */
 
 /** Meteronline (imports of another portal's exports) stays out of every total. */

@@ -86,7 +86,7 @@ export const wholeMetricsJson = (snapshot: FleetMetricsSnapshot) =>
     .join(",")}]`;
 
 /**
- * SPEC's fallback totals (the client's path when the dashboard's summary fails): the summary's
+ * The fallback totals (the client's path when the dashboard's summary fails): the summary's
  * power and energy; matched sites count a system without a site as its own.
  */
 export function fallbackTotals(snapshot: FleetMetricsSnapshot) {

@@ -54,7 +54,7 @@ export interface SiteEntry {
 }
 
 export interface SitesIndex {
-  /** In SPEC's order: name, then id, as stored. */
+  /** In the list's own order: name, then id, as stored. */
   entries: SiteEntry[];
   /** Each entry's position by name, language-aware (ties by id). */
   nameRank: Int32Array;
@@ -62,7 +62,7 @@ export interface SitesIndex {
   portfolioNames: Map<string, string>;
 }
 
-/** The list's extra figures beside SPEC's site fields. */
+/** The list's extra figures beside a site's fields. */
 export interface SiteListFigures {
   performanceRatio: number | null;
   openAlerts: number;
