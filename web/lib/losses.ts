@@ -46,8 +46,13 @@ export const recoverableCategories: readonly LossCategory[] = [
   "underperformance",
 ];
 
+/** Lost energy: every category, a negative one (better than the calibration) counting against the rest. */
 export const sumLosses = (losses: LossBreakdown, categories: readonly LossCategory[] = lossCategories) =>
   categories.reduce((sum, category) => sum + (losses[category] ?? 0), 0);
+
+/** What repairs and cleaning could win back: the recoverable categories' losses, none below 0. */
+export const recoverableLosses = (losses: LossBreakdown) =>
+  recoverableCategories.reduce((sum, category) => sum + Math.max(losses[category] ?? 0, 0), 0);
 
 /** The category that cost most, or null when nothing was lost. */
 export function mainCause(losses: LossBreakdown): LossCategory | null {

@@ -14,7 +14,7 @@ import {
   lossCategories,
   lossPeriods,
   periodRange,
-  recoverableCategories,
+  recoverableLosses,
   sumLosses,
   todayIn,
 } from "../../lib/losses";
@@ -134,7 +134,7 @@ export function LossesPanel({ scope, timeZone, onSetPrice }: LossesPanelProps) {
   } else {
     const { totals, currency } = report;
     const lostKwh = sumLosses(totals.losses);
-    const recoverableKwh = sumLosses(totals.losses, recoverableCategories);
+    const recoverableKwh = recoverableLosses(totals.losses);
     const ofExpected = (kwh: number) =>
       totals.expectedKwh > 0
         ? t("losses.ofExpected", { percent: formatPercent((kwh / totals.expectedKwh) * 100, locale) })

@@ -55,13 +55,15 @@ export function Waterfall({
     },
     ...lossCategories.map((category): Step => {
       const kwh = losses[category];
+      // A negative step (the system did better than its calibration) gives energy back: its bar
+      // rises from where the last one ended.
       const step = {
         key: category,
         label: t(`losses.categories.${category}`),
         hint: t(`losses.categoryHints.${category}`),
         kwh,
-        start: remaining - kwh,
-        end: remaining,
+        start: Math.min(remaining - kwh, remaining),
+        end: Math.max(remaining - kwh, remaining),
         barClass: categoryBarClasses[category],
         value: values?.[category] ?? null,
       };
