@@ -5,19 +5,21 @@ import { type ProviderFilter, providerFilters } from "./metrics";
 
 interface ProviderFilterBarProps {
   records: AnalyticsRecord[];
+  /** The server's counts over the whole fleet; without them the records are counted. */
+  counts?: { all: number; providers: Record<string, number> };
   value: ProviderFilter;
   onChange: (filter: ProviderFilter) => void;
 }
 
 /** All plus one button per provider, each with the number of systems it holds. */
-export function ProviderFilterBar({ records, value, onChange }: ProviderFilterBarProps) {
+export function ProviderFilterBar({ records, counts, value, onChange }: ProviderFilterBarProps) {
   const { t } = useTranslation();
   const options: { filter: ProviderFilter; label: string; count: number }[] = [
-    { filter: "all", label: t("insights.list.all"), count: records.length },
+    { filter: "all", label: t("insights.list.all"), count: counts?.all ?? records.length },
     ...providerFilters.map((provider) => ({
       filter: provider,
       label: providerNames[provider],
-      count: records.filter((record) => record.provider === provider).length,
+      count: counts?.providers[provider] ?? records.filter((record) => record.provider === provider).length,
     })),
   ];
   return (

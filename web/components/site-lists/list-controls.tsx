@@ -50,14 +50,15 @@ export function SearchBox({
 }
 
 const statusTone: Record<string, string> = {
-  fault: "border-red-300 bg-red-50 text-red-800 aria-pressed:bg-red-600 aria-pressed:text-white",
-  offline: "border-slate-300 bg-slate-50 text-slate-700 aria-pressed:bg-slate-600 aria-pressed:text-white",
-  stale: "border-amber-300 bg-amber-50 text-amber-800 aria-pressed:bg-amber-600 aria-pressed:text-white",
+  fault: "border-red-300 bg-red-50 text-red-800 has-[:checked]:bg-red-600 has-[:checked]:text-white",
+  offline:
+    "border-slate-300 bg-slate-50 text-slate-700 has-[:checked]:bg-slate-600 has-[:checked]:text-white",
+  stale: "border-amber-300 bg-amber-50 text-amber-800 has-[:checked]:bg-amber-600 has-[:checked]:text-white",
   online:
-    "border-emerald-300 bg-emerald-50 text-emerald-800 aria-pressed:bg-emerald-600 aria-pressed:text-white",
+    "border-emerald-300 bg-emerald-50 text-emerald-800 has-[:checked]:bg-emerald-600 has-[:checked]:text-white",
 };
 
-/** One toggle per status with its count; pressed ones filter the list. */
+/** One check chip per status with its count; checked ones filter the list. */
 export function StatusChips<S extends string>({
   statuses,
   counts,
@@ -78,17 +79,20 @@ export function StatusChips<S extends string>({
         const count = counts?.[status];
         const name = t(`fleetLists.statuses.${status as "fault"}`);
         return (
-          <button
+          <label
             key={status}
-            type="button"
-            aria-pressed={selected.includes(status)}
-            onClick={() => onToggle(status)}
-            className={`rounded-full border px-3 py-1 text-tremor-default font-medium ${statusTone[status] ?? ""}`}
+            className={`cursor-pointer rounded-full border px-3 py-1 text-tremor-default font-medium focus-within:ring-2 focus-within:ring-tremor-brand-muted ${statusTone[status] ?? ""}`}
           >
+            <input
+              type="checkbox"
+              className="sr-only"
+              checked={selected.includes(status)}
+              onChange={() => onToggle(status)}
+            />
             {count === undefined
               ? name
               : t("fleetLists.statusCount", { status: name, count: formatCount(count, locale) as never })}
-          </button>
+          </label>
         );
       })}
     </fieldset>

@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import type { Alert, AlertSummary } from "../../../schema/api/alerts";
 import type { AlertSeverity } from "../../../schema/domain";
 import { api } from "../api";
+import { getPage } from "./site-lists";
 
 export type AlertStateFilter = "open" | "resolved" | "all";
 
@@ -10,6 +11,8 @@ export interface AlertFilters {
   severity?: AlertSeverity;
   /** Most energy lost first (the Alerts screen's default) or newest first. */
   sort?: "lostEnergy" | "newest";
+  /** Searched by the server: title, site, system, vendor id or device serial. */
+  q?: string;
 }
 
 /** Everything about alerts lives under ['alerts'] (provider syncs invalidate that prefix). */
@@ -24,7 +27,43 @@ export function alertsPath(filters: AlertFilters): string {
   const params = new URLSearchParams({ state: filters.state });
   if (filters.severity) params.set("severity", filters.severity);
   if (filters.sort) params.set("sort", filters.sort);
+  if (filters.q) params.set("q", filters.q);
   return `/alerts?${params.toString()}`;
+}
+
+/** Alerts per page of the Alerts screen. */
+export const ALERTS_PER_PAGE = 25;
+
+/** A page of the Alerts screen's list, with how many match in all (X-Total-Count). */
+export const alertsPageQueryOptions = (filters: AlertFilters, page: number) =>
+  queryOptions({
+    queryKey: [...alertKeys.lists(), "page", filters, page] as const,
+    queryFn: ({ signal }) =>
+      getPage<Alert>(`${alertsPath(filters)}&page=${page}&pageSize=${ALERTS_PER_PAGE}`, { signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** The Alerts screen's URL search: its filters and page, kept on reload and shared as a link. */
+export type AlertsSearch = AlertFilters & { page?: number };
+
+/** Reads the URL's search: unknown keys and values are dropped; open, most energy lost first by default. */
+export function validateAlertsSearch(search: Record<string, unknown>): AlertsSearch {
+  const state = ["open", "resolved", "all"].includes(String(search.state))
+    ? (search.state as AlertStateFilter)
+    : "open";
+  const severity = ["critical", "warning", "info"].includes(String(search.severity))
+    ? (search.severity as AlertSeverity)
+    : undefined;
+  const sort = search.sort === "newest" ? "newest" : "lostEnergy";
+  const q = typeof search.q === "string" && search.q.trim() ? search.q.trim().slice(0, 100) : undefined;
+  const page = Number(search.page);
+  return {
+    state,
+    sort,
+    ...(severity ? { severity } : {}),
+    ...(q ? { q } : {}),
+    ...(Number.isInteger(page) && page > 1 ? { page } : {}),
+  };
 }
 
 export const alertsQueryOptions = (filters: AlertFilters) =>

@@ -1,7 +1,8 @@
-import { queryOptions } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { AnalyticsQuery, AnalyticsRecord } from "../../../schema/api/analytics";
 import { ApiRequestError, api } from "../api";
 import { shouldRetryQuery } from "../query-client";
+import { getPage } from "./site-lists";
 
 export type AnalyticsRange = AnalyticsQuery["range"];
 
@@ -42,4 +43,96 @@ export const systemAnalyticsQueryOptions = (systemId: string, range: AnalyticsRa
     queryKey: analyticsKeys.system(systemId, range),
     queryFn: ({ signal }) => api.get<AnalyticsRecord[]>(analyticsPath(systemId, range), { signal }),
     retry: retryUnlessNotFound,
+  });
+
+/** The Analytics list's URL search: what it shows, kept on reload and shared as a link. */
+export interface AnalyticsListSearch {
+  q?: string;
+  provider?: string;
+  status?: "online" | "offline" | "fault" | "stale";
+  /** Worst PR first unless chosen otherwise. */
+  sort?: "pr" | "power" | "today" | "system";
+  page?: number;
+}
+
+export const ANALYTICS_STATUSES = ["fault", "offline", "stale", "online"] as const;
+export const ANALYTICS_SORTS = ["pr", "power", "today", "system"] as const;
+/** Systems per page of the Analytics list. */
+export const ANALYTICS_PER_PAGE = 30;
+
+const pick = <T extends string>(values: readonly T[], value: unknown) =>
+  typeof value === "string" && (values as readonly string[]).includes(value) ? (value as T) : undefined;
+
+/** Reads the URL's search: unknown keys and values are dropped. */
+export function validateAnalyticsSearch(search: Record<string, unknown>): AnalyticsListSearch {
+  const page = Number(search.page);
+  const found: AnalyticsListSearch = {
+    q: typeof search.q === "string" && search.q.trim() ? search.q.trim().slice(0, 100) : undefined,
+    provider:
+      typeof search.provider === "string" && search.provider ? search.provider.slice(0, 40) : undefined,
+    status: pick(ANALYTICS_STATUSES, search.status),
+    sort: pick(ANALYTICS_SORTS, search.sort),
+    page: Number.isInteger(page) && page > 1 ? page : undefined,
+  };
+  return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined)) as AnalyticsListSearch;
+}
+
+function listParams(search: AnalyticsListSearch, range: AnalyticsRange): URLSearchParams {
+  const params = new URLSearchParams({ system: "all", range });
+  if (search.q) params.set("q", search.q);
+  if (search.provider) params.set("provider", search.provider);
+  if (search.status) params.set("status", search.status);
+  return params;
+}
+
+/** GET /api/analytics?system=all a page at a time, searched, filtered and sorted by the server. */
+export const analyticsPageQueryOptions = (
+  search: AnalyticsListSearch,
+  range: AnalyticsRange = LIST_RANGE,
+) => {
+  const params = listParams(search, range);
+  params.set("sort", search.sort ?? "pr");
+  // Worst first: the lowest PR, power and energy; names A to Z.
+  params.set("direction", "asc");
+  params.set("page", String(search.page ?? 1));
+  params.set("pageSize", String(ANALYTICS_PER_PAGE));
+  const path = `/analytics?${params.toString()}`;
+  return queryOptions({
+    queryKey: [...analyticsKeys.all, "page", path] as const,
+    queryFn: ({ signal }) => getPage<AnalyticsRecord>(path, { signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: 30_000,
+  });
+};
+
+/**
+ * How many systems match the search per status and per provider (each count a one-record page's
+ * X-Total-Count), for the chips above the list.
+ */
+export const analyticsCountsQueryOptions = (
+  search: Pick<AnalyticsListSearch, "q">,
+  providers: readonly string[],
+) =>
+  queryOptions({
+    queryKey: [...analyticsKeys.all, "counts", search.q ?? "", providers.join(",")] as const,
+    queryFn: async ({ signal }) => {
+      const count = async (extra: Record<string, string>) => {
+        const params = listParams({ q: search.q }, LIST_RANGE);
+        for (const [key, value] of Object.entries(extra)) params.set(key, value);
+        params.set("pageSize", "1");
+        return (await getPage<AnalyticsRecord>(`/analytics?${params.toString()}`, { signal })).total;
+      };
+      const [all, ...rest] = await Promise.all([
+        count({}),
+        ...ANALYTICS_STATUSES.map((status) => count({ status })),
+        ...providers.map((provider) => count({ provider })),
+      ]);
+      const statuses = Object.fromEntries(ANALYTICS_STATUSES.map((status, i) => [status, rest[i] ?? 0]));
+      const byProvider = Object.fromEntries(
+        providers.map((provider, i) => [provider, rest[ANALYTICS_STATUSES.length + i] ?? 0]),
+      );
+      return { all: all ?? 0, statuses, providers: byProvider };
+    },
+    placeholderData: keepPreviousData,
+    retry: false,
   });
