@@ -146,6 +146,9 @@ const META_RETENTION_CURSOR = "retention_cursor";
 const META_RETENTION_DUE = "retention_due";
 const META_DETECTION_DUE = "detection_due";
 
+/** The part of a read model's inputs that D1's counters make (after the instance and the write count). */
+const d1Inputs = (inputs: string) => inputs.split("|").slice(2).join("|");
+
 interface CacheEntry {
   /** What the value was built from. */
   inputs: string;
@@ -162,9 +165,6 @@ interface CacheEntry {
  * (worker/lib/fleet-store.ts). It holds the organisation's fleet data in its SQLite storage
  * — readings, rollups, live values, and a mirror of D1's system metadata — answers the read
  * models from it, and holds the organisation's hibernating sockets, so the object that stores a
-
-/** The part of a read model's inputs that D1's counters make (after the instance and the write count). */
-const d1Inputs = (inputs: string) => inputs.split("|").slice(2).join("|");
  * page publishes its live update itself.
  *
  * Every method takes the organisation id and refuses one that is not the object's own: an object
