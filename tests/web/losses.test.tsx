@@ -86,6 +86,17 @@ function openSite(
   return { ...api, ...renderApp(path) };
 }
 
+describe("loss periods", () => {
+  it("end with the last finished day, or run through the month, on the site's clock", () => {
+    expect(periodRange("last7", "2026-03-01")).toEqual({ from: "2026-02-22", to: "2026-02-28" });
+    expect(periodRange("last30", "2026-03-01")).toEqual({ from: "2026-01-30", to: "2026-02-28" });
+    expect(periodRange("thisMonth", "2026-03-01")).toEqual({ from: "2026-03-01", to: "2026-03-01" });
+    expect(periodRange("lastMonth", "2026-03-01")).toEqual({ from: "2026-02-01", to: "2026-02-28" });
+    expect(periodRange("lastMonth", "2024-03-15")).toEqual({ from: "2024-02-01", to: "2024-02-29" });
+    expect(periodRange("lastMonth", "2026-01-10")).toEqual({ from: "2025-12-01", to: "2025-12-31" });
+  });
+});
+
 describe("a site's Losses tab", () => {
   it("shows expected, each category and actual as a waterfall, the weather beside, in the reader's currency", async () => {
     const { calls } = openSite("/app/sites/site-1?tab=losses");
@@ -112,13 +123,13 @@ describe("a site's Losses tab", () => {
     expect(screen.getByText("Actual", { selector: "dt" }).closest("div")).toHaveTextContent(
       "Revenue: €217.50",
     );
-    // The last 30 days on the site's clock, by default.
+    // The last 30 finished days on the site's clock, by default.
     const request = new URL(calls.find((call) => call.path === "/api/losses")?.url ?? "", "http://x");
     const today = todayIn("Europe/Amsterdam");
     expect(Object.fromEntries(request.searchParams)).toEqual({
       siteId: "site-1",
-      from: periodRange("last30", today).from,
-      to: today,
+      from: addDays(today, -30),
+      to: addDays(today, -1),
     });
   });
 

@@ -21,7 +21,7 @@ export const categoryColors: Record<LossCategory, string> = {
   partialOutage: "orange",
   clipping: "violet",
   soiling: "amber",
-  underperformance: "rose",
+  underperformance: "fuchsia",
   unmeasured: "gray",
 };
 
@@ -31,7 +31,7 @@ export const categoryBarClasses: Record<LossCategory, string> = {
   partialOutage: "bg-orange-500",
   clipping: "bg-violet-500",
   soiling: "bg-amber-500",
-  underperformance: "bg-rose-500",
+  underperformance: "bg-fuchsia-500",
   unmeasured: "bg-gray-400",
 };
 
@@ -94,15 +94,16 @@ export interface DateRange {
 }
 
 /**
- * A period's days, both ends included, ending with `today` (the site's today): the last 7 or 30
- * days, this month so far, or the whole of last month.
+ * A period's days, both ends included, by the site's `today`: the last 7 or 30 finished days (today
+ * is not accounted before it ends; the ranking counts the same days), this month so far, or the
+ * whole of last month.
  */
 export function periodRange(period: LossPeriod, today: string): DateRange {
   switch (period) {
     case "last7":
-      return { from: addDays(today, -6), to: today };
+      return { from: addDays(today, -7), to: addDays(today, -1) };
     case "last30":
-      return { from: addDays(today, -29), to: today };
+      return { from: addDays(today, -30), to: addDays(today, -1) };
     case "thisMonth":
       return { from: `${today.slice(0, 7)}-01`, to: today };
     case "lastMonth": {
