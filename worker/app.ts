@@ -17,6 +17,7 @@ import { dashboardRoutes, debugRoutes } from "./routes/dashboard";
 import { docsRoutes, documentedApp } from "./routes/docs";
 import { geocodeRoutes } from "./routes/geocode";
 import { healthRoutes } from "./routes/health";
+import { lossesRoutes } from "./routes/losses";
 import { invitesRoutes, membersRoutes, usersRoutes } from "./routes/members";
 import { notificationsRoutes } from "./routes/notifications";
 import { organizationRoutes } from "./routes/organization";
@@ -60,6 +61,7 @@ const api = new Hono<AppEnv>()
   .route("/unsubscribe", unsubscribeRoutes)
   .route("/dashboard", dashboardRoutes)
   .route("/analytics", analyticsRoutes)
+  .route("/losses", lossesRoutes)
   .route("/reports", reportsRoutes)
   .route("/api-keys", apiKeysRoutes)
   .route("/debug", debugRoutes)

@@ -41,11 +41,20 @@ import {
 } from "./data/directory";
 import { readHistoryCoverage } from "./data/history";
 import { importLegacyRows } from "./data/legacy";
+import {
+  type LossTotalsRow,
+  lossesBySiteAndDate,
+  lossesBySiteAndPeriod,
+  lossRowCounts,
+  queueDayOf,
+  systemZones,
+} from "./data/losses";
 import { energyBySystem, producingHoursBySystem } from "./data/monthly-energy";
 import { allLiveValues, liveValues, summedHourlyPower, tableRowCounts } from "./data/reads";
 import { pruneReadings, type RetentionRun } from "./data/retention";
 import { type HistoryDayInput, storeHistoryDay, storePoints } from "./data/writes";
 import { createFleetDb, type FleetDb, migrateFleetDb } from "./db";
+import { type LossesPass, runLossesPass, zoneWindows } from "./losses";
 import { buildSystemAnalytics, toRecord } from "./read-models/analytics";
 import { type AnalyticsPage, analyticsPage } from "./read-models/analytics-page";
 import { type SiteRoster, siteCounts } from "./read-models/fleet-summary";
@@ -140,11 +149,21 @@ const RETENTION_CONTINUE_MS = 1_000;
  */
 export const DETECTION_INTERVAL_MS = 5 * 60_000;
 
+/** Loss accounting runs hourly (finished days are queued then), continuing a second later while days remain. */
+export const LOSSES_INTERVAL_MS = 60 * 60_000;
+const LOSSES_CONTINUE_MS = 1_000;
+/** A pass's share of one alarm: the rest of the work continues in the next. */
+const LOSSES_PASS_MS = 3_000;
+/** Days a history run filled are accounted this soon after (a run stores many in a row). */
+const LOSSES_AFTER_HISTORY_MS = 60_000;
+
 const META_ORG = "org";
 const META_DIRECTORY_VERSION = "directory_version";
 const META_RETENTION_CURSOR = "retention_cursor";
 const META_RETENTION_DUE = "retention_due";
 const META_DETECTION_DUE = "detection_due";
+const META_LOSSES_DUE = "losses_due";
+const META_LOSSES_QUEUED = "losses_queued";
 
 /** The part of a read model's inputs that D1's counters make (after the instance and the write count). */
 const d1Inputs = (inputs: string) => inputs.split("|").slice(2).join("|");
@@ -247,6 +266,13 @@ export class FleetStore extends DurableObject<Env> {
     const rowsWritten = this.totalChanges() - changesBefore;
     if (rowsWritten > 0) {
       this.writes++;
+      // The day is accounted (again) with what history brought.
+      if (day.dayOver) {
+        this.ctx.storage.transactionSync(() => {
+          queueDayOf(this.db, day.systemId, day.date);
+          this.bringLossesForward(Date.now() + LOSSES_AFTER_HISTORY_MS);
+        });
+      }
       await this.scheduleRetention();
     }
     return {
@@ -494,7 +520,11 @@ export class FleetStore extends DurableObject<Env> {
   /** What the store holds: rows per table and the bytes of its SQLite database. */
   async storageStats(orgId: string) {
     this.claim(orgId);
-    return { rows: tableRowCounts(this.db), databaseBytes: this.ctx.storage.sql.databaseSize };
+    return {
+      rows: tableRowCounts(this.db),
+      losses: lossRowCounts(this.db),
+      databaseBytes: this.ctx.storage.sql.databaseSize,
+    };
   }
 
   private async metricsSnapshot(orgId: string, now: number): Promise<FleetMetricsSnapshot> {
@@ -644,6 +674,107 @@ export class FleetStore extends DurableObject<Env> {
     return now + DETECTION_INTERVAL_MS;
   }
 
+  /** When loss accounting is next due: hourly while the directory holds systems (a minute after the first). */
+  private lossesDue(now: number): number | null {
+    if (!hasSystems(this.db)) {
+      deleteMeta(this.db, META_LOSSES_DUE);
+      return null;
+    }
+    const due = readMeta(this.db, META_LOSSES_DUE);
+    if (due !== null) return Number(due);
+    writeMeta(this.db, META_LOSSES_DUE, String(now + LOSSES_AFTER_HISTORY_MS));
+    return now + LOSSES_AFTER_HISTORY_MS;
+  }
+
+  /** Loss accounting no later than `at`. */
+  private bringLossesForward(at: number): void {
+    const due = readMeta(this.db, META_LOSSES_DUE);
+    if (due === null || Number(due) > at) writeMeta(this.db, META_LOSSES_DUE, String(at));
+  }
+
+  /**
+   * One pass of loss accounting at `now` within `maxMs` (worker/fleet/losses.ts): finished days
+   * are queued at most hourly. A failure is logged, never thrown (the alarm's other work stands).
+   */
+  private async runLosses(now: number, maxMs: number, queue?: boolean): Promise<LossesPass | null> {
+    const orgId = readMeta(this.db, META_ORG);
+    if (orgId === null) return null;
+    const queuedAt = Number(readMeta(this.db, META_LOSSES_QUEUED) ?? 0);
+    const queueNow = queue ?? now - queuedAt >= LOSSES_INTERVAL_MS;
+    try {
+      const pass = await runLossesPass(
+        {
+          db: this.db,
+          d1: createDb(this.env.DB),
+          orgId,
+          transaction: (work) => this.ctx.storage.transactionSync(work),
+        },
+        systemZones(this.db),
+        now,
+        { maxMs, queue: queueNow },
+      );
+      if (queueNow) writeMeta(this.db, META_LOSSES_QUEUED, String(now));
+      if (pass.daysAccounted > 0) this.writes++;
+      return pass;
+    } catch (error) {
+      console.error(JSON.stringify({ msg: "loss accounting failed", orgId, error: String(error) }));
+      return null;
+    }
+  }
+
+  /**
+   * Accounts every due day now, pass after pass, queueing the finished days first: what the alarm
+   * does over time, at once (tools, tests, the benchmark). Answers the passes' totals.
+   */
+  async settleLosses(orgId: string, now: number, maxMs = 600_000) {
+    this.claim(orgId);
+    await this.directoryCurrent(orgId);
+    const started = Date.now();
+    const total = { passes: 0, systems: 0, daysAccounted: 0, daysWaiting: 0, remaining: 0, ms: 0 };
+    let queue = true;
+    while (Date.now() - started < maxMs) {
+      const pass = await this.runLosses(now, maxMs - (Date.now() - started), queue);
+      queue = false;
+      if (!pass) break;
+      total.passes++;
+      total.systems += pass.systems;
+      total.daysAccounted += pass.daysAccounted;
+      total.daysWaiting = pass.daysWaiting;
+      total.remaining = pass.remaining;
+      if (pass.remaining <= 0 || pass.daysAccounted === 0) break;
+    }
+    total.ms = Date.now() - started;
+    return total;
+  }
+
+  /** The listed systems' (null: every system's) loss accounts from `from` to `to` (their own plant-local dates), per site and date. */
+  async lossesByDate(orgId: string, systemIds: string[] | null, from: string, to: string) {
+    this.claim(orgId);
+    return lossesBySiteAndDate(this.db, systemIds, from, to);
+  }
+
+  /**
+   * Every site's losses over its last `days` finished plant-local days at `now`, per price period
+   * (`cuts`: the dates a price changes on), with the site's name; kept while no account changed.
+   */
+  async lossesBySite(orgId: string, now: number, days: number, cuts: string[]) {
+    const { value } = await this.cachedEntry(
+      orgId,
+      `losses-sites|${days}|${cuts.join(",")}`,
+      now,
+      async () => {
+        const windows = zoneWindows(systemZones(this.db), now, days);
+        return lossesBySiteAndPeriod(this.db, windows, cuts);
+      },
+    );
+    return value as (LossTotalsRow & {
+      site_id: string;
+      site_name: string | null;
+      period: number;
+      first_date: string;
+    })[];
+  }
+
   /**
    * The one alarm serves retention, detection and socket expiry: it is set for whichever comes
    * first, the next retention run, the next detection run or the earliest token expiry among the
@@ -653,6 +784,7 @@ export class FleetStore extends DurableObject<Env> {
     const now = Date.now();
     const retention = readMeta(this.db, META_RETENTION_DUE);
     const detection = this.detectionDue(now);
+    const losses = this.lossesDue(now);
     const expiries = this.ctx
       .getWebSockets()
       .map((ws) => (ws.deserializeAttachment() as Partial<SocketAttachment> | null)?.tokenExpiresAt)
@@ -660,6 +792,7 @@ export class FleetStore extends DurableObject<Env> {
     const next = Math.min(
       retention === null ? Number.POSITIVE_INFINITY : Number(retention),
       detection ?? Number.POSITIVE_INFINITY,
+      losses ?? Number.POSITIVE_INFINITY,
       ...expiries,
     );
     const current = await this.ctx.storage.getAlarm();
@@ -691,6 +824,13 @@ export class FleetStore extends DurableObject<Env> {
       // The next run is set first: a failed run is not retried before its turn.
       writeMeta(this.db, META_DETECTION_DUE, String(now + DETECTION_INTERVAL_MS));
       await this.runDetection(now);
+    }
+    const lossesDue = readMeta(this.db, META_LOSSES_DUE);
+    if (lossesDue !== null && Number(lossesDue) <= now) {
+      // The next run is set first: a failed run is not retried before its turn.
+      writeMeta(this.db, META_LOSSES_DUE, String(now + LOSSES_INTERVAL_MS));
+      const pass = await this.runLosses(now, LOSSES_PASS_MS);
+      if (pass && pass.remaining > 0) writeMeta(this.db, META_LOSSES_DUE, String(now + LOSSES_CONTINUE_MS));
     }
     await this.ctx.storage.deleteAlarm();
     await this.scheduleAlarm();

@@ -48,6 +48,10 @@ const PRODUCTIVE_HOUR = 0.1;
 const FRACTION_TOLERANCE = 0.07;
 const FRACTION_STEADY = 0.04;
 const FRACTION_MIN_HOURS = 3;
+/** A whole day: its productive energy this close to the level, and this share of its hours within the scatter. */
+const DAY_FRACTION_TOLERANCE = 0.05;
+const HOUR_FRACTION_SCATTER = 0.12;
+const DAY_FRACTION_HOURS = 0.6;
 
 const STEP_HOURS = STEP_MS / HOUR_MS;
 
@@ -166,6 +170,8 @@ export function accountDay(input: SystemDayInput): SystemDayLosses | null {
   let coveredWh = 0;
   let downtimeWh = 0;
   let partialWh = 0;
+  /** Expected less actual over the steps the system ran: the most a down inverter can have cost. */
+  let operatingShortfallWh = 0;
   let clippingWh = 0;
   let uncoveredWh = 0;
   let healthyReferenceWh = 0;
@@ -187,9 +193,9 @@ export function accountDay(input: SystemDayInput): SystemDayLosses | null {
       downtimeWh += Math.max(0, expectedW - powerW) * STEP_HOURS;
       continue;
     }
-    const shortfallW = Math.max(0, expectedW - powerW);
-    const partialW = Math.min(step.partialW, shortfallW);
+    const partialW = step.partialW;
     partialWh += partialW * STEP_HOURS;
+    operatingShortfallWh += (expectedW - powerW) * STEP_HOURS;
     if (limitW !== null && partialW === 0 && expectedW > limitW && powerW >= AT_LIMIT * limitW) {
       step.clipW = expectedW - limitW;
       clippingWh += step.clipW * STEP_HOURS;
@@ -197,7 +203,6 @@ export function accountDay(input: SystemDayInput): SystemDayLosses | null {
     soilableWh += Math.max(0, expectedW - partialW - step.clipW) * STEP_HOURS;
     const healthy =
       partialW === 0 &&
-      step.partialW === 0 &&
       step.model.poaWm2 >= HEALTHY_MIN_POA &&
       (limitW === null || expectedW < HEALTHY_BELOW_LIMIT * limitW);
     if (healthy) {
@@ -215,7 +220,9 @@ export function accountDay(input: SystemDayInput): SystemDayLosses | null {
   const losses = noLosses();
   const expected = Math.round(expectedWh);
   losses.downtime = Math.round(downtimeWh);
-  losses.partialOutage = Math.round(partialWh);
+  // The model spreads an hour's light over its steps, so a single step may expect less than the
+  // others gave: the down inverters' share is held to the day's shortfall, not each step's.
+  losses.partialOutage = Math.round(Math.min(partialWh, Math.max(0, operatingShortfallWh)));
   losses.clipping = Math.round(clippingWh);
   losses.unmeasured = Math.round(Math.max(0, uncoveredWh - gapEnergyWh));
   losses.underperformance =
@@ -323,9 +330,9 @@ function markDowntime(steps: Step[], system: PvSystem) {
 
 /**
  * Where the vendor gave no inverter data (a day read from history), a system of n inverters that
- * runs for hours at (n−k)/n of expected, steadily, has k of them down: those hours' steps carry
- * the down inverters' share (what the others gave, per inverter). Clouds the model does not know
- * of rarely hold one level for hours.
+ * runs a whole day, or for hours steadily, at (n−k)/n of expected has k of them down: those
+ * steps carry the down inverters' share (what the others gave, per inverter). Clouds the model
+ * does not know of rarely hold one level for hours.
  */
 function markInferredOutages(steps: Step[], system: PvSystem, inverterCount: number) {
   const hours = new Map<number, { actualWh: number; expectedWh: number; steps: Step[] }>();
@@ -341,14 +348,32 @@ function markInferredOutages(steps: Step[], system: PvSystem, inverterCount: num
   const productive = [...hours.entries()]
     .filter(([, hour]) => hour.steps.length >= 6 && hour.expectedWh >= PRODUCTIVE_HOUR * system.capacityW)
     .sort(([a], [b]) => a - b);
-  const levelOf = (ratio: number) => {
+  const levelOf = (ratio: number, tolerance = FRACTION_TOLERANCE) => {
     for (let down = 1; down < inverterCount; down++) {
       const level = (inverterCount - down) / inverterCount;
-      if (Math.abs(ratio - level) <= FRACTION_TOLERANCE) return down;
+      if (Math.abs(ratio - level) <= tolerance) return down;
     }
     return 0;
   };
   const ratios = productive.map(([, hour]) => hour.actualWh / hour.expectedWh);
+  const markSteps = (marked: Step[], down: number) => {
+    for (const step of marked) {
+      if (step.powerW === null || step.down) continue;
+      step.partialW = (step.powerW * down) / (inverterCount - down);
+    }
+  };
+  // A whole day at the level: most productive hours near it and the day's energy on it (clouds the
+  // model did not see scatter single hours, not the day).
+  if (productive.length >= FRACTION_MIN_HOURS) {
+    const actualWh = productive.reduce((sum, [, hour]) => sum + hour.actualWh, 0);
+    const expectedWh = productive.reduce((sum, [, hour]) => sum + hour.expectedWh, 0);
+    const down = levelOf(actualWh / expectedWh, DAY_FRACTION_TOLERANCE);
+    const near = ratios.filter((ratio) => levelOf(ratio, HOUR_FRACTION_SCATTER) === down).length;
+    if (down > 0 && near >= DAY_FRACTION_HOURS * productive.length) {
+      markSteps(steps, down);
+      return;
+    }
+  }
   let i = 0;
   while (i < productive.length) {
     const down = levelOf(ratios[i] ?? 0);
@@ -362,11 +387,7 @@ function markInferredOutages(steps: Step[], system: PvSystem, inverterCount: num
     const run = ratios.slice(i, j);
     if (down > 0 && run.length >= FRACTION_MIN_HOURS && spreadOf(run) <= FRACTION_STEADY) {
       const wholeDay = i === 0 && j === productive.length;
-      const marked = wholeDay ? steps : productive.slice(i, j).flatMap(([, hour]) => hour.steps);
-      for (const step of marked) {
-        if (step.powerW === null || step.down) continue;
-        step.partialW = (step.powerW * down) / (inverterCount - down);
-      }
+      markSteps(wholeDay ? steps : productive.slice(i, j).flatMap(([, hour]) => hour.steps), down);
       i = j;
     } else {
       i = Math.max(j, i + 1);

@@ -6,7 +6,8 @@ import { DEFAULT_CALIBRATION } from "../solar/pv-model";
  * and all its inverters running, the model clear of the AC limit, the sun above ~150 W/m² on the
  * panels), and of those days a high quantile, so downtime, outages, soiling and clouds the model
  * did not see (all of which only lower a day's ratio) do not pull the expectation down, and one
- * odd bright day does not lift it.
+ * odd bright day does not lift it. A day's ratio is taken with the soiling estimated for it
+ * removed, so the expectation is the clean panels' (soiling then has its whole share to take).
  */
 
 /** Days with less healthy reference energy than this many hours at the STC rating say too little. */
@@ -25,11 +26,26 @@ export interface CalibrationDay {
   healthyActualWh: number;
 }
 
+/** What soiling took of a day, where known: its ratios are taken as the clean panels would give them. */
+export interface SoiledDay extends CalibrationDay {
+  soilableWh?: number;
+  losses?: { soiling: number };
+}
+
 /** A day's healthy ratio, or null when the day has too few healthy hours. */
 export function dailyRatio(day: CalibrationDay, capacityW: number): number | null {
   if (capacityW <= 0 || day.healthyReferenceWh < MIN_HEALTHY_HOURS * capacityW) return null;
   const ratio = day.healthyActualWh / day.healthyReferenceWh;
   return ratio >= PLAUSIBLE.min && ratio <= PLAUSIBLE.max ? ratio : null;
+}
+
+/** The day's healthy ratio with the soiling estimated for it taken out. */
+function cleanRatio(day: SoiledDay, capacityW: number): number | null {
+  const ratio = dailyRatio(day, capacityW);
+  if (ratio === null) return null;
+  const soilable = day.soilableWh ?? 0;
+  const soiling = day.losses?.soiling ?? 0;
+  return soilable > 0 && soiling > 0 ? ratio / Math.max(0.5, 1 - soiling / soilable) : ratio;
 }
 
 export function quantile(values: number[], q: number): number {
@@ -45,10 +61,10 @@ export function quantile(values: number[], q: number): number {
 
 /** The calibration the days teach, with how many days it rests on; the default until enough days. */
 export function learnCalibration(
-  days: CalibrationDay[],
+  days: SoiledDay[],
   capacityW: number,
 ): { calibration: number; days: number } {
-  const ratios = days.map((day) => dailyRatio(day, capacityW)).filter((r): r is number => r !== null);
+  const ratios = days.map((day) => cleanRatio(day, capacityW)).filter((r): r is number => r !== null);
   if (ratios.length < MIN_CALIBRATION_DAYS) return { calibration: DEFAULT_CALIBRATION, days: ratios.length };
   const learned = quantile(ratios, QUANTILE);
   return {

@@ -8,8 +8,8 @@ import { quantile } from "./calibration";
  * a step up in the index (someone washed the panels) — and in each interval long enough a robust
  * Theil–Sen line is fitted. An interval whose index falls significantly loses, each day, the
  * fitted fall since the interval began (a cleaning is taken to clean fully); rising or flat ones
- * lose nothing. The day's soiling loss is that share of what soiling could have taken, and never
- * more than the day's shortfall left after the other categories.
+ * lose nothing. The day's soiling loss is that share of what soiling could have taken (what is
+ * left of the shortfall is underperformance, negative when the day did better).
  */
 
 /** Rain that washes panels: RdTools' default precipitation threshold is of this order. */
@@ -29,8 +29,6 @@ export interface SoilingDay {
   precipitationMm: number;
   /** Expected energy soiling could have taken that day, Wh. */
   soilableWh: number;
-  /** Expected less actual and the other categories, Wh: what soiling and underperformance share. */
-  remainderWh: number;
 }
 
 export interface SoilingEstimate {
@@ -73,30 +71,40 @@ function cleanings(days: SoilingDay[]): Set<number> {
   return starts;
 }
 
-/** Each day's soiling ratio and loss. */
+/**
+ * Each day's soiling ratio and loss. An interval too short to fit (the one still running, the
+ * first one cut by the window) soils at the median rate the fitted ones showed, as RdTools takes
+ * the rates it saw for the stretches it cannot fit.
+ */
 export function estimateSoiling(days: SoilingDay[]): SoilingEstimate[] {
   const ratios = days.map(() => 1);
   const starts = [...cleanings(days)].sort((a, b) => a - b);
-  starts.forEach((start, s) => {
+  const intervals = starts.map((start, s) => {
     const end = starts[s + 1] ?? days.length;
     const origin = dayNumber((days[start] as SoilingDay).date);
     const points = days
       .slice(start, end)
       .filter((day) => day.index !== null)
       .map((day) => ({ x: dayNumber(day.date) - origin, y: day.index as number }));
-    if (points.length < MIN_INDEX_DAYS) return;
+    if (points.length < MIN_INDEX_DAYS) return { start, end, origin, rate: null as number | null };
     const { slope, intercept } = theilSen(points);
-    if (intercept <= 0 || slope / intercept > -MIN_RATE_PER_DAY) return;
+    // A rising or flat interval is clean (rate 0), one falling significantly soils at its rate.
+    const rate = intercept > 0 && slope / intercept < -MIN_RATE_PER_DAY ? -slope / intercept : 0;
+    return { start, end, origin, rate };
+  });
+  const fitted = intervals.flatMap((interval) => (interval.rate === null ? [] : [interval.rate]));
+  const typicalRate = fitted.length > 0 ? median(fitted) : 0;
+  for (const { start, end, origin, rate } of intervals) {
+    const perDay = rate ?? typicalRate;
+    if (perDay <= 0) continue;
     for (let i = start; i < end; i++) {
       const x = dayNumber((days[i] as SoilingDay).date) - origin;
-      ratios[i] = Math.min(1, Math.max(0, 1 + (slope / intercept) * x));
+      ratios[i] = Math.min(1, Math.max(0, 1 - perDay * x));
     }
-  });
+  }
   return days.map((day, i) => {
     const soilingRatio = Math.round((ratios[i] ?? 1) * 10_000) / 10_000;
-    const soilingWh = Math.round(
-      Math.min(Math.max(0, day.remainderWh), (1 - soilingRatio) * Math.max(0, day.soilableWh)),
-    );
+    const soilingWh = Math.round((1 - soilingRatio) * Math.max(0, day.soilableWh));
     return { date: day.date, soilingRatio, soilingWh };
   });
 }

@@ -1,6 +1,6 @@
 import type { PvSystem } from "../solar/pv-model";
 import { inferAcLimitW, type PlateauDay } from "./ac-limit";
-import { type CalibrationDay, dailyRatio, learnCalibration } from "./calibration";
+import { dailyRatio, learnCalibration, type SoiledDay } from "./calibration";
 import { estimateSoiling } from "./soiling";
 import type { LossBreakdown } from "./types";
 
@@ -24,7 +24,7 @@ export interface LearnedSystem {
 
 /** The calibration and AC limit the days teach; an entered AC limit stands. */
 export function learnSystem(
-  days: (CalibrationDay & PlateauDay)[],
+  days: (SoiledDay & PlateauDay)[],
   capacityW: number,
   enteredAcLimitW: number | null,
 ): LearnedSystem {
@@ -45,7 +45,7 @@ const moved = (a: number | null, b: number | null) =>
 export const needsRecount = (before: Pick<PvSystem, "calibration" | "acLimitW">, after: LearnedSystem) =>
   moved(before.calibration, after.calibration) || moved(before.acLimitW, after.acLimitW);
 
-export interface SettledDay extends CalibrationDay {
+export interface SettledDay extends SoiledDay {
   date: string;
   precipitationMm: number;
   soilableWh: number;
@@ -59,14 +59,13 @@ export interface SettledDay extends CalibrationDay {
 export function settleSoiling<D extends SettledDay>(days: D[], calibration: number, capacityW: number): D[] {
   const remainders = days.map((day) => day.losses.soiling + day.losses.underperformance);
   const estimates = estimateSoiling(
-    days.map((day, i) => {
+    days.map((day) => {
       const ratio = dailyRatio(day, capacityW);
       return {
         date: day.date,
         index: ratio === null ? null : ratio / calibration,
         precipitationMm: day.precipitationMm,
         soilableWh: day.soilableWh,
-        remainderWh: remainders[i] ?? 0,
       };
     }),
   );
