@@ -5,6 +5,7 @@ import { createSandbox } from "../../sandbox/app";
 import { dataTimeAt, faultsOn, siteDaylight, WORLD_SITES } from "../../sandbox/simulation";
 import { solisPlants } from "../../sandbox/solis";
 import { PROVIDER_CALL_TIMEOUT_MS } from "../../worker/providers/http";
+import { SOLIS_MAX_PAGES } from "../../worker/providers/solis/client";
 import { solisSignedHeaders } from "../../worker/providers/solis/signature";
 
 /**
@@ -125,6 +126,9 @@ describe("the SolisCloud sandbox's 20,000-station account", { timeout: 120_000 }
       plants.slice(15_600, 15_700).map((plant) => plant.id),
     );
     expect(inverterPage.data.total).toBe(inverters.length);
+    // The adapter's page cap (it stops a vendor that keeps claiming more pages) holds this
+    // account's longest list four times over.
+    expect(inverterPage.data.pages * 4).toBeLessThan(SOLIS_MAX_PAGES);
     expect(lastInverters.data.records.map((record) => [record.stationId, record.sn])).toEqual(
       inverters
         .slice(Math.floor((inverters.length - 1) / 100) * 100)

@@ -110,15 +110,16 @@ describe("sync runs of small units", { timeout: 120_000 }, () => {
     if (started.status !== "started") throw new Error("not started");
     expect(await runUnit(deps(), started.runId, 0)).toBe("continue");
     const afterOne = await runRow(started.runId);
-    // The first unit reads the inverter and alarm lists: the inverters run ahead of their stations.
-    expect(afterOne).toMatchObject({ status: "running", unit_seq: 1, pages_done: 2, systems_stored: 0 });
+    // The first unit reads the inverter list (the inverters run ahead of their stations) and asks
+    // the alarm list its length; alarms come once every station is stored.
+    expect(afterOne).toMatchObject({ status: "running", unit_seq: 1, pages_done: 1, systems_stored: 0 });
     expect((await leaseOf(connectionId))?.lease_run_id).toBe(started.runId);
     // Once the inverters read name a page's worth of stations (100 stations, ~2.6 inverters each:
     // the third inverter page), the next unit reads the first station page beside the fourth.
     let unit = 1;
     while (unit < 4) expect(await runUnit(deps(), started.runId, unit++)).toBe("continue");
     const afterFour = await runRow(started.runId);
-    expect(afterFour).toMatchObject({ status: "running", unit_seq: 4, pages_done: 9 });
+    expect(afterFour).toMatchObject({ status: "running", unit_seq: 4, pages_done: 5 });
     expect(afterFour?.pages_total).toBeGreaterThan(18);
     expect(afterFour?.systems_stored).toBeGreaterThan(0);
     const stored = await storedPlants(owner.orgId);
@@ -169,6 +170,32 @@ describe("sync runs of small units", { timeout: 120_000 }, () => {
       lease_run_id: null,
       last_sync_status: "success",
     });
+  });
+
+  it("keeps the run's cursor small and stores every vendor alarm with its station", async () => {
+    const owner = await registerOwner();
+    const connectionId = await benchConnection(owner);
+    const { deps } = harness();
+    const started = await startRun(deps(), connectionId, "manual");
+    if (started.status !== "started") throw new Error("not started");
+    let largestCursor = 0;
+    for (let unit = 0; ; unit++) {
+      const outcome = await runUnit(deps(), started.runId, unit);
+      largestCursor = Math.max(largestCursor, (await runRow(started.runId))?.cursor?.length ?? 0);
+      if (outcome !== "continue") break;
+    }
+    expect((await runRow(started.runId))?.status).toBe("success");
+    // The stations waiting for their inverters and the inverters ahead of their station (about a
+    // page of stations' worth), never the alarms: nothing in it grows with the fleet.
+    expect(largestCursor).toBeGreaterThan(0);
+    expect(largestCursor).toBeLessThan(100_000);
+    const alarms = await env.DB.prepare(
+      "SELECT count(*) AS n, count(system_id) AS attached FROM alerts WHERE org_id = ? AND provider = 'solis'",
+    )
+      .bind(owner.orgId)
+      .first<{ n: number; attached: number }>();
+    expect(alarms?.n).toBeGreaterThan(0);
+    expect(alarms?.attached).toBe(alarms?.n);
   });
 
   it("resumes a run whose next message was lost, from maintenance", async () => {
@@ -326,9 +353,9 @@ describe("user-started syncs", { timeout: 120_000 }, () => {
       progress: { runId: string; pagesDone: number; pagesTotal: number | null };
     }>(await call(`/api/sync-runs/${body.runId}`, { token: owner.token }), 200);
     expect(run).toMatchObject({ id: body.runId, provider: "solis", progress: { runId: body.runId } });
-    // The first unit read the inverter and alarm lists' first pages; the total stays unknown until
-    // the station list's first page names its length.
-    expect(run.progress.pagesDone).toBe(2);
+    // The first unit read the inverter list's first page; the total stays unknown until the
+    // station list's first page names its length.
+    expect(run.progress.pagesDone).toBe(1);
     expect(run.progress.pagesTotal).toBeNull();
     const stranger = await registerOwner();
     await expectStatus(await call(`/api/sync-runs/${body.runId}`, { token: stranger.token }), 404);
@@ -374,7 +401,7 @@ describe("user-started syncs", { timeout: 120_000 }, () => {
       runId: started.runId,
       provider: "solis",
       status: "running",
-      pagesDone: 9,
+      pagesDone: 5,
     });
     expect(progress.data.systemsStored).toBeGreaterThan(0);
     expect(theirs.messages.map((m) => m.type)).toEqual(["connected"]);

@@ -10,8 +10,11 @@ import { solisSignedHeaders } from "./signature";
 
 /** The documented maximum page size. */
 export const SOLIS_PAGE_SIZE = 100;
-/** 20,000 records: far beyond any real account; stops a vendor that keeps claiming more pages. */
-const MAX_PAGES = 200;
+/**
+ * 200,000 records: ten times the inverters of the largest organisation Sunfleet sizes for (20,000
+ * plants, ~50,000 inverters); stops a vendor that keeps claiming more pages.
+ */
+export const SOLIS_MAX_PAGES = 2_000;
 
 const WINDOW_MS: Record<string, number> = { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000, DAY: 86_400_000 };
 
@@ -155,8 +158,11 @@ export class SolisClient {
     const first = await pageOf(1);
     const records: T[] = [...first.records];
     if (first.pages !== null && first.pages > 1 && first.records.length > 0) {
-      if (first.pages > MAX_PAGES) {
-        throw new ProviderError("malformed", `SolisCloud's ${endpoint} claims more than ${MAX_PAGES} pages`);
+      if (first.pages > SOLIS_MAX_PAGES) {
+        throw new ProviderError(
+          "malformed",
+          `SolisCloud's ${endpoint} claims more than ${SOLIS_MAX_PAGES} pages`,
+        );
       }
       const rest = await Promise.all(
         Array.from({ length: first.pages - 1 }, (_, index) => pageOf(index + 2)),
@@ -168,8 +174,11 @@ export class SolisClient {
     let page = first;
     for (let pageNo = 2; first.pages === null || first.pages <= 0; pageNo++) {
       if (page.records.length < SOLIS_PAGE_SIZE) break;
-      if (pageNo > MAX_PAGES) {
-        throw new ProviderError("malformed", `SolisCloud's ${endpoint} claims more than ${MAX_PAGES} pages`);
+      if (pageNo > SOLIS_MAX_PAGES) {
+        throw new ProviderError(
+          "malformed",
+          `SolisCloud's ${endpoint} claims more than ${SOLIS_MAX_PAGES} pages`,
+        );
       }
       page = await pageOf(pageNo);
       records.push(...page.records);
@@ -184,8 +193,11 @@ export class SolisClient {
  */
 export function checkPage<T>(endpoint: string, pageNo: number, page: SolisPage<T>): void {
   if (page.total === null || page.pages === null || page.pages <= 0) return;
-  if (page.pages > MAX_PAGES) {
-    throw new ProviderError("malformed", `SolisCloud's ${endpoint} claims more than ${MAX_PAGES} pages`);
+  if (page.pages > SOLIS_MAX_PAGES) {
+    throw new ProviderError(
+      "malformed",
+      `SolisCloud's ${endpoint} claims more than ${SOLIS_MAX_PAGES} pages`,
+    );
   }
   const expected = pageNo < page.pages ? SOLIS_PAGE_SIZE : page.total - SOLIS_PAGE_SIZE * (page.pages - 1);
   if (page.records.length < expected) {
@@ -198,7 +210,7 @@ export function checkPage<T>(endpoint: string, pageNo: number, page: SolisPage<T
 
 /** The page after `pageNo`, or null when `page` was the last (a full page without a count means more). */
 export function nextPageNo(pageNo: number, page: SolisPage<unknown>): number | null {
-  if (page.records.length === 0 || pageNo >= MAX_PAGES) return null;
+  if (page.records.length === 0 || pageNo >= SOLIS_MAX_PAGES) return null;
   if (page.pages !== null && page.pages > 0) return pageNo < page.pages ? pageNo + 1 : null;
   return page.records.length < SOLIS_PAGE_SIZE ? null : pageNo + 1;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { providerRegistration } from "../../../schema/provider-registry";
-import type { NormalisedAlarm, NormalisedInverter, NormalisedSystem, ProviderAdapter } from "../types";
+import type { NormalisedInverter, NormalisedSystem, ProviderAdapter } from "../types";
 import { checkPage, nextPageNo, SOLIS_PAGE_SIZE, SolisClient, solisUrlProblem } from "./client";
 import { type SolisCredentials, solisCredentialsSchema, solisFields } from "./credentials";
 import { fetchSolisHistory } from "./history";
@@ -17,7 +17,57 @@ const ALARM_DAYS_BACK = 2;
 /** Stations kept waiting for their inverters in the cursor at most (a few pages' worth). */
 const MAX_WAITING = 500;
 
-const inverterJson = z.custom<NormalisedInverter>((value) => typeof value === "object" && value !== null);
+/**
+ * An inverter read before its station, kept in the cursor as a tuple (a third of the object's
+ * JSON): the inverter list runs up to a page of stations ahead, ~250 inverters.
+ */
+const earlyInverterSchema = z.tuple([
+  z.string(),
+  z.string().nullable(),
+  z.string().nullable(),
+  z.number().nullable(),
+  z.custom<NormalisedInverter["state"]>((value) => typeof value === "string"),
+  z.number().nullable(),
+  z.number().nullable(),
+  z.number().nullable(),
+  z.number().nullable(),
+  z.number().nullable(),
+]);
+const packInverter = (inv: NormalisedInverter): z.infer<typeof earlyInverterSchema> => [
+  inv.providerInverterId,
+  inv.serial,
+  inv.model,
+  inv.ratedPowerW,
+  inv.state,
+  inv.powerW,
+  inv.energyTodayWh,
+  inv.energyTotalWh,
+  inv.temperatureC,
+  inv.dataTime,
+];
+const unpackInverter = ([
+  providerInverterId,
+  serial,
+  model,
+  ratedPowerW,
+  state,
+  powerW,
+  energyTodayWh,
+  energyTotalWh,
+  temperatureC,
+  dataTime,
+]: z.infer<typeof earlyInverterSchema>): NormalisedInverter => ({
+  providerInverterId,
+  serial,
+  model,
+  ratedPowerW,
+  state,
+  powerW,
+  energyTodayWh,
+  energyTotalWh,
+  temperatureC,
+  dataTime,
+});
 const page = z.number().int().positive().nullable();
 const solisCursorSchema = z.object({
   stationPage: page,
@@ -29,14 +79,13 @@ const solisCursorSchema = z.object({
   /** The alarm list's dates, fixed for the whole run. */
   alarmFrom: z.string(),
   alarmTo: z.string(),
-  alarms: z.array(z.custom<NormalisedAlarm>((value) => typeof value === "object" && value !== null)),
   waiting: z.array(
     z.object({
       system: z.custom<NormalisedSystem>((value) => typeof value === "object" && value !== null),
       expected: z.number().nullable(),
     }),
   ),
-  early: z.record(z.string(), z.array(inverterJson)),
+  early: z.record(z.string(), z.array(earlyInverterSchema)),
 });
 type SolisCursor = z.infer<typeof solisCursorSchema>;
 const FIRST: Omit<SolisCursor, "alarmFrom" | "alarmTo"> = {
@@ -46,7 +95,6 @@ const FIRST: Omit<SolisCursor, "alarmFrom" | "alarmTo"> = {
   stationPages: null,
   inverterPages: null,
   alarmPages: null,
-  alarms: [],
   waiting: [],
   early: {},
 };
@@ -85,8 +133,10 @@ export const solisAdapter: ProviderAdapter<SolisCredentials> = {
    * unit reads one page of each side by side (100 records per call, instead of a detail call per
    * station or inverter). A station is stored once all its inverters (the station's
    * inverterCount) have been read, whichever page they came on; the cursor carries the stations
-   * still waiting, the inverters read before their station, and the alarms, which are stored with
-   * the last stations so that each finds its station. These lists are where SolisCloud's live
+   * still waiting and the inverters read before their station. The alarm list is read once every
+   * station is stored, a page a unit, each page stored in the unit that read it: each alarm finds
+   * its station and the cursor holds none, whatever the fleet's size (the first unit asks for a
+   * one-record page only to learn the list's length, for the run's progress). These lists are where SolisCloud's live
    * values are (100 records a call), so steady cycles read them too: there are no per-plant calls
    * to spare.
    */
@@ -102,7 +152,9 @@ export const solisAdapter: ProviderAdapter<SolisCredentials> = {
           }
         : solisCursorSchema.parse(JSON.parse(cursor));
     const waiting = new Map(at.waiting.map((entry) => [entry.system.providerSystemId, entry]));
-    const early = new Map(Object.entries(at.early));
+    const early = new Map(
+      Object.entries(at.early).map(([stationId, inverters]) => [stationId, inverters.map(unpackInverter)]),
+    );
     // The inverter list runs ahead of the station list: a station page is read once the inverters
     // already read name a page's worth of stations (or the inverter list has ended), so a listed
     // station is usually complete on arrival and reaches the sockets in the unit that read it,
@@ -114,19 +166,27 @@ export const solisAdapter: ProviderAdapter<SolisCredentials> = {
         early.size >= SOLIS_PAGE_SIZE ||
         (at.stationPages !== null &&
           pagesLeft(at.stationPage, at.stationPages) >= pagesLeft(at.inverterPage, at.inverterPages)));
-    const [stations, inverters, alarms] = await Promise.all([
+    const readAlarms = at.stationPage === null && waiting.size === 0;
+    const [stations, inverters, alarms, alarmCount] = await Promise.all([
       readStations && at.stationPage !== null
         ? listPage(client, "userStationList", at.stationPage, {}, stationSchema)
         : null,
       at.inverterPage !== null
         ? listPage(client, "inverterDetailList", at.inverterPage, {}, inverterSchema)
         : null,
-      at.alarmPage !== null
+      readAlarms && at.alarmPage !== null
         ? listPage(
             client,
             "alarmList",
             at.alarmPage,
             { alarmBeginTime: at.alarmFrom, alarmEndTime: at.alarmTo },
+            alarmSchema,
+          )
+        : null,
+      at.alarmPages === null && !readAlarms && at.alarmPage !== null
+        ? client.page(
+            "alarmList",
+            { alarmBeginTime: at.alarmFrom, alarmEndTime: at.alarmTo, pageNo: 1, pageSize: 1 },
             alarmSchema,
           )
         : null,
@@ -149,8 +209,9 @@ export const solisAdapter: ProviderAdapter<SolisCredentials> = {
       alarmPage: alarms ? nextPageNo(at.alarmPage ?? 1, alarms) : at.alarmPage,
       stationPages: stations?.pages ?? at.stationPages,
       inverterPages: inverters?.pages ?? at.inverterPages,
-      alarmPages: alarms?.pages ?? at.alarmPages,
-      alarms: [...at.alarms, ...(alarms?.records ?? []).map((alarm) => normaliseAlarm(alarm, now))],
+      alarmPages:
+        alarms?.pages ??
+        (alarmCount?.total != null ? Math.ceil(alarmCount.total / SOLIS_PAGE_SIZE) : at.alarmPages),
     };
     const done = next.stationPage === null && next.inverterPage === null && next.alarmPage === null;
     // Stations leave in list order, so a sync stores them as the vendor lists them.
@@ -164,10 +225,14 @@ export const solisAdapter: ProviderAdapter<SolisCredentials> = {
     }
     return {
       systems: ready,
-      alarms: done ? next.alarms : null,
+      alarms: alarms ? alarms.records.map((alarm) => normaliseAlarm(alarm, now)) : null,
       nextCursor: done
         ? null
-        : JSON.stringify({ ...next, waiting: [...waiting.values()], early: Object.fromEntries(early) }),
+        : JSON.stringify({
+            ...next,
+            waiting: [...waiting.values()],
+            early: Object.fromEntries([...early].map(([id, inverters]) => [id, inverters.map(packInverter)])),
+          }),
       pagesRead: (stations ? 1 : 0) + (inverters ? 1 : 0) + (alarms ? 1 : 0),
       totalPages:
         next.stationPages === null || next.inverterPages === null || next.alarmPages === null
