@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { currencyCodes } from "../currencies";
 import { alertEventKinds, alertRuleNames, alertSeverities } from "../domain";
 import { exportFormatSchema } from "./exports";
 import { providerIdSchema } from "./providers";
@@ -67,6 +68,12 @@ export const alertSchema = z.object({
   rule: z.enum(alertRuleNames),
   /** Expected minus actual energy while open; null for vendor alarms without an estimate. */
   lostEnergyKwh: z.number().nullable(),
+  /**
+   * The lost energy at the price in force on the day the alert opened (its site's tariff, else the
+   * organisation's default), in `currency`; null without lost energy or a price.
+   */
+  lostValue: z.number().nullable(),
+  currency: z.enum(currencyCodes).nullable(),
   acknowledgedAt: z.string().nullable(),
   acknowledgedBy: z.string().nullable(),
   /** The member it is assigned to (user id), or null. */

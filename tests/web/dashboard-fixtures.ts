@@ -127,6 +127,8 @@ export function makeAlert(overrides: Partial<Alert> = {}): Alert {
     siteName: "Harbour Roof",
     rule: "vendor_alarm",
     lostEnergyKwh: null,
+    lostValue: null,
+    currency: null,
     acknowledgedAt: null,
     acknowledgedBy: null,
     assignedTo: null,

@@ -32,13 +32,16 @@ export type AlertRowWithNames = Pick<
   system_name: SystemColumns["name"];
   site_id: SiteColumns["id"];
   site_name: SiteColumns["name"];
+  /** The site's zone, else the system's: the alert's days are counted in it. */
+  timezone: SiteColumns["timezone"];
 };
 
 const SELECT_WITH_NAMES = `
   SELECT a.id, a.title, a.message, a.facts, a.severity, a.created_at, a.resolved, a.resolved_at,
     coalesce(a.provider, ms.provider) AS provider, a.code,
     a.device_serial, a.system_id, ms.name AS system_name, s.id AS site_id, s.name AS site_name,
-    a.rule, a.lost_energy_wh, a.acknowledged_at, a.acknowledged_by, a.assigned_to
+    a.rule, a.lost_energy_wh, a.acknowledged_at, a.acknowledged_by, a.assigned_to,
+    coalesce(s.timezone, ms.timezone) AS timezone
   FROM alerts a
   LEFT JOIN monitoring_systems ms ON ms.id = a.system_id AND ms.org_id = a.org_id
   LEFT JOIN sites s ON s.id = ms.site_id AND s.org_id = a.org_id`;

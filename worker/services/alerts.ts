@@ -1,3 +1,4 @@
+import { DateTime } from "luxon";
 import {
   type Alert,
   type AlertFacts,
@@ -19,7 +20,9 @@ import {
   setAlertAssignee,
   setAlertResolved,
 } from "../data/alerts";
+import { loadTariffBook, type TariffBook } from "../data/tariffs";
 import { findOrgMember } from "../data/users";
+import { priceEnergy, roundMoney } from "../domain/losses/money";
 import { type BatchStatement, runBatch } from "../lib/db";
 import { invalidField, notFound } from "../lib/errors";
 import { fleetStoreOf } from "../lib/fleet-store";
@@ -40,7 +43,19 @@ function factsOf(json: string | null): AlertFacts | null {
   }
 }
 
-const toAlert = (row: AlertRowWithNames, events: AlertEventRow[]): Alert => ({
+/** The lost energy's value at the price in force on the alert's first day at its site. */
+function lostValueOf(row: AlertRowWithNames, prices: TariffBook) {
+  if (row.lost_energy_wh === null) return { lostValue: null, currency: null };
+  const date = DateTime.fromMillis(row.created_at, { zone: row.timezone ?? "UTC" }).toISODate() ?? "";
+  const price = prices.priceOn(row.site_id, date);
+  if (!price) return { lostValue: null, currency: null };
+  return {
+    lostValue: roundMoney(priceEnergy(Math.round(row.lost_energy_wh) / 1000, price, price.currency)),
+    currency: price.currency,
+  };
+}
+
+const toAlert = (row: AlertRowWithNames, events: AlertEventRow[], prices: TariffBook): Alert => ({
   id: row.id,
   title: row.title,
   message: row.message,
@@ -58,6 +73,7 @@ const toAlert = (row: AlertRowWithNames, events: AlertEventRow[]): Alert => ({
   siteName: row.site_name,
   rule: row.rule,
   lostEnergyKwh: row.lost_energy_wh === null ? null : Math.round(row.lost_energy_wh) / 1000,
+  ...lostValueOf(row, prices),
   acknowledgedAt: iso(row.acknowledged_at),
   acknowledgedBy: row.acknowledged_by,
   assignedTo: row.assigned_to,
@@ -73,18 +89,21 @@ const toAlert = (row: AlertRowWithNames, events: AlertEventRow[]): Alert => ({
 });
 
 async function withHistory(org: OrgContext, rows: AlertRowWithNames[]): Promise<Alert[]> {
-  const events = await listAlertEvents(
-    org.db,
-    org.user.orgId,
-    rows.map((r) => r.id),
-  );
+  const [events, prices] = await Promise.all([
+    listAlertEvents(
+      org.db,
+      org.user.orgId,
+      rows.map((r) => r.id),
+    ),
+    loadTariffBook(org.db, org.user.orgId),
+  ]);
   const byAlert = new Map<string, AlertEventRow[]>();
   for (const event of events) {
     const list = byAlert.get(event.alert_id) ?? [];
     list.push(event);
     byAlert.set(event.alert_id, list);
   }
-  return rows.map((row) => toAlert(row, byAlert.get(row.id) ?? []));
+  return rows.map((row) => toAlert(row, byAlert.get(row.id) ?? [], prices));
 }
 
 /** A page of alerts with their history: `pageSize` of them (`limit` unless given) after the pages before. */
@@ -115,9 +134,14 @@ export function alertPages(ctx: UserContext, query: AlertsQuery, pageSize: numbe
   const org = authorizeOrgAction(ctx, "org:read");
   return (async function* () {
     let after: AlertCursor | null = null;
+    let prices: TariffBook | null = null;
     for (;;) {
       const rows = await listAlerts(org.db, org.user.orgId, query, { limit: pageSize, after });
-      if (rows.length > 0) yield rows.map((row) => toAlert(row, []));
+      if (rows.length > 0) {
+        prices ??= await loadTariffBook(org.db, org.user.orgId);
+        const book = prices;
+        yield rows.map((row) => toAlert(row, [], book));
+      }
       const last = rows.at(-1);
       if (!last || rows.length < pageSize) return;
       after = alertCursorOf(last);

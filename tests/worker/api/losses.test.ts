@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sandboxAccounts } from "../../../sandbox/accounts";
 import { createSandbox } from "../../../sandbox/app";
 import { LOSS_PLANTS, type LossScenario, lossTruth } from "../../../sandbox/losses";
+import type { Alert } from "../../../schema/api/alerts";
 import {
   type LossesAnswer,
   type LossRankingAnswer,
@@ -197,7 +198,7 @@ describe("losses of the sandbox's losses account", () => {
     }
   });
 
-  it("values each day's energy at the price in force that day", async () => {
+  it("values each day's energy, and each alert's lost energy, at the price in force that day", async () => {
     const { owner, sites } = fleet;
     const change = shiftDate(today, -10);
     for (const body of [
@@ -233,6 +234,29 @@ describe("losses of the sandbox's losses account", () => {
     for (const day of clipping.days) {
       expect(day.lostValue).toBeCloseTo((day.expectedKwh - day.actualKwh) * 0.1, 1);
     }
+
+    // Alerts carry their lost energy's value at the price of the day they opened.
+    const insertAlert = (id: string, systemId: string, createdAt: number, lostWh: number) =>
+      env.DB.prepare(
+        `INSERT INTO alerts (id, org_id, system_id, title, message, severity, created_at, resolved, rule, lost_energy_wh)
+         VALUES (?, ?, ?, 'No production', 'No production', 'critical', ?, 0, 'no_production', ?)`,
+      )
+        .bind(id, owner.orgId, systemId, createdAt, lostWh)
+        .run();
+    const recent = crypto.randomUUID();
+    const older = crypto.randomUUID();
+    const clipped = crypto.randomUUID();
+    await insertAlert(recent, fleet.systems.get("outages") ?? "", Date.now() - 3_600_000, 12_400);
+    await insertAlert(older, fleet.systems.get("outages") ?? "", Date.now() - 20 * 86_400_000, 10_000);
+    await insertAlert(clipped, fleet.systems.get("clipping") ?? "", Date.now() - 3_600_000, 5_000);
+    const alerts = await expectStatus<Alert[]>(
+      await call("/api/alerts?limit=50", { token: owner.token }),
+      200,
+    );
+    const alertOf = (id: string) => alerts.find((alert) => alert.id === id);
+    expect(alertOf(recent)).toMatchObject({ lostEnergyKwh: 12.4, lostValue: 4.96, currency: "EUR" });
+    expect(alertOf(older)).toMatchObject({ lostEnergyKwh: 10, lostValue: 2.5, currency: "EUR" });
+    expect(alertOf(clipped)).toMatchObject({ lostEnergyKwh: 5, lostValue: 0.5, currency: "EUR" });
 
     const ranking = lossRankingAnswerSchema.parse(
       await expectStatus<LossRankingAnswer>(
