@@ -2,7 +2,7 @@ import type { SqlRow } from "../../schema/sql-row";
 import type { irradianceFetches, irradianceHourly } from "../../schema/tables";
 import type { WeatherHour } from "../domain/solar/plane-of-array";
 import type { Db } from "../lib/db";
-import { locationKeySql } from "./system-place";
+import { locationKeySql, SYSTEM_LOCATION_KEY, SYSTEM_WITH_SITE } from "./system-place";
 
 export interface IrradianceLocation {
   key: string;
@@ -161,4 +161,16 @@ export async function deleteIrradianceHoursBefore(db: Db, before: number, maxRow
     .bind(before, maxRows)
     .raw();
   return removed.length;
+}
+
+/** The distinct places (location keys) of the listed systems of an organisation that have one. */
+export async function systemLocationKeys(db: Db, orgId: string, systemIds: string[]): Promise<string[]> {
+  const rows = await db.$client
+    .prepare(
+      `SELECT DISTINCT ${SYSTEM_LOCATION_KEY} AS key FROM ${SYSTEM_WITH_SITE}
+       WHERE ms.org_id = ? AND ms.id IN (SELECT value FROM json_each(?)) AND ${SYSTEM_LOCATION_KEY} IS NOT NULL`,
+    )
+    .bind(orgId, JSON.stringify(systemIds))
+    .all<{ key: string }>();
+  return rows.results.map((row) => row.key);
 }

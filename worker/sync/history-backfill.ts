@@ -1,8 +1,10 @@
 import type { ProviderConnectionRow } from "../../schema/tables";
 import { findConnectionById } from "../data/connections";
 import { listConnectionSystems } from "../data/history";
+import { systemLocationKeys } from "../data/irradiance";
 import { localDay } from "../domain/energy/local-day";
 import { GAP_SLOT_MS, HISTORY_DAYS } from "../domain/history/gaps";
+import { fetchWeatherHistory } from "../engines/irradiance";
 import type { StoredHistoryDay } from "../fleet/store";
 import { fleetStoreFor } from "../lib/fleet-store";
 import { ProviderError } from "../providers/errors";
@@ -98,7 +100,7 @@ export async function planPlants(
       slotMs: options.slotMs ?? GAP_SLOT_MS,
     },
   );
-  return gaps
+  const planned = gaps
     .filter((gap) => gap.dates.length > 0)
     .map((gap) => ({
       systemId: gap.systemId,
@@ -106,6 +108,35 @@ export async function planPlants(
       timezone: gap.timezone,
       dates: gap.dates,
     }));
+  await weatherWithHistory(deps, orgId, planned);
+  return planned;
+}
+
+/** Places whose past weather one planning step fetches at most; the rest come with the hourly refresh. */
+const WEATHER_PLACES_PER_STEP = 20;
+
+/**
+ * The weather service's past hours for the places of plants whose history is about to be read, so
+ * their expected energy, PR and losses exist for the backfilled days (a failure is left to the
+ * hourly refresh; the history goes on).
+ */
+async function weatherWithHistory(deps: SyncDeps, orgId: string, plants: PlannedPlant[]) {
+  if (plants.length === 0) return;
+  try {
+    const keys = await systemLocationKeys(
+      deps.db,
+      orgId,
+      plants.map((plant) => plant.systemId),
+    );
+    await fetchWeatherHistory({
+      env: deps.env,
+      now: deps.now(),
+      locationKeys: keys.slice(0, WEATHER_PLACES_PER_STEP),
+      fetch: deps.fetch,
+    });
+  } catch (error) {
+    console.warn(JSON.stringify({ msg: "weather history failed", orgId, error: String(error) }));
+  }
 }
 
 /**

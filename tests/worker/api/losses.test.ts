@@ -12,7 +12,6 @@ import {
   lossRankingAnswerSchema,
 } from "../../../schema/api/losses";
 import { shiftDate } from "../../../worker/domain/losses/days";
-import { refreshIrradiance } from "../../../worker/engines/irradiance";
 import { createDb } from "../../../worker/lib/db";
 import { localBudget } from "../../../worker/providers/budget";
 import { froniusAdapter } from "../../../worker/providers/fronius";
@@ -22,8 +21,8 @@ import { call, expectError, expectStatus, registerOwner, type TestUser } from ".
 
 /*
  * Losses through the real runtime, on the real clock: the sandbox's losses account is connected,
- * its past 30 days come through the vendor's history, the weather service's past hours through
- * the irradiance job, the fleet store accounts the days, and the API answers them. Every category
+ * its past 30 days come through the vendor's history with the weather service's past hours for
+ * its places, the fleet store accounts the days, and the API answers them. Every category
  * is checked against what the sandbox injected (sandbox/losses.ts).
  */
 
@@ -87,10 +86,19 @@ async function connectLossesAccount(): Promise<Fleet> {
     },
     connection?.id ?? "",
   );
-  // The irradiance job fetches every new place's past with its first call.
-  for (let run = 0; run < 10; run++) {
-    const { due } = await refreshIrradiance({ env, now: Date.now() });
-    if (due === 0) break;
+  // The weather service's past hours came with the history: each site's place reaches back over it.
+  const places = await env.DB.prepare(
+    `SELECT f.location_key, f.history_from, (SELECT count(*) FROM irradiance_hourly h
+       WHERE h.location_key = f.location_key AND h.direct_wm2 IS NOT NULL) AS hours
+     FROM irradiance_fetches f WHERE f.location_key IN (
+       SELECT printf('%.2f,%.2f', s.latitude, s.longitude) FROM sites s WHERE s.org_id = ?)`,
+  )
+    .bind(owner.orgId)
+    .all<{ location_key: string; history_from: number | null; hours: number }>();
+  expect(places.results).toHaveLength(LOSS_PLANTS.length);
+  for (const place of places.results) {
+    expect(place.history_from ?? Date.now()).toBeLessThanOrEqual(Date.now() - 31 * 86_400_000);
+    expect(place.hours).toBeGreaterThanOrEqual(31 * 24);
   }
   const settled = await storeOf(owner.orgId).settleLosses(owner.orgId, Date.now());
   expect(settled.remaining).toBe(0);
