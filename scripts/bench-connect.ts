@@ -16,6 +16,7 @@
 //   HISTORY_WINDOW_S=180     how long the history backfill is watched after listing
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
@@ -153,6 +154,35 @@ const percentile = (values: number[], q: number) => {
 const ms = (v: number) => `${Math.round(v)} ms`;
 const s = (v: number) => `${(v / 1000).toFixed(1)} s`;
 
+/** A POST on a new TCP connection (no keep-alive pool). */
+function postOnFreshConnection(route: string, token: string, body: unknown) {
+  const payload = JSON.stringify(body);
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = httpRequest(
+      `${origin}${route}`,
+      {
+        method: "POST",
+        agent: false,
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(payload),
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => {
+          text += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
 async function json<T>(method: string, route: string, token?: string, body?: unknown): Promise<T> {
   const res = await fetch(`${origin}${route}`, {
     method,
@@ -284,16 +314,14 @@ async function main() {
   const savedAt = Date.now();
   let answeredMs = Number.NaN;
   let saveAnswer = "";
-  const saved = fetch(`${origin}/api/credentials`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
-    body: JSON.stringify({
-      provider: "solis",
-      credentials: { keyId: account.keyId, keySecret: account.keySecret },
-    }),
-  }).then(async (res) => {
+  // On a connection of its own: a pooled keep-alive connection the app closes as it idles would
+  // fail the save with "other side closed", and a POST is not retried.
+  const saved = postOnFreshConnection("/api/credentials", owner.token, {
+    provider: "solis",
+    credentials: { keyId: account.keyId, keySecret: account.keySecret },
+  }).then((res) => {
     answeredMs = Date.now() - savedAt;
-    saveAnswer = `${res.status} ${(await res.text()).slice(0, 160)}`;
+    saveAnswer = `${res.status} ${res.text.slice(0, 160)}`;
   });
   let listedMs = Number.NaN;
   const listed = (async () => {
