@@ -2,10 +2,17 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import react from "@vitejs/plugin-react";
 import { type Request as MiniflareRequest, Response as MiniflareResponse } from "miniflare";
+import type { Plugin } from "vite";
 import { configDefaults, defineConfig } from "vitest/config";
 import { createSandbox } from "./sandbox/app.ts";
-import { SandboxFaults } from "./sandbox/faults.ts";
-import { sandboxUrlVariables } from "./schema/provider-registry.ts";
+import { faultVendors, SandboxFaults } from "./sandbox/faults.ts";
+import {
+  type ProviderRegistration,
+  providerRegistrations,
+  sandboxUrlVariables,
+} from "./schema/provider-registry.ts";
+import { providerEmulators as fixtureEmulators } from "./tests/fixtures/providers/emulators.ts";
+import { providerRegistrations as fixtureRegistrations } from "./tests/fixtures/providers/provider-list.ts";
 import { workerOptimizedDeps } from "./tests/worker-deps.ts";
 import { routerPlugin } from "./vite.config.ts";
 
@@ -26,9 +33,7 @@ const testSandbox = createSandbox({ clock: () => (solisLimitClockMs += 1000) });
  */
 const benchRateLimitPercent = Number(process.env.BENCH_RATE_LIMIT_PERCENT ?? 5);
 const benchFaults = new SandboxFaults();
-for (const vendor of ["solis", "fronius", "sma", "solax", "solax-openapi"] as const) {
-  benchFaults.rateLimitShare(vendor, benchRateLimitPercent);
-}
+for (const vendor of faultVendors) benchFaults.rateLimitShare(vendor, benchRateLimitPercent);
 const benchSandbox = createSandbox({ faults: benchFaults });
 
 const sandboxOutbound = (sandbox: typeof testSandbox) => async (request: MiniflareRequest) => {
@@ -52,8 +57,14 @@ const sqlAsText = () => ({
   },
 });
 
-/** The worker under test inside workerd, with the D1 migrations and the sandbox as the outside world. */
-const workerdPlugin = (sandbox: typeof testSandbox) =>
+/**
+ * The worker under test inside workerd, with the D1 migrations and the sandbox as the outside world
+ * (each registered vendor URL pointed at its mount).
+ */
+const workerdPlugin = (
+  sandbox: typeof testSandbox,
+  registrations: readonly ProviderRegistration[] = providerRegistrations,
+) =>
   cloudflareTest(async () => ({
     main: "./worker/index.ts",
     wrangler: { configPath: "./wrangler.toml" },
@@ -67,7 +78,7 @@ const workerdPlugin = (sandbox: typeof testSandbox) =>
         APP_ENV: "test",
         // Accounts are created by the hundred; production hashes with 100,000 iterations.
         PASSWORD_ITERATIONS: "1000",
-        ...sandboxUrlVariables(SANDBOX),
+        ...sandboxUrlVariables(SANDBOX, registrations),
         WEATHER_API_URL: `${SANDBOX}/weather`,
         GEOCODER_URL: `${SANDBOX}/geocoder`,
         // The geocoder's one call a second and 5 s limit, shortened: lookups would wait on the real clock.
@@ -84,6 +95,36 @@ const workerdPlugin = (sandbox: typeof testSandbox) =>
       outboundService: sandboxOutbound(sandbox),
     },
   }));
+
+/**
+ * The provider fixture project registers a sixth provider (tests/fixtures/providers/example/) the
+ * way a real one is registered: its lines in copies of the three lists a provider is named in
+ * (schema/provider-list.ts, worker/providers/implementations.ts, sandbox/emulators.ts), which this
+ * plugin puts in place of those lists for the project's worker, sandbox and client modules. The
+ * copies import the real lists; nothing outside this project sees the fixture.
+ */
+const fixtureLists = new Map(
+  ["schema/provider-list.ts", "worker/providers/implementations.ts", "sandbox/emulators.ts"].map((list) => [
+    path.join(root, list),
+    path.join(root, "tests/fixtures/providers", path.basename(list)),
+  ]),
+);
+const fixtureProviders = (): Plugin => ({
+  name: "fixture-providers",
+  enforce: "pre",
+  async resolveId(source, importer, options) {
+    if (!/(provider-list|implementations|emulators)(\.ts)?$/.test(source)) return null;
+    if (importer && [...fixtureLists.values()].includes(importer)) return null;
+    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+    const fixture = resolved && fixtureLists.get(resolved.id);
+    return fixture ? { ...resolved, id: fixture } : resolved;
+  },
+});
+const fixtureSandbox = createSandbox({
+  clock: () => (solisLimitClockMs += 1000),
+  providers: { registrations: fixtureRegistrations, emulators: fixtureEmulators },
+});
+const fixtureProviderTests = ["tests/worker/providers/fixture-provider.test.ts"];
 
 /**
  * Each worker test file starts its own runtime, which loads the worker's whole module graph again;
@@ -120,7 +161,7 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["tests/worker/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, ...sharedRuntimeWorkerTests],
+          exclude: [...configDefaults.exclude, ...sharedRuntimeWorkerTests, ...fixtureProviderTests],
           setupFiles: ["./tests/worker/apply-migrations.ts"],
           deps: workerDeps,
         },
@@ -131,6 +172,15 @@ export default defineConfig({
           name: "worker-shared",
           include: sharedRuntimeWorkerTests,
           isolate: false,
+          setupFiles: ["./tests/worker/apply-migrations.ts"],
+          deps: workerDeps,
+        },
+      },
+      {
+        plugins: [workerdPlugin(fixtureSandbox, fixtureRegistrations), sqlAsText(), fixtureProviders()],
+        test: {
+          name: "worker-fixture",
+          include: fixtureProviderTests,
           setupFiles: ["./tests/worker/apply-migrations.ts"],
           deps: workerDeps,
         },

@@ -1,8 +1,23 @@
 import type { Context, MiddlewareHandler } from "hono";
+import {
+  type ProviderRegistration,
+  providerRegistrations,
+  type RegisteredFaultVendor,
+} from "../schema/provider-registry";
 import { hash } from "./simulation";
 
-/** The emulators whose calls can be faulted on demand. */
-export type FaultVendor = "solis" | "fronius" | "sma" | "solax" | "solax-openapi";
+/**
+ * The emulators whose calls can be faulted on demand: each API provider's, or each fault group its
+ * registration's URLs name.
+ */
+export type FaultVendor = RegisteredFaultVendor;
+
+/** Every fault group of the registered providers, in registration order. */
+export const faultVendors = [
+  ...new Set(
+    providerRegistrations.flatMap((p: ProviderRegistration) => p.urls.map((url) => url.faults ?? p.id)),
+  ),
+] as FaultVendor[];
 
 /**
  * A fault that holds for every call of a vendor until cleared, answered as that vendor would:

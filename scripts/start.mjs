@@ -7,6 +7,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { tsImport } from "tsx/esm/api";
 import { ensureDevVars } from "./lib/dev-vars.mjs";
 import { root, runWrangler, spawnWrangler } from "./lib/wrangler.mjs";
 
@@ -41,16 +42,11 @@ runWrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], { quiet:
 // own sandbox, a real vendor).
 let sandbox;
 const sandboxVars = [];
+// The variables derive from the provider registrations (schema/provider-registry.ts).
+const { passedThrough, sandboxVariables } = await tsImport("./lib/sandbox-env.ts", import.meta.url);
 if (values["no-sandbox"]) {
   for (const [name, url] of Object.entries(process.env)) {
-    if (
-      /^(SOLIS|FRONIUS|SMA|SOLAX|WEATHER|GEOCODER|EMAIL)_[A-Z_]*(URL|KEY)$|^APP_URL$|^SYNC_[A-Z_]+$/.test(
-        name,
-      ) &&
-      url
-    ) {
-      sandboxVars.push("--var", `${name}:${url}`);
-    }
+    if (passedThrough(name) && url) sandboxVars.push("--var", `${name}:${url}`);
   }
 } else {
   const tsx = path.join(root, "node_modules", "tsx", "dist", "cli.mjs");
@@ -58,22 +54,10 @@ if (values["no-sandbox"]) {
     cwd: root,
     stdio: "inherit",
   });
-  const origin = `http://127.0.0.1:${values["sandbox-port"]}`;
-  const urls = {
-    SOLIS_API_URL: `${origin}/solis`,
-    FRONIUS_API_URL: `${origin}/fronius`,
-    SMA_API_URL: `${origin}/sma`,
-    SMA_AUTH_URL: `${origin}/sma-auth`,
-    SMA_CONSENT_URL: `${origin}/sma-auth`,
-    SOLAX_API_URL: `${origin}/solax`,
-    SOLAX_OPENAPI_URL: `${origin}/solax-openapi`,
-    WEATHER_API_URL: `${origin}/weather`,
-    GEOCODER_URL: `${origin}/geocoder`,
-    EMAIL_API_URL: `${origin}/mail`,
-    EMAIL_API_KEY: "sandbox",
-    // Links in e-mail sent by the cron (no request to take an origin from).
-    APP_URL: `http://127.0.0.1:${values.port}`,
-  };
+  const urls = sandboxVariables(
+    `http://127.0.0.1:${values["sandbox-port"]}`,
+    `http://127.0.0.1:${values.port}`,
+  );
   for (const [name, url] of Object.entries(urls)) {
     // An explicit environment variable wins, so a real vendor can be tried locally.
     sandboxVars.push("--var", `${name}:${process.env[name] ?? url}`);

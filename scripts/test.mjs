@@ -88,7 +88,9 @@ function vitest(name, projects, reportName, options) {
 // printed in one piece when it ends.
 const jsdomRun = await vitest("vitest (web, node)", ["web", "node"], "vitest-web.json", { inherit: true });
 const [workerRun, e2eRun] = await Promise.all([
-  vitest("vitest (worker)", ["worker", "worker-shared"], "vitest-worker.json", { inherit: true }),
+  vitest("vitest (worker)", ["worker", "worker-shared", "worker-fixture"], "vitest-worker.json", {
+    inherit: true,
+  }),
   built ? vitest("vitest (e2e)", ["e2e"], "vitest-e2e.json") : null,
 ]);
 await Promise.all(checks);

@@ -1,9 +1,12 @@
 import { z } from "zod";
+import { breakdownProviderIds } from "../provider-registry";
 import { dashboardMetricSchema } from "./metrics";
-import type { ProviderId } from "./providers";
 
-/** The provider breakdown covers the API providers; meteronline (a CSV import) stays out of totals. */
-export const summaryProviders = ["solis", "sma", "solax", "fronius"] as const satisfies readonly ProviderId[];
+/**
+ * The provider breakdown covers the API providers (in their registrations' `breakdownPosition`);
+ * meteronline (a CSV import) stays out of totals.
+ */
+export const summaryProviders = breakdownProviderIds;
 export type SummaryProvider = (typeof summaryProviders)[number];
 
 /** The fleet's totals over the systems that count (every provider but meteronline). */

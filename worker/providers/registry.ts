@@ -1,13 +1,10 @@
 import type { ProviderId } from "../../schema/api/providers";
+import { providerRegistrations } from "../../schema/provider-registry";
 import type { Env } from "../env";
 import { type CallBudget, sharedBudget } from "./budget";
 import { ProviderError } from "./errors";
-import { froniusAdapter } from "./fronius";
-import { meteronlineDefinition } from "./meteronline/definition";
+import { providerImplementations } from "./implementations";
 import { credentialValues, redactSecrets } from "./redact";
-import { smaAdapter } from "./sma";
-import { solaxAdapter } from "./solax";
-import { solisAdapter } from "./solis";
 import type { ProviderAdapter, ProviderDefinition, ProviderUrls } from "./types";
 
 /** A ProviderError as it may leave the adapter: without any of the credential's own values. */
@@ -37,18 +34,26 @@ function guarded<C>(adapter: ProviderAdapter<C>): ProviderAdapter<C> {
   };
 }
 
-/**
- * Every provider Sunfleet knows, in the order the product lists them. Adding a provider means
- * adding its folder and one entry here.
- */
-const apiAdapters: ProviderAdapter[] = [
-  guarded(solisAdapter),
-  guarded(froniusAdapter),
-  guarded(smaAdapter),
-  guarded(solaxAdapter),
-] as ProviderAdapter[];
+const implementations: Readonly<Record<string, ProviderDefinition>> = providerImplementations;
 
-export const providerDefinitions: ProviderDefinition[] = [meteronlineDefinition, ...apiAdapters];
+const isAdapter = (definition: ProviderDefinition): definition is ProviderAdapter =>
+  definition.ingestion === "api";
+
+/**
+ * Every provider Sunfleet knows, in registration order (schema/provider-list.ts): each
+ * registration's code from worker/providers/implementations.ts, API adapters guarded.
+ */
+export const providerDefinitions: ProviderDefinition[] = providerRegistrations.map((registration) => {
+  const definition = implementations[registration.id];
+  if (!definition) {
+    throw new Error(
+      `${registration.id} is registered without its code in worker/providers/implementations.ts`,
+    );
+  }
+  return isAdapter(definition) ? guarded(definition) : definition;
+});
+
+const apiAdapters: ProviderAdapter[] = providerDefinitions.filter(isAdapter);
 
 export function findProvider(id: ProviderId): ProviderDefinition | undefined {
   return providerDefinitions.find((p) => p.id === id);

@@ -1,19 +1,14 @@
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
 import { hasCapacity } from "../../../schema/api/metrics";
 import type { ProviderId } from "../../../schema/api/providers";
+import { apiFirstProviderIds } from "../../../schema/provider-registry";
 
 /** Kilograms of CO2 a kWh of solar energy avoids, and trees it equals. */
 export const CO2_KG_PER_KWH = 0.92;
 export const TREES_PER_KWH = 0.045;
 
-/** The list's filter buttons, in a fixed order after All. */
-export const providerFilters = [
-  "solis",
-  "fronius",
-  "sma",
-  "solax",
-  "meteronline",
-] as const satisfies readonly ProviderId[];
+/** The list's filter buttons after All: every registered provider, the API ones first. */
+export const providerFilters = apiFirstProviderIds;
 export type ProviderFilter = "all" | ProviderId;
 
 export function filterByProvider(records: AnalyticsRecord[], filter: ProviderFilter): AnalyticsRecord[] {

@@ -1,3 +1,4 @@
+import type { RegisteredProviderId } from "../../../../schema/provider-registry";
 import type { Leaves } from "../public/en";
 
 /** Strings of the landing page: loaded by its route (lib/i18n loadStringSet). */
@@ -13,13 +14,14 @@ export const landingEn = {
     providersTitle: "Works with the providers you already use",
     providersSubtitle:
       "Connect your accounts with their API credentials and Sunfleet imports your sites and inverters.",
+    // One line per registered provider (schema/provider-list.ts); es and fr have the same keys.
     providers: {
       meteronline: "Weather-aware monitoring for PV installations.",
       solis: "SolisCloud inverters and stations.",
       fronius: "Fronius Solar.web systems and inverters.",
       sma: "SMA Sunny Portal plants and devices.",
       solax: "SolaX Cloud inverters and batteries.",
-    },
+    } satisfies Record<RegisteredProviderId, string>,
     aiTitle: "Analytics that add up",
     aiSubtitle:
       "Sunfleet compares every system with the energy its weather should have given, splits the shortfall by cause and prices it at your tariff.",
