@@ -7,8 +7,9 @@ import type { Db } from "../lib/db";
 import { renderMail } from "../mail/layout";
 import { mailOrigin, unsubscribeUrl } from "../mail/links";
 import type { MailAttachment } from "../mail/mailer";
-import { formatMailEnergy, formatMailPercent, mailMessages } from "../mail/messages";
+import { formatMailEnergy, formatMailMoney, formatMailPercent, mailMessages } from "../mail/messages";
 import { deliverMail, queueMail } from "../mail/outbox";
+import { type FleetLosses, fleetLosses } from "./fleet-losses";
 import { buildFleetReport, type FleetReport, type SiteFigures } from "./fleet-report";
 
 export const DIGEST_KIND = "weekly_digest";
@@ -109,9 +110,13 @@ function digestContent(
   };
 }
 
-/** The monthly report's CSV: one row per site (UTF-8 with BOM, as every export). */
-export const monthlyReportCsv = (month: string, report: FleetReport) =>
-  toCsv(
+/**
+ * The monthly report's CSV: one row per site (UTF-8 with BOM, as every export), with its loss
+ * account: what it lost (kWh), its value in the report's currency and the main cause.
+ */
+export const monthlyReportCsv = (month: string, report: FleetReport, losses: FleetLosses) => {
+  const accounts = new Map(losses.sites.map((site) => [site.siteId, site]));
+  return toCsv(
     [
       "month",
       "site id",
@@ -121,18 +126,75 @@ export const monthlyReportCsv = (month: string, report: FleetReport) =>
       "performance ratio",
       "availability",
       "energy lost (Wh)",
+      "losses (kWh)",
+      "lost value",
+      "currency",
+      "main cause",
     ],
-    report.sites.map((s) => [
-      month,
-      s.siteId,
-      s.siteName,
-      Math.round(s.energyWh),
-      Math.round(s.expectedWh),
-      s.performanceRatio,
-      s.availability,
-      Math.round(s.lostEnergyWh),
-    ]),
+    report.sites.map((s) => {
+      const account = accounts.get(s.siteId);
+      return [
+        month,
+        s.siteId,
+        s.siteName,
+        Math.round(s.energyWh),
+        Math.round(s.expectedWh),
+        s.performanceRatio,
+        s.availability,
+        Math.round(s.lostEnergyWh),
+        account?.lostKwh ?? null,
+        account?.lostValue ?? null,
+        account?.lostValue == null ? null : losses.currency,
+        account?.mainCause ?? null,
+      ];
+    }),
   );
+};
+
+/** How many of the sites that lost most the report's table names; the CSV holds every site. */
+export const REPORT_LOSS_SITES = 10;
+
+/** The report's losses section: the fleet's losses, their value, the recoverable part, the weather beside. */
+function lossesSection(losses: FleetLosses, language: Language) {
+  const words = mailMessages[language];
+  if (losses.expectedKwh <= 0) return { paragraphs: [words.lossesNone], tables: [] };
+  const energy = (kwh: number) => formatMailEnergy(kwh * 1000, language);
+  const share = (kwh: number) => formatMailPercent(kwh / losses.expectedKwh, language);
+  const money = (amount: number | null) =>
+    amount === null || losses.currency === null
+      ? words.noData
+      : formatMailMoney(amount, losses.currency, language);
+  const paragraphs = [
+    words.lossesSummary(energy(losses.lostKwh), share(losses.lostKwh), energy(losses.expectedKwh)),
+    words.lossesRecoverable(energy(losses.recoverableKwh), share(losses.recoverableKwh)),
+    losses.currency !== null && losses.lostValue !== null
+      ? words.lossesValue(money(losses.lostValue))
+      : words.lossesNoPrice,
+    ...(losses.weatherKwh > 0 ? [words.lossesWeather(energy(losses.weatherKwh))] : []),
+  ];
+  const lost = losses.sites.filter((site) => site.lostKwh > 0);
+  const shown = lost.slice(0, REPORT_LOSS_SITES);
+  const c = words.lossColumns;
+  const tables =
+    shown.length === 0
+      ? []
+      : [
+          {
+            caption:
+              lost.length > shown.length
+                ? `${words.lossesBySite} (${words.lossesMore(lost.length - shown.length)})`
+                : words.lossesBySite,
+            header: [c.site, c.lost, c.value, c.cause],
+            rows: shown.map((site) => [
+              site.siteName,
+              energy(site.lostKwh),
+              money(site.lostValue),
+              site.mainCause ? words.lossCategory[site.mainCause] : words.noData,
+            ]),
+          },
+        ];
+  return { paragraphs, tables };
+}
 
 function base64Utf8(text: string): string {
   const bytes = new TextEncoder().encode(text);
@@ -147,6 +209,7 @@ function reportContent(
   recipient: MailRecipient,
   period: MailPeriod,
   report: FleetReport,
+  losses: FleetLosses,
   unsubscribe: string,
   origin: string,
 ) {
@@ -157,8 +220,9 @@ function reportContent(
   const subject = words.reportSubject(month);
   const attachment: MailAttachment = {
     filename: `sunfleet-report-${period.key}.csv`,
-    content: base64Utf8(monthlyReportCsv(period.key, report)),
+    content: base64Utf8(monthlyReportCsv(period.key, report, losses)),
   };
+  const lossesPart = lossesSection(losses, language);
   return {
     subject,
     attachments: [attachment],
@@ -167,6 +231,7 @@ function reportContent(
         words.reportIntro(month),
         words.alertCounts(report.alertsOpened, report.alertsClosed),
         words.energyLost(formatMailEnergy(report.lostEnergyWh, language)),
+        ...lossesPart.paragraphs,
       ],
       tables: [
         {
@@ -174,6 +239,7 @@ function reportContent(
           header: [c.name, c.energy, c.expected, c.pr, c.availability, c.lost],
           rows: report.sites.map((s) => siteRow(s, language, words.noData, true)),
         },
+        ...lossesPart.tables,
       ],
       action: { label: words.openFleet, url: `${origin}/app/dashboard` },
       unsubscribe: { label: words.unsubscribeReport, url: unsubscribe },
@@ -202,6 +268,18 @@ export async function sendPeriodicMail({ env, db, now }: { env: Env; db: Db; now
     }
     return report;
   };
+  const lossAccounts = new Map<string, Promise<FleetLosses>>();
+  const lossesOf = (orgId: string, period: MailPeriod) => {
+    const from = period.start.toISODate() ?? "";
+    const to = period.end.minus({ days: 1 }).toISODate() ?? "";
+    const key = `${orgId}|${from}|${to}`;
+    let losses = lossAccounts.get(key);
+    if (!losses) {
+      losses = fleetLosses({ db, env }, orgId, from, to);
+      lossAccounts.set(key, losses);
+    }
+    return losses;
+  };
   const queued: string[] = [];
   const origin = mailOrigin(env);
   for (const recipient of await listPeriodicRecipients(db)) {
@@ -228,6 +306,7 @@ export async function sendPeriodicMail({ env, db, now }: { env: Env; db: Db; now
               recipient,
               period,
               report,
+              await lossesOf(recipient.orgId, period),
               await unsubscribeUrl(env, recipient.id, "monthlyReports", now),
               origin,
             );

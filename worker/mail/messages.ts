@@ -1,4 +1,5 @@
 import type { AlertRuleName, AlertSeverity, Language } from "../../schema/domain";
+import type { LossCategory } from "../domain/losses/types";
 
 /** Every mail's words, in each language a member can choose. */
 export const mailMessages = {
@@ -51,6 +52,30 @@ export const mailMessages = {
     },
     alertCounts: (opened: number, closed: number) => `Alerts: ${opened} opened, ${closed} closed.`,
     energyLost: (kwh: string) => `Energy lost to open alerts: ${kwh}.`,
+    lossesTitle: "Losses",
+    lossesSummary: (lost: string, share: string, expected: string) =>
+      `Losses: ${lost} lost, ${share} of the ${expected} expected.`,
+    lossesRecoverable: (kwh: string, share: string) =>
+      `Recoverable (downtime, partial outages, soiling, underperformance): ${kwh}, ${share} of the expected energy.`,
+    lossesValue: (value: string) => `What the losses cost: ${value}.`,
+    lossesNoPrice:
+      "No price of energy is set, so the losses have no value yet: set one on a site or in Settings.",
+    lossesWeather: (kwh: string) =>
+      `Beside the losses, the weather took ${kwh}: the energy a clear sky would have added to the expected.`,
+    lossesNone: "No day of the month has a loss account yet.",
+    lossesBySite: "Sites that lost most",
+    lossesMore: (count: number) =>
+      count === 1 ? "1 more site is in the attached CSV." : `${count} more sites are in the attached CSV.`,
+    lossColumns: { site: "Site", lost: "Lost energy", value: "Lost value", cause: "Main cause" },
+    lossCategory: {
+      downtime: "Downtime",
+      partialOutage: "Partial outage",
+      clipping: "Clipping",
+      soiling: "Soiling",
+      underperformance: "Underperformance",
+      unmeasured: "Unmeasured",
+    } as Record<LossCategory, string>,
+    openLosses: "Open the losses",
     noData: "No data",
     openFleet: "Open Sunfleet",
     unsubscribeDigest: "Stop the weekly digest",
@@ -119,6 +144,37 @@ export const mailMessages = {
     },
     alertCounts: (opened: number, closed: number) => `Alertas: ${opened} abiertas, ${closed} cerradas.`,
     energyLost: (kwh: string) => `Energía perdida por alertas: ${kwh}.`,
+    lossesTitle: "Pérdidas",
+    lossesSummary: (lost: string, share: string, expected: string) =>
+      `Pérdidas: ${lost} perdidos, el ${share} de los ${expected} esperados.`,
+    lossesRecoverable: (kwh: string, share: string) =>
+      `Recuperable (paradas, paradas parciales, suciedad, bajo rendimiento): ${kwh}, el ${share} de la energía esperada.`,
+    lossesValue: (value: string) => `Lo que costaron las pérdidas: ${value}.`,
+    lossesNoPrice:
+      "No hay ningún precio de la energía, así que las pérdidas aún no tienen valor: fija uno en una instalación o en Configuración.",
+    lossesWeather: (kwh: string) =>
+      `Junto a las pérdidas, el tiempo se llevó ${kwh}: la energía que un cielo despejado habría añadido a la esperada.`,
+    lossesNone: "Aún no hay ningún día del mes con las pérdidas calculadas.",
+    lossesBySite: "Instalaciones que más perdieron",
+    lossesMore: (count: number) =>
+      count === 1
+        ? "1 instalación más está en el CSV adjunto."
+        : `${count} instalaciones más están en el CSV adjunto.`,
+    lossColumns: {
+      site: "Instalación",
+      lost: "Energía perdida",
+      value: "Valor perdido",
+      cause: "Causa principal",
+    },
+    lossCategory: {
+      downtime: "Parada",
+      partialOutage: "Parada parcial",
+      clipping: "Recorte",
+      soiling: "Suciedad",
+      underperformance: "Bajo rendimiento",
+      unmeasured: "Sin medir",
+    } as Record<LossCategory, string>,
+    openLosses: "Abrir las pérdidas",
     noData: "Sin datos",
     openFleet: "Abrir Sunfleet",
     unsubscribeDigest: "Dejar de recibir el resumen semanal",
@@ -190,6 +246,32 @@ export const mailMessages = {
     },
     alertCounts: (opened: number, closed: number) => `Alertes : ${opened} ouvertes, ${closed} fermées.`,
     energyLost: (kwh: string) => `Énergie perdue sur alertes : ${kwh}.`,
+    lossesTitle: "Pertes",
+    lossesSummary: (lost: string, share: string, expected: string) =>
+      `Pertes : ${lost} perdus, soit ${share} des ${expected} attendus.`,
+    lossesRecoverable: (kwh: string, share: string) =>
+      `Récupérable (arrêts, arrêts partiels, encrassement, sous-performance) : ${kwh}, soit ${share} de l'énergie attendue.`,
+    lossesValue: (value: string) => `Ce que les pertes ont coûté : ${value}.`,
+    lossesNoPrice:
+      "Aucun prix de l'énergie n'est fixé : les pertes n'ont pas encore de valeur. Fixez-en un sur un site ou dans les Paramètres.",
+    lossesWeather: (kwh: string) =>
+      `À côté des pertes, la météo a pris ${kwh} : l'énergie qu'un ciel clair aurait ajoutée à l'attendu.`,
+    lossesNone: "Aucun jour du mois n'a encore ses pertes calculées.",
+    lossesBySite: "Les sites qui ont le plus perdu",
+    lossesMore: (count: number) =>
+      count === 1
+        ? "1 autre site figure dans le CSV joint."
+        : `${count} autres sites figurent dans le CSV joint.`,
+    lossColumns: { site: "Site", lost: "Énergie perdue", value: "Valeur perdue", cause: "Cause principale" },
+    lossCategory: {
+      downtime: "Arrêt",
+      partialOutage: "Arrêt partiel",
+      clipping: "Écrêtage",
+      soiling: "Encrassement",
+      underperformance: "Sous-performance",
+      unmeasured: "Non mesuré",
+    } as Record<LossCategory, string>,
+    openLosses: "Ouvrir les pertes",
     noData: "Pas de données",
     openFleet: "Ouvrir Sunfleet",
     unsubscribeDigest: "Ne plus recevoir le résumé hebdomadaire",
@@ -236,6 +318,10 @@ export function formatMailEnergy(energyWh: number, language: Language): string {
     ? `${formatMailNumber(kwh / 1000, language, 1)} MWh`
     : `${formatMailNumber(kwh, language, 1)} kWh`;
 }
+
+/** An amount in an ISO 4217 currency in the member's language, e.g. "€1,234.50" or "1 234,50 €". */
+export const formatMailMoney = (amount: number, currency: string, language: Language) =>
+  new Intl.NumberFormat(language, { style: "currency", currency }).format(amount);
 
 /** A share (0..1) as a percentage in the member's language, or null's words. */
 export const formatMailPercent = (share: number, language: Language) =>
