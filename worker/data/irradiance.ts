@@ -174,3 +174,31 @@ export async function systemLocationKeys(db: Db, orgId: string, systemIds: strin
     .all<{ key: string }>();
   return rows.results.map((row) => row.key);
 }
+
+export interface IrradianceWindow {
+  key: string;
+  start: number;
+  end: number;
+}
+
+/** Irradiation (Wh/m²) per location over a UTC window: the sum of the hourly mean irradiance. */
+export async function sumIrradiance(db: Db, windows: IrradianceWindow[]) {
+  if (windows.length === 0) return [];
+  const rows = await db.$client
+    .prepare(
+      `SELECT json_extract(q.value, '$.key') AS key, json_extract(q.value, '$.start') AS start,
+         sum(ih.ghi_wm2) AS wh_m2, count(ih.hour_start) AS hours
+       FROM json_each(?) AS q
+       JOIN irradiance_hourly ih ON ih.location_key = json_extract(q.value, '$.key')
+         AND ih.hour_start >= json_extract(q.value, '$.start') AND ih.hour_start < json_extract(q.value, '$.end')
+       GROUP BY key, start`,
+    )
+    .bind(JSON.stringify(windows))
+    .all<{
+      key: SqlRow<typeof irradianceHourly>["location_key"];
+      start: SqlRow<typeof irradianceHourly>["hour_start"];
+      wh_m2: number;
+      hours: number;
+    }>();
+  return rows.results;
+}

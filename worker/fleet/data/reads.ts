@@ -1,20 +1,54 @@
 import { sql } from "drizzle-orm";
+import type { SystemState } from "../../../schema/domain";
 import type {
+  fleetInverters,
   fleetSystemDaily,
   fleetSystemHourly,
   fleetSystemReadings,
   fleetSystems,
 } from "../../../schema/fleet-tables";
 import type { SqlRow } from "../../../schema/sql-row";
-import type { InverterMetricRow, MetricRows, SystemMetricRow } from "../../data/metrics";
 import { yieldTurn } from "../../lib/yield-turn";
 import type { FleetDb } from "../db";
 import { fromStoredState, stateNameSql } from "../state";
 import type { LiveValues } from "../types";
 
+type SystemColumns = SqlRow<typeof fleetSystems>;
+
+/** A system as the fleet store reads it: its D1 id as `id`, its state by name (fleet/state.ts). */
+export type SystemMetricRow = Pick<
+  SystemColumns,
+  | "name"
+  | "provider"
+  | "provider_system_id"
+  | "capacity_w"
+  | "power_w"
+  | "energy_today_wh"
+  | "data_time"
+  | "site_id"
+  | "site_name"
+  | "site_capacity_kw"
+  | "address"
+  | "latitude"
+  | "longitude"
+  | "timezone"
+  | "location_key"
+> & { id: SystemColumns["system_id"]; state: SystemState };
+
+/** An inverter with its system's D1 id and its state by name. */
+export type InverterMetricRow = Pick<SystemColumns, "system_id"> &
+  Pick<SqlRow<typeof fleetInverters>, "serial" | "power_w" | "energy_today_wh" | "temperature_c"> & {
+    state: SystemState;
+  };
+
+/** The systems and their inverters, as the fleet store reads them (below). */
+export interface MetricRows {
+  systems: SystemMetricRow[];
+  inverters: InverterMetricRow[];
+}
+
 const HOUR_MS = 3_600_000;
 
-type SystemColumns = SqlRow<typeof fleetSystems>;
 /** A point or an hour of power at its start (epoch ms). */
 type PowerAt = { time: number; power_w: SqlRow<typeof fleetSystemReadings>["power_w"] };
 

@@ -2,10 +2,10 @@ import type { AnalyticsRange, AnalyticsRecord } from "../../../schema/api/analyt
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import { expectedEnergyWh, performanceRatio } from "../../domain/energy/expected";
 import { lastLocalDays } from "../../domain/energy/local-day";
-import { irradiationKey, metricsFromRows, readIrradiation } from "../../engines/metrics";
 import type { Db } from "../../lib/db";
 import { dailyEnergy, hourlyPower, powerReadings, readMetricRows } from "../data/reads";
 import type { FleetDb } from "../db";
+import { irradiationKey, metricsFromRows, readIrradiation } from "./system-metrics";
 
 const RANGE_DAYS = { "24h": 2, "7d": 7, "30d": 30, "1y": 365 } as const;
 const RANGE_MS = {

@@ -1,15 +1,10 @@
 import { METRICS_PAGE_SIZE } from "../../../schema/api/metrics";
-import {
-  type FleetMetric,
-  metricsFromRows,
-  readIrradiation,
-  todayIrradianceWindows,
-} from "../../engines/metrics";
 import type { Db } from "../../lib/db";
 import { yieldTurn } from "../../lib/yield-turn";
 import { readFleetMetricSlices } from "../data/reads";
 import type { FleetDb } from "../db";
 import { countsInTotals, type FleetSummary, fleetSummary, liveSiteIds } from "./fleet-summary";
+import { type FleetMetric, metricsFromRows, readIrradiation, todayIrradianceWindows } from "./system-metrics";
 import { type SystemsIndex, systemsIndex } from "./systems-page";
 
 export interface FleetMetricsSnapshot {

@@ -1,6 +1,6 @@
 import type { FleetSeries, ProviderHour } from "../../../schema/api/fleet-series";
 import type { ProviderId } from "../../../schema/api/providers";
-import { type IrradianceWindow, sumIrradiance } from "../../data/metrics";
+import { type IrradianceWindow, sumIrradiance } from "../../data/irradiance";
 import { expectedEnergyWh, performanceRatio } from "../../domain/energy/expected";
 import { type LocalDay, lastLocalDays, localDayOf, sameTimeDayBefore } from "../../domain/energy/local-day";
 import type { Db } from "../../lib/db";

@@ -1,16 +1,11 @@
-import type { DashboardMetric } from "../../schema/api/metrics";
-import type { ProviderId } from "../../schema/api/providers";
-import {
-  type InverterMetricRow,
-  type IrradianceWindow,
-  type MetricRows,
-  type SystemMetricRow,
-  sumIrradiance,
-} from "../data/metrics";
-import { expectedEnergyWh, performanceRatio } from "../domain/energy/expected";
-import { localDayOf } from "../domain/energy/local-day";
-import { efficiencyPercent, isStale } from "../domain/fleet-rules";
-import type { Db } from "../lib/db";
+import type { DashboardMetric } from "../../../schema/api/metrics";
+import type { ProviderId } from "../../../schema/api/providers";
+import { type IrradianceWindow, sumIrradiance } from "../../data/irradiance";
+import { expectedEnergyWh, performanceRatio } from "../../domain/energy/expected";
+import { localDayOf } from "../../domain/energy/local-day";
+import { efficiencyPercent, isStale } from "../../domain/fleet-rules";
+import type { Db } from "../../lib/db";
+import type { InverterMetricRow, MetricRows, SystemMetricRow } from "../data/reads";
 
 const numericState = (state: string) => (state === "online" ? 1 : state === "alarm" ? 3 : 2);
 
