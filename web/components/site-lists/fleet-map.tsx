@@ -42,9 +42,18 @@ function landPath(): string {
           : [];
     for (const polygon of polygons) {
       for (const ring of polygon) {
-        parts.push(
-          `M${ring.map(([lon, lat]) => `${x(lon as number).toFixed(1)},${y(lat as number).toFixed(1)}`).join("L")}Z`,
-        );
+        // A ring that crosses the antimeridian (Antarctica, Chukotka, Fiji) is drawn in pieces: a
+        // line from one edge of the map to the other would cross the whole world.
+        let path = "";
+        let broken = false;
+        let previous: number | null = null;
+        for (const [lon, lat] of ring as [number, number][]) {
+          const jump = previous !== null && Math.abs(lon - previous) > 180;
+          broken ||= jump;
+          path += `${previous === null || jump ? "M" : "L"}${x(lon).toFixed(1)},${y(lat).toFixed(1)}`;
+          previous = lon;
+        }
+        parts.push(broken ? path : `${path}Z`);
       }
     }
   }
