@@ -3,7 +3,20 @@ import type { irradianceHourly, monitoringSystems } from "../../schema/tables";
 import type { Db } from "../lib/db";
 import { locationKeySql, SYSTEM_LOCATION_KEY, SYSTEM_WITH_SITE, SYSTEM_ZONE } from "./system-place";
 
-type HourRow = Pick<SqlRow<typeof irradianceHourly>, "hour_start" | "ghi_wm2">;
+type HourRow = Pick<
+  SqlRow<typeof irradianceHourly>,
+  | "location_key"
+  | "hour_start"
+  | "ghi_wm2"
+  | "direct_wm2"
+  | "diffuse_wm2"
+  | "temperature_c"
+  | "wind_ms"
+  | "precipitation_mm"
+>;
+
+const HOUR_COLUMNS =
+  "location_key, hour_start, ghi_wm2, direct_wm2, diffuse_wm2, temperature_c, wind_ms, precipitation_mm";
 
 export interface HourWindow {
   orgId: string;
@@ -27,13 +40,13 @@ export async function siteSystemsCapacity(db: Db, orgId: string, siteId: string)
 }
 
 /**
- * Hourly irradiance at the site's location. The key is built in SQL the way the irradiance job
+ * The weather service's hours at the site's location. The key is built in SQL the way the irradiance job
  * writes it (printf), so the two never disagree on rounding.
  */
 export async function siteHourlyIrradiance(db: Db, window: HourWindow) {
   const rows = await db.$client
     .prepare(
-      `SELECT hour_start, ghi_wm2 FROM irradiance_hourly
+      `SELECT ${HOUR_COLUMNS} FROM irradiance_hourly
        WHERE location_key = (SELECT ${locationKeySql("latitude", "longitude")} FROM sites WHERE id = ? AND org_id = ?)
          AND hour_start >= ? AND hour_start < ?`,
     )
@@ -58,11 +71,11 @@ export async function findSystemPlace(db: Db, orgId: string, systemId: string) {
     >();
 }
 
-/** Hourly irradiance stored under a location key (from findSystemPlace, built by the same SQL). */
+/** The weather service's hours stored under a location key (from findSystemPlace, built by the same SQL). */
 export async function hourlyIrradianceAt(db: Db, locationKey: string, startMs: number, endMs: number) {
   const rows = await db.$client
     .prepare(
-      "SELECT hour_start, ghi_wm2 FROM irradiance_hourly WHERE location_key = ? AND hour_start >= ? AND hour_start < ?",
+      `SELECT ${HOUR_COLUMNS} FROM irradiance_hourly WHERE location_key = ? AND hour_start >= ? AND hour_start < ?`,
     )
     .bind(locationKey, startMs, endMs)
     .all<HourRow>();

@@ -14,6 +14,7 @@ import { frameOf, LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, type LiveMessage 
 import { readFullDirectory, readVersions } from "../data/fleet-directory";
 import { readSiteListRows, type SiteListRows } from "../data/site-lists";
 import { daysToBackfill, GAP_SLOT_MS, type GapOptions, HISTORY_DAYS } from "../domain/history/gaps";
+import type { LearnedModel } from "../domain/solar/expectation";
 import { type DetectionRun, detectAlerts } from "../engines/detection";
 import type { Env } from "../env";
 import { createDb } from "../lib/db";
@@ -49,6 +50,7 @@ import {
   queueDayOf,
   systemZones,
 } from "./data/losses";
+import { learnedModels } from "./data/models";
 import { energyBySystem, producingHoursBySystem } from "./data/monthly-energy";
 import { allLiveValues, liveValues, summedHourlyPower, tableRowCounts } from "./data/reads";
 import { pruneReadings, type RetentionRun } from "./data/retention";
@@ -745,6 +747,12 @@ export class FleetStore extends DurableObject<Env> {
     }
     total.ms = Date.now() - started;
     return total;
+  }
+
+  /** What the listed systems' own days taught the expected-power model (calibration, inferred AC limit). */
+  async learnedModels(orgId: string, systemIds: string[]): Promise<(LearnedModel & { systemId: string })[]> {
+    this.claim(orgId);
+    return [...learnedModels(this.db, systemIds)].map(([systemId, model]) => ({ systemId, ...model }));
   }
 
   /** The listed systems' (null: every system's) loss accounts from `from` to `to` (their own plant-local dates), per site and date. */

@@ -1,5 +1,7 @@
 import { WEATHER_ATTRIBUTION } from "../../schema/api/weather";
 import type { WeatherHistory, WeatherHistoryHour } from "../../schema/api/weather-history";
+import type { SiteRow } from "../../schema/tables";
+import { toWeatherHour } from "../data/irradiance";
 import { findSite } from "../data/sites";
 import {
   findSystemPlace,
@@ -7,12 +9,15 @@ import {
   siteHourlyIrradiance,
   siteSystemsCapacity,
 } from "../data/weather-history";
-import { expectedEnergyWh, expectedPowerW, performanceRatio } from "../domain/energy/expected";
 import { HOUR_MS, hourStartsOf, localDay } from "../domain/energy/local-day";
+import { pvSystemOf } from "../domain/solar/expectation";
+import type { WeatherHour } from "../domain/solar/plane-of-array";
+import { expectedHourWh, type PvSystem, performanceRatio } from "../domain/solar/pv-model";
 import { notFound } from "../lib/errors";
 import { fleetStoreOf } from "../lib/fleet-store";
 import { authorizeOrgAction } from "./authorization";
 import type { OrgContext, UserContext } from "./context";
+import { expectedSystems } from "./expectation";
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 const present = (values: (number | null)[]) => values.filter((value): value is number => value !== null);
@@ -25,8 +30,10 @@ interface HistoryPlace {
   timezone: string;
   capacityW: number | null;
   systemIds: string[];
-  /** Hourly irradiance over [startMs, endMs) at the place. */
-  irradiance: (startMs: number, endMs: number) => Promise<{ hour_start: number; ghi_wm2: number }[]>;
+  /** The expected-power model of each of its systems (the one model: pv-model.ts). */
+  models: () => Promise<PvSystem[]>;
+  /** The weather service's hours over [startMs, endMs) at the place. */
+  irradiance: (startMs: number, endMs: number) => Promise<Parameters<typeof toWeatherHour>[0][]>;
 }
 
 /**
@@ -53,6 +60,7 @@ export async function siteWeatherHistory(
     // The capacity the site's card shows: a manual figure wins over the systems' sum.
     capacityW: site.capacityKw !== null ? site.capacityKw * 1000 : systems.capacityW || null,
     systemIds: systems.systemIds,
+    models: () => siteModels(org, site, systems.systemIds),
     irradiance: (startMs, endMs) =>
       siteHourlyIrradiance(org.db, { orgId: org.user.orgId, siteId, startMs, endMs }),
   });
@@ -78,10 +86,57 @@ export async function systemWeatherHistory(
     timezone: system.timezone,
     capacityW: system.capacity_w,
     systemIds: [system.id],
+    models: async () => modelsOf(org, [system.id]),
     irradiance: async (startMs, endMs) =>
       locationKey === null ? [] : hourlyIrradianceAt(org.db, locationKey, startMs, endMs),
   });
 }
+
+const modelsOf = async (org: OrgContext, systemIds: string[]) =>
+  systemIds.length === 0
+    ? []
+    : (await expectedSystems(org, systemIds)).flatMap((system) => (system.model ? [system.model] : []));
+
+/**
+ * A site's systems' models; a capacity set by hand on the site wins over theirs: their models are
+ * scaled to it, or, when none has a capacity, the site is modelled as one system at its place.
+ */
+async function siteModels(org: OrgContext, site: SiteRow, systemIds: string[]): Promise<PvSystem[]> {
+  const models = await modelsOf(org, systemIds);
+  if (site.capacityKw === null) return models;
+  const manualW = site.capacityKw * 1000;
+  const modelledW = models.reduce((total, model) => total + model.capacityW, 0);
+  if (modelledW > 0) {
+    const scale = manualW / modelledW;
+    return models.map((model) => ({
+      ...model,
+      capacityW: model.capacityW * scale,
+      acLimitW: model.acLimitW === null ? null : model.acLimitW * scale,
+    }));
+  }
+  const whole = pvSystemOf(
+    {
+      capacityW: manualW,
+      latitude: site.latitude,
+      longitude: site.longitude,
+      orientation: {
+        system: {
+          tiltDeg: site.tiltDeg,
+          azimuthDeg: site.azimuthDeg,
+          acLimitKw: site.acLimitKw,
+          latitude: site.latitude,
+        },
+        site: null,
+        invertersRatedW: null,
+      },
+    },
+    null,
+  );
+  return whole ? [whole] : [];
+}
+
+const expectedWhOf = (models: PvSystem[], hour: WeatherHour) =>
+  models.reduce((total, model) => total + expectedHourWh(model, hour), 0);
 
 async function placeWeatherHistory(
   org: OrgContext,
@@ -90,15 +145,22 @@ async function placeWeatherHistory(
 ): Promise<WeatherHistory> {
   const day = localDay(date, place.timezone);
   const hourStarts = hourStartsOf(day);
-  const [irradiance, power] = await Promise.all([
+  const [irradiance, power, models] = await Promise.all([
     place.irradiance(day.startMs, day.endMs),
     place.systemIds.length === 0
       ? []
       : fleetStoreOf(org).summedHourlyPower(org.user.orgId, place.systemIds, day.startMs, day.endMs),
+    place.models(),
   ]);
   const capacityW = place.capacityW;
   const powerByHour = new Map(power.map((row) => [row.hour_start, row.power_w]));
+  const weatherByHour = new Map(irradiance.map((row) => [row.hour_start, toWeatherHour(row)]));
   const ghiByHour = new Map(irradiance.map((row) => [row.hour_start, row.ghi_wm2]));
+  // The systems' summed expected energy of an hour (the one model: pv-model.ts), null without weather or a model.
+  const expectedOf = (start: number): number | null => {
+    const hour = weatherByHour.get(start);
+    return hour === undefined || models.length === 0 ? null : expectedWhOf(models, hour);
+  };
 
   const hours: WeatherHistoryHour[] = hourStarts.map((start) => {
     const irradianceWm2 = ghiByHour.get(start) ?? null;
@@ -107,10 +169,8 @@ async function placeWeatherHistory(
       time: new Date(start).toISOString(),
       irradianceWm2,
       powerW: powerW === null ? null : Math.round(powerW),
-      expectedPowerW:
-        irradianceWm2 === null || capacityW === null
-          ? null
-          : Math.round(expectedPowerW(capacityW, irradianceWm2)),
+      // An hour's mean power is its energy over the hour.
+      expectedPowerW: expectedOf(start) === null ? null : Math.round(expectedOf(start) ?? 0),
     };
   });
 
@@ -123,8 +183,8 @@ async function placeWeatherHistory(
   // PR compares like with like: only hours with both a measured power and irradiance.
   const both = finished.filter((hour) => hour.ghi !== null && hour.powerW !== null);
   const bothEnergyWh = sum(present(both.map((hour) => hour.powerW)));
-  const bothExpectedWh =
-    capacityW === null ? 0 : expectedEnergyWh(capacityW, present(both.map((hour) => hour.ghi)));
+  const bothExpectedWh = sum(present(both.map((hour) => expectedOf(hour.start))));
+  const expectedHours = present(finished.map((hour) => expectedOf(hour.start)));
   const lastFinished = finished[finished.length - 1];
 
   return {
@@ -140,7 +200,7 @@ async function placeWeatherHistory(
       through: lastFinished === undefined ? null : new Date(lastFinished.start + HOUR_MS).toISOString(),
       irradiationWhM2: ghis.length === 0 ? null : Math.round(sum(ghis)),
       energyWh: powers.length === 0 ? null : Math.round(sum(powers)),
-      expectedWh: ghis.length === 0 || capacityW === null ? null : expectedEnergyWh(capacityW, ghis),
+      expectedWh: expectedHours.length === 0 ? null : Math.round(sum(expectedHours)),
       performanceRatio: performanceRatio(bothEnergyWh, bothExpectedWh),
     },
     source: WEATHER_ATTRIBUTION,

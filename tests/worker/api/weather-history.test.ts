@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { WeatherHistory } from "../../../schema/api/weather-history";
+import { pvSystemOf } from "../../../worker/domain/solar/expectation";
+import { expectedHourWh } from "../../../worker/domain/solar/pv-model";
 import { createSite, seedHourlyRollups } from "../fleet-helpers";
 import {
   call,
@@ -12,8 +14,50 @@ import {
 } from "../helpers";
 
 const HOUR = 3_600_000;
-/** PVWatts' default losses (14 %) and a 96 % inverter, written out so the model is checked, not reused. */
-const expectedW = (capacityW: number, ghi: number) => capacityW * (ghi / 1000) * 0.86 * 0.96;
+
+/**
+ * The expected power (the hour's mean, W) of systems of these capacities at a site's place, as the
+ * one model gives it for an hour with the global irradiance only (stored without its parts): each
+ * system at the latitude's tilt facing the equator, PVWatts' calibration until its days teach one.
+ */
+function expectedW(
+  place: { latitude: number; longitude: number },
+  capacities: number[],
+  hourStart: number,
+  ghi: number,
+) {
+  const hour = {
+    hourStart,
+    ghiWm2: ghi,
+    directWm2: null,
+    diffuseWm2: null,
+    airC: null,
+    windMs: null,
+    precipitationMm: null,
+  };
+  return capacities.reduce((total, capacityW) => {
+    const model = pvSystemOf(
+      {
+        capacityW,
+        latitude: place.latitude,
+        longitude: place.longitude,
+        orientation: {
+          system: { tiltDeg: null, azimuthDeg: null, acLimitKw: null, latitude: null },
+          site: {
+            tiltDeg: null,
+            azimuthDeg: null,
+            acLimitKw: null,
+            latitude: place.latitude,
+            systemCount: capacities.length,
+          },
+          invertersRatedW: null,
+        },
+      },
+      null,
+    );
+    return total + (model ? expectedHourWh(model, hour) : 0);
+  }, 0);
+}
 
 let systemCounter = 0;
 
@@ -93,6 +137,7 @@ describe("GET /api/sites/:id/weather-history", () => {
     await insertPower(east, end, 1234);
 
     const history = await historyOf(owner, site.id, "2026-10-25");
+    const leeuwarden = { latitude: 53.2012, longitude: 5.7999 };
     expect(history).toMatchObject({
       siteId: site.id,
       systemId: null,
@@ -118,25 +163,27 @@ describe("GET /api/sites/:id/weather-history", () => {
       expect(hour.irradianceWm2, `irradiance at hour ${i}`).toBe(g);
       expect(hour.powerW, `power at hour ${i}`).toBe(p);
       expect(hour.expectedPowerW, `expected at hour ${i}`).toBe(
-        g === null ? null : Math.round(expectedW(10_000, g)),
+        g === null ? null : Math.round(expectedW(leeuwarden, [4000, 6000], at, g)),
       );
     }
-    // Noon UTC: 10 × 40 W/m² on 10 kW, and 250 × 12 W from the two systems.
-    expect(history.hours[14]).toEqual({
-      time: "2026-10-25T12:00:00.000Z",
-      irradianceWm2: 200,
-      powerW: 3500,
-      expectedPowerW: 1651,
-    });
+    // Noon UTC: 200 W/m² on the tilted 10 kW, and 250 × 14 W from the two systems.
+    const noon = history.hours[14];
+    expect(noon).toMatchObject({ time: "2026-10-25T12:00:00.000Z", irradianceWm2: 200, powerW: 3500 });
+    // A tilted plane facing south takes in more than the horizontal at Leeuwarden's low October sun.
+    expect(noon?.expectedPowerW).toBeGreaterThan(10_000 * (200 / 1000) * 0.83);
 
     const ghis = [...ghi.values()];
     const bothHours = [...power.keys()].filter((hour) => ghi.has(hour));
     const actualBoth = sum(bothHours.map((hour) => power.get(hour) ?? 0));
-    const expectedBoth = sum(bothHours.map((hour) => expectedW(10_000, ghi.get(hour) ?? 0)));
+    const expectedBoth = sum(
+      bothHours.map((hour) => expectedW(leeuwarden, [4000, 6000], hour, ghi.get(hour) ?? 0)),
+    );
     expect(history.totals.through).toBe("2026-10-25T23:00:00.000Z");
     expect(history.totals.irradiationWhM2).toBe(sum(ghis));
     expect(history.totals.energyWh).toBe(sum([...power.values()]));
-    expect(history.totals.expectedWh).toBe(Math.round(sum(ghis.map((g) => expectedW(10_000, g)))));
+    expect(history.totals.expectedWh).toBe(
+      Math.round(sum([...ghi.entries()].map(([hour, g]) => expectedW(leeuwarden, [4000, 6000], hour, g)))),
+    );
     expect(history.totals.performanceRatio).toBeCloseTo(actualBoth / expectedBoth, 3);
     expect(history.totals.performanceRatio).not.toBeCloseTo(
       (history.totals.energyWh ?? 0) / (history.totals.expectedWh ?? 1),
@@ -177,7 +224,8 @@ describe("GET /api/sites/:id/weather-history", () => {
       time: "2026-11-01T11:00:00.000Z",
       irradianceWm2: 300,
       powerW: null,
-      expectedPowerW: Math.round(expectedW(20_000, 300)),
+      // The one 4 kW system's model, scaled to the site's 20 kW.
+      expectedPowerW: Math.round(expectedW({ latitude: 52.5168, longitude: 6.083 }, [20_000], hour, 300)),
     });
   });
 
@@ -281,7 +329,7 @@ describe("GET /api/systems/:id/weather-history", () => {
       time: "2026-06-10T10:00:00.000Z",
       irradianceWm2: 600,
       powerW: 2400,
-      expectedPowerW: Math.round(expectedW(5000, 600)),
+      expectedPowerW: Math.round(expectedW({ latitude: 53.2012, longitude: 5.7999 }, [5000], noon, 600)),
     });
     expect(history.hours.filter((hour) => hour.irradianceWm2 !== null)).toHaveLength(1);
     expect(history.hours.filter((hour) => hour.powerW !== null)).toHaveLength(1);
