@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
-import { ApiRequestError, api, apiPath, NOT_AUTHENTICATED, setUnauthorizedHandler } from "../../web/lib/api";
+import {
+  ApiRequestError,
+  api,
+  apiPath,
+  getOrNull,
+  NOT_AUTHENTICATED,
+  setUnauthorizedHandler,
+} from "../../web/lib/api";
 import { errorDescription } from "../../web/lib/error-messages";
 import { TOKEN_STORAGE_KEY } from "../../web/lib/session";
 import { mockApi } from "./helpers";
@@ -16,7 +23,7 @@ describe("api client", () => {
   it("sends JSON with the bearer token from localStorage", async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, "tok-1");
     const { calls } = mockApi({ "POST /api/users/invite": { body: { ok: true } } });
-    const answer = await api.post<{ ok: boolean }>("/users/invite", { email: "a@b.example", role: "user" });
+    const answer = await api.post("/users/invite", { json: { email: "a@b.example", role: "user" } });
     expect(answer).toEqual({ ok: true });
     const [call] = calls;
     expect(call?.path).toBe("/api/users/invite");
@@ -33,7 +40,7 @@ describe("api client", () => {
 
   it("sends public calls without a token", async () => {
     const { calls } = mockApi({ "POST /api/auth/login": { body: { token: "t" } } });
-    await api.post("/auth/login", { email: "a@b.example", password: "pw" }, { auth: false });
+    await api.post("/auth/login", { json: { email: "a@b.example", password: "pw" }, auth: false });
     expect(calls[0]?.headers.has("Authorization")).toBe(false);
   });
 
@@ -46,7 +53,7 @@ describe("api client", () => {
     };
     mockApi({ "PATCH /api/users/u1/role": { status: 400, body } });
     const error = await api
-      .patch("/users/u1/role", { role: "superAdmin" })
+      .patch("/users/:id/role", { param: { id: "u1" }, json: { role: "superAdmin" } })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiRequestError);
     const apiError = error as ApiRequestError;
@@ -82,7 +89,7 @@ describe("api client", () => {
       },
     });
     const error = (await api
-      .post("/auth/login", {}, { auth: false })
+      .post("/auth/login", { json: { email: "a@b.example", password: "pw" }, auth: false })
       .catch((e: unknown) => e)) as ApiRequestError;
     expect(error.status).toBe(429);
     expect(error.retryAfterSeconds).toBe(60);
@@ -96,7 +103,7 @@ describe("api client", () => {
     const onUnauthorized = vi.fn();
     setUnauthorizedHandler(onUnauthorized);
     try {
-      await expect(api.getOrNull("/user/profile")).resolves.toBeNull();
+      await expect(getOrNull("/user/profile")).resolves.toBeNull();
       expect(onUnauthorized).not.toHaveBeenCalled();
       await expect(api.get("/user/profile")).rejects.toThrow(/^401: /);
       expect(onUnauthorized).toHaveBeenCalledOnce();
@@ -110,7 +117,9 @@ describe("api client", () => {
     const onUnauthorized = vi.fn();
     setUnauthorizedHandler(onUnauthorized);
     try {
-      await expect(api.post("/auth/login", {}, { auth: false })).rejects.toThrow("401: ");
+      await expect(
+        api.post("/auth/login", { json: { email: "a@b.example", password: "wrong" }, auth: false }),
+      ).rejects.toThrow("401: ");
       expect(onUnauthorized).not.toHaveBeenCalled();
     } finally {
       setUnauthorizedHandler(null);

@@ -1,4 +1,7 @@
+import type { ExtractSchema } from "hono/types";
 import type { ApiErrorCode } from "../../schema/api/errors";
+// Types only: the server's routes as Hono types them, never its code (the bundle holds none of it).
+import type { AppType } from "../../worker/app";
 import { loadStringSet } from "./i18n";
 import { clearSession, readStoredToken } from "./session";
 
@@ -27,10 +30,84 @@ export class ApiRequestError extends Error {
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface RequestOptions {
-  body?: unknown;
+  /** The JSON body. */
+  json?: unknown;
   /** Public endpoints (login, register, health) send no token. Default true. */
   auth?: boolean;
   signal?: AbortSignal;
+}
+
+/*
+ * The calls' types come from the server's routes (worker/app.ts's AppType, read from the API
+ * project's declarations): a path names a route as the server declares it (`/sites/:id`, without
+ * `/api`), its parameters, query and JSON body are what the route validates, and the answer is what
+ * its handler answers. A route the server changes changes its callers' types.
+ */
+type Routes = ExtractSchema<AppType>;
+type RouteKey<M extends Method> = `$${Lowercase<M>}`;
+
+/** The paths of the routes that answer `M`, as the client writes them. */
+export type ApiPath<M extends Method> = {
+  [Route in keyof Routes]: Route extends `/api${infer Path}`
+    ? RouteKey<M> extends keyof Routes[Route]
+      ? Path
+      : never
+    : never;
+}[keyof Routes];
+
+/** What Hono knows of one route and method: its input, and one entry per answer it can give. */
+type Endpoint<M extends Method, P extends string> = `/api${P}` extends infer Route extends keyof Routes
+  ? RouteKey<M> extends keyof Routes[Route]
+    ? Routes[Route][RouteKey<M>]
+    : never
+  : never;
+
+type JsonAnswerOf<E> = E extends { outputFormat: "json"; output: infer Output }
+  ? Output
+  : E extends { status: 204 }
+    ? null
+    : never;
+/** The JSON a call answers when it succeeds (null for an answer without a body); CSV forms aside. */
+export type ApiAnswer<M extends Method, P extends string> = JsonAnswerOf<Endpoint<M, P>>;
+
+type InputOf<E> = E extends { input: infer Input } ? Input : never;
+/** `"7" | "30"` as `7 | 30`. */
+type NumbersOf<V> = V extends `${infer N extends number}` ? N : never;
+/** A query value: text as the route reads it, or a number or flag written as text. */
+type QueryValue<V> = string extends V ? V | number | boolean : V | NumbersOf<V>;
+type CallInput<I> = (I extends { param: infer Param }
+  ? { param: { [Name in keyof Param]: string } }
+  : { param?: undefined }) &
+  (I extends { query: infer Query }
+    ? { query?: { [Name in keyof Query]?: QueryValue<Query[Name]> } }
+    : { query?: undefined }) &
+  (I extends { json: infer Json } ? { json: Json } : { json?: undefined });
+
+/** A call's options: the route's parameters, query and body, with the token and cancel signal. */
+export type CallOptions<M extends Method, P extends string> = Omit<RequestOptions, "json"> &
+  CallInput<InputOf<Endpoint<M, P>>>;
+/** The options may be left out when the route needs none of them. */
+export type OptionsArgument<O> = object extends O ? [options?: O] : [options: O];
+
+/** The GET paths whose answer is one page of a list, and the list's items. */
+export type PagedPath = {
+  [P in ApiPath<"GET">]: ApiAnswer<"GET", P> extends readonly unknown[] ? P : never;
+}[ApiPath<"GET">];
+export type PageItem<P extends PagedPath> =
+  ApiAnswer<"GET", P> extends readonly (infer Item)[] ? Item : never;
+
+/** `/sites/:id` with `{ id }`, and the query, as the URL to call (encoded as the server reads it). */
+export function routeUrl(path: string, param: object = {}, query: object = {}): string {
+  const search = new URLSearchParams(
+    Object.entries(query).flatMap(([name, value]) =>
+      [value].flat().flatMap((item) => (item === undefined ? [] : [[name, String(item)]])),
+    ),
+  ).toString();
+  return (
+    path.replace(/:(\w+)/g, (_match, name: string) =>
+      encodeURIComponent((param as Record<string, string>)[name] as string),
+    ) + (search && `?${search}`)
+  );
 }
 
 export function apiPath(path: string): string {
@@ -73,7 +150,7 @@ async function send(method: Method, path: string, options: RequestOptions): Prom
     headers.Authorization = `Bearer ${token}`;
   }
   const init: RequestInit = { method, headers };
-  if (options.body !== undefined) init.body = JSON.stringify(options.body);
+  if (options.json !== undefined) init.body = JSON.stringify(options.json);
   if (options.signal) init.signal = options.signal;
   return fetch(url, init);
 }
@@ -131,33 +208,36 @@ async function request<T>(method: Method, path: string, options: RequestOptions 
   return parseBody<T>(await respond(method, path, options));
 }
 
+/** A typed call of one method. */
+type Call<M extends Method> = <P extends ApiPath<M>>(
+  path: P,
+  ...[options]: OptionsArgument<CallOptions<M, P>>
+) => Promise<ApiAnswer<M, P>>;
+
+type UntypedOptions = RequestOptions & { param?: object; query?: object };
+
+const call = <M extends Method>(method: M) =>
+  ((path: string, options: UntypedOptions = {}) =>
+    request<never>(method, routeUrl(path, options.param, options.query), options)) as Call<M>;
+
 /** The one API client: JSON in and out, bearer token from localStorage, /api prefix added. */
 export const api = {
-  get: <T>(path: string, options?: Omit<RequestOptions, "body">) => request<T>("GET", path, options),
-  /** A read where 401 means "nothing for this visitor" rather than a failure. */
-  getOrNull: async <T>(path: string, options?: Omit<RequestOptions, "body">): Promise<T | null> => {
-    if (options?.auth !== false && !readStoredToken()) return null;
-    const response = await send("GET", path, options ?? {});
-    if (response.status === 401) return null;
-    if (!response.ok) throw await toError(response, apiPath(path));
-    return parseBody<T>(response);
-  },
-  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
-    request<T>("POST", path, { ...options, body }),
-  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
-    request<T>("PUT", path, { ...options, body }),
-  patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
-    request<T>("PATCH", path, { ...options, body }),
-  delete: <T>(path: string, options?: RequestOptions) => request<T>("DELETE", path, options),
-  /** A file answer (a CSV export): the body and the filename its Content-Disposition names. */
-  download: async (path: string): Promise<{ blob: Blob; filename: string }> => {
-    const response = await send("GET", path, {});
-    if (!response.ok) {
-      const error = await toError(response, apiPath(path));
-      if (response.status === 401) onUnauthorized?.();
-      throw error;
-    }
-    const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "");
-    return { blob: await response.blob(), filename: named?.[1] ?? "export.csv" };
-  },
+  get: call("GET"),
+  post: call("POST"),
+  put: call("PUT"),
+  patch: call("PATCH"),
+  delete: call("DELETE"),
 };
+
+/** A read where 401 means "nothing for this visitor" rather than a failure. */
+export const getOrNull = (async (path: string, options: UntypedOptions = {}) => {
+  if (options.auth !== false && !readStoredToken()) return null;
+  const url = routeUrl(path, options.param, options.query);
+  const response = await send("GET", url, options);
+  if (response.status === 401) return null;
+  if (!response.ok) throw await toError(response, apiPath(url));
+  return parseBody(response);
+}) as <P extends ApiPath<"GET">>(
+  path: P,
+  ...[options]: OptionsArgument<CallOptions<"GET", P>>
+) => Promise<ApiAnswer<"GET", P> | null>;

@@ -22,13 +22,13 @@ export interface RegisterInput {
  */
 
 export async function signIn(input: LoginInput): Promise<AuthResponse> {
-  const response = await api.post<AuthResponse>("/auth/login", input, { auth: false });
+  const response = await api.post("/auth/login", { json: input, auth: false });
   setSession(response.token, response.user);
   return response;
 }
 
 export async function register(input: RegisterInput): Promise<AuthResponse> {
-  const response = await api.post<AuthResponse>("/auth/register", input, { auth: false });
+  const response = await api.post("/auth/register", { json: input, auth: false });
   setSession(response.token, response.user);
   return response;
 }

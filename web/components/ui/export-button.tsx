@@ -1,7 +1,7 @@
 import { Button } from "@tremor/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api } from "../../lib/api";
+import { respond } from "../../lib/api";
 import { errorDescription } from "../../lib/error-messages";
 import { toast } from "../../lib/toast";
 
@@ -12,11 +12,13 @@ export function ExportButton({ path, label }: { path: string; label?: string }) 
   const onClick = async () => {
     setBusy(true);
     try {
-      const { blob, filename } = await api.download(`${path}${path.includes("?") ? "&" : "?"}format=csv`);
-      const url = URL.createObjectURL(blob);
+      const response = await respond("GET", `${path}${path.includes("?") ? "&" : "?"}format=csv`);
+      // The file under the name its Content-Disposition gives.
+      const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "");
+      const url = URL.createObjectURL(await response.blob());
       const link = document.createElement("a");
       link.href = url;
-      link.download = filename;
+      link.download = named?.[1] ?? "export.csv";
       link.click();
       URL.revokeObjectURL(url);
     } catch (error) {

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { AccountSession, ChangePasswordBody, EndSessionsResponse } from "../../../schema/api/auth";
+import type { ChangePasswordBody } from "../../../schema/api/auth";
 import { api } from "../api";
 
 /** The account's sign-ins live under ['account'], apart from the profile. */
@@ -11,7 +11,7 @@ export const accountKeys = {
 export const sessionsQueryOptions = () =>
   queryOptions({
     queryKey: accountKeys.sessions(),
-    queryFn: ({ signal }) => api.get<AccountSession[]>("/auth/sessions", { signal }),
+    queryFn: ({ signal }) => api.get("/auth/sessions", { signal }),
     // Settings queries do not retry: a failure shows at once with its own retry button.
     retry: false,
   });
@@ -20,7 +20,7 @@ export const sessionsQueryOptions = () =>
 export function useSignOutEverywhereMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.delete<EndSessionsResponse>("/auth/sessions"),
+    mutationFn: () => api.delete("/auth/sessions"),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
   });
 }
@@ -29,7 +29,7 @@ export function useSignOutEverywhereMutation() {
 export function useChangePasswordMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ChangePasswordBody) => api.post<{ message: string }>("/auth/password", body),
+    mutationFn: (body: ChangePasswordBody) => api.post("/auth/password", { json: body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
   });
 }
@@ -37,8 +37,7 @@ export function useChangePasswordMutation() {
 /** Mails a reset link to the address (POST /api/auth/password-reset); answers alike for any address. */
 export function usePasswordResetRequestMutation() {
   return useMutation({
-    mutationFn: (email: string) =>
-      api.post<{ message: string }>("/auth/password-reset", { email }, { auth: false }),
+    mutationFn: (email: string) => api.post("/auth/password-reset", { json: { email }, auth: false }),
   });
 }
 
@@ -46,6 +45,6 @@ export function usePasswordResetRequestMutation() {
 export function usePasswordResetConfirmMutation() {
   return useMutation({
     mutationFn: (body: { token: string; password: string }) =>
-      api.post<{ message: string }>("/auth/password-reset/confirm", body, { auth: false }),
+      api.post("/auth/password-reset/confirm", { json: body, auth: false }),
   });
 }

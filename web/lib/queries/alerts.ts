@@ -1,7 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Alert, AlertSummary } from "../../../schema/api/alerts";
 import type { AlertSeverity } from "../../../schema/domain";
-import { api } from "../api";
+import { api, routeUrl } from "../api";
 import { getPage } from "./site-lists";
 
 export type AlertStateFilter = "open" | "resolved" | "all";
@@ -23,12 +22,19 @@ export const alertKeys = {
   summary: () => [...alertKeys.all, "summary"] as const,
 };
 
+/** The list's query for the filters (empty ones left out). */
+export function alertsQuery(filters: AlertFilters) {
+  return {
+    state: filters.state,
+    severity: filters.severity || undefined,
+    sort: filters.sort || undefined,
+    q: filters.q || undefined,
+  };
+}
+
+/** The list's path for the filters (the CSV export adds format=csv to it). */
 export function alertsPath(filters: AlertFilters): string {
-  const params = new URLSearchParams({ state: filters.state });
-  if (filters.severity) params.set("severity", filters.severity);
-  if (filters.sort) params.set("sort", filters.sort);
-  if (filters.q) params.set("q", filters.q);
-  return `/alerts?${params.toString()}`;
+  return routeUrl("/alerts", {}, alertsQuery(filters));
 }
 
 /** Alerts per page of the Alerts screen. */
@@ -39,7 +45,7 @@ export const alertsPageQueryOptions = (filters: AlertFilters, page: number) =>
   queryOptions({
     queryKey: [...alertKeys.lists(), "page", filters, page] as const,
     queryFn: ({ signal }) =>
-      getPage<Alert>(`${alertsPath(filters)}&page=${page}&pageSize=${ALERTS_PER_PAGE}`, { signal }),
+      getPage("/alerts", { query: { ...alertsQuery(filters), page, pageSize: ALERTS_PER_PAGE }, signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -70,8 +76,8 @@ export const alertsQueryOptions = (filters: AlertFilters) =>
   queryOptions({
     queryKey: alertKeys.list(filters),
     queryFn: async ({ signal }) => {
-      const alerts = await api.get<unknown>(alertsPath(filters), { signal });
-      return Array.isArray(alerts) ? (alerts as Alert[]) : [];
+      const alerts = await api.get("/alerts", { query: alertsQuery(filters), signal });
+      return Array.isArray(alerts) ? alerts : [];
     },
     placeholderData: keepPreviousData,
   });
@@ -79,7 +85,7 @@ export const alertsQueryOptions = (filters: AlertFilters) =>
 export const alertSummaryQueryOptions = () =>
   queryOptions({
     queryKey: alertKeys.summary(),
-    queryFn: ({ signal }) => api.get<AlertSummary>("/alerts/summary", { signal }),
+    queryFn: ({ signal }) => api.get("/alerts/summary", { signal }),
   });
 
 /** Unresolved alerts for the sidebar badge and the bell (undefined while unknown). */
@@ -91,7 +97,7 @@ export function useResolveAlertMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ alertId, resolved }: { alertId: string; resolved: boolean }) =>
-      api.patch<Alert>(`/alerts/${encodeURIComponent(alertId)}`, { resolved }),
+      api.patch("/alerts/:id", { param: { id: alertId }, json: { resolved } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: alertKeys.all }),
   });
 }
@@ -105,14 +111,12 @@ export function useAlertActionMutation() {
         | { kind: "acknowledge"; alertId: string; note?: string }
         | { kind: "assign"; alertId: string; userId: string | null },
     ) =>
-      api.post<Alert>(
-        `/alerts/${encodeURIComponent(action.alertId)}/${action.kind}`,
-        action.kind === "acknowledge"
-          ? action.note
-            ? { note: action.note }
-            : {}
-          : { userId: action.userId },
-      ),
+      action.kind === "acknowledge"
+        ? api.post("/alerts/:id/acknowledge", {
+            param: { id: action.alertId },
+            json: action.note ? { note: action.note } : {},
+          })
+        : api.post("/alerts/:id/assign", { param: { id: action.alertId }, json: { userId: action.userId } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: alertKeys.all }),
   });
 }

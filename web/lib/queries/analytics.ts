@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import type { AnalyticsQuery, AnalyticsRecord } from "../../../schema/api/analytics";
+import type { AnalyticsQuery } from "../../../schema/api/analytics";
 import { ApiRequestError, api } from "../api";
 import { shouldRetryQuery } from "../query-client";
 import { getPage } from "./site-lists";
@@ -17,15 +17,11 @@ export const analyticsKeys = {
     [...analyticsKeys.all, "system", systemId, range] as const,
 };
 
-function analyticsPath(system: string, range: AnalyticsRange): string {
-  return `/analytics?${new URLSearchParams({ system, range }).toString()}`;
-}
-
 /** GET /api/analytics?system=all: one record per system, without series. */
 export const analyticsListQueryOptions = (range: AnalyticsRange = LIST_RANGE) =>
   queryOptions({
     queryKey: analyticsKeys.list(range),
-    queryFn: ({ signal }) => api.get<AnalyticsRecord[]>(analyticsPath("all", range), { signal }),
+    queryFn: ({ signal }) => api.get("/analytics", { query: { system: "all", range }, signal }),
   });
 
 /** A 404 (unknown system, or another organisation's) will not change on a retry. */
@@ -41,7 +37,7 @@ function retryUnlessNotFound(failureCount: number, error: unknown): boolean {
 export const systemAnalyticsQueryOptions = (systemId: string, range: AnalyticsRange) =>
   queryOptions({
     queryKey: analyticsKeys.system(systemId, range),
-    queryFn: ({ signal }) => api.get<AnalyticsRecord[]>(analyticsPath(systemId, range), { signal }),
+    queryFn: ({ signal }) => api.get("/analytics", { query: { system: systemId, range }, signal }),
     retry: retryUnlessNotFound,
   });
 
@@ -77,12 +73,15 @@ export function validateAnalyticsSearch(search: Record<string, unknown>): Analyt
   return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined)) as AnalyticsListSearch;
 }
 
-function listParams(search: AnalyticsListSearch, range: AnalyticsRange): URLSearchParams {
-  const params = new URLSearchParams({ system: "all", range });
-  if (search.q) params.set("q", search.q);
-  if (search.provider) params.set("provider", search.provider);
-  if (search.status) params.set("status", search.status);
-  return params;
+function listQuery(search: AnalyticsListSearch, range: AnalyticsRange) {
+  return {
+    system: "all",
+    range,
+    q: search.q || undefined,
+    // A provider the server does not know is refused there (400).
+    provider: (search.provider || undefined) as AnalyticsQuery["provider"],
+    status: search.status,
+  };
 }
 
 /** GET /api/analytics?system=all a page at a time, searched, filtered and sorted by the server. */
@@ -90,16 +89,17 @@ export const analyticsPageQueryOptions = (
   search: AnalyticsListSearch,
   range: AnalyticsRange = LIST_RANGE,
 ) => {
-  const params = listParams(search, range);
-  params.set("sort", search.sort ?? "pr");
-  // Worst first: the lowest PR, power and energy; names A to Z.
-  params.set("direction", "asc");
-  params.set("page", String(search.page ?? 1));
-  params.set("pageSize", String(ANALYTICS_PER_PAGE));
-  const path = `/analytics?${params.toString()}`;
+  const query = {
+    ...listQuery(search, range),
+    sort: search.sort ?? "pr",
+    // Worst first: the lowest PR, power and energy; names A to Z.
+    direction: "asc" as const,
+    page: search.page ?? 1,
+    pageSize: ANALYTICS_PER_PAGE,
+  };
   return queryOptions({
-    queryKey: [...analyticsKeys.all, "page", path] as const,
-    queryFn: ({ signal }) => getPage<AnalyticsRecord>(path, { signal }),
+    queryKey: [...analyticsKeys.all, "page", query] as const,
+    queryFn: ({ signal }) => getPage("/analytics", { query, signal }),
     placeholderData: keepPreviousData,
     refetchInterval: 30_000,
   });
@@ -116,11 +116,9 @@ export const analyticsCountsQueryOptions = (
   queryOptions({
     queryKey: [...analyticsKeys.all, "counts", search.q ?? "", providers.join(",")] as const,
     queryFn: async ({ signal }) => {
-      const count = async (extra: Record<string, string>) => {
-        const params = listParams({ q: search.q }, LIST_RANGE);
-        for (const [key, value] of Object.entries(extra)) params.set(key, value);
-        params.set("pageSize", "1");
-        return (await getPage<AnalyticsRecord>(`/analytics?${params.toString()}`, { signal })).total;
+      const count = async (extra: Pick<AnalyticsListSearch, "status" | "provider">) => {
+        const query = { ...listQuery({ q: search.q, ...extra }, LIST_RANGE), pageSize: 1 };
+        return (await getPage("/analytics", { query, signal })).total;
       };
       const [all, ...rest] = await Promise.all([
         count({}),

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ApiKey, CreateApiKeyInput, CreatedApiKey } from "../../../schema/api/api-keys";
+import type { CreateApiKeyInput } from "../../../schema/api/api-keys";
 import { api } from "../api";
 
 export const apiKeyKeys = { all: ["api-keys"] as const };
@@ -7,13 +7,13 @@ export const apiKeyKeys = { all: ["api-keys"] as const };
 export const apiKeysQueryOptions = () =>
   queryOptions({
     queryKey: apiKeyKeys.all,
-    queryFn: ({ signal }) => api.get<ApiKey[]>("/api-keys", { signal }),
+    queryFn: ({ signal }) => api.get("/api-keys", { signal }),
   });
 
 export function useCreateApiKeyMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateApiKeyInput) => api.post<CreatedApiKey>("/api-keys", input),
+    mutationFn: (input: CreateApiKeyInput) => api.post("/api-keys", { json: input }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
   });
 }
@@ -21,7 +21,7 @@ export function useCreateApiKeyMutation() {
 export function useRevokeApiKeyMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (keyId: string) => api.delete<null>(`/api-keys/${encodeURIComponent(keyId)}`),
+    mutationFn: (keyId: string) => api.delete("/api-keys/:id", { param: { id: keyId } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
   });
 }

@@ -1,5 +1,4 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import type { AuditPage } from "../../../schema/api/audit";
 import { api } from "../api";
 
 export interface AuditFilters {
@@ -17,18 +16,23 @@ export const auditKeys = {
   page: (filters: AuditFilters) => [...auditKeys.all, filters] as const,
 };
 
+/** The filters as the log's query: empty ones left out. */
+export function auditQuery(filters: AuditFilters): AuditFilters {
+  return Object.fromEntries(
+    Object.entries(filters).filter(([, value]) => value !== undefined && value !== ""),
+  ) as AuditFilters;
+}
+
 export function auditSearchParams(filters: AuditFilters): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) {
-    if (value !== undefined && value !== "") params.set(key, String(value));
-  }
-  return params.toString();
+  return new URLSearchParams(
+    Object.entries(auditQuery(filters)).map(([key, value]) => [key, String(value)]),
+  ).toString();
 }
 
 export const auditLogsQueryOptions = (filters: AuditFilters) =>
   queryOptions({
     queryKey: auditKeys.page(filters),
-    queryFn: ({ signal }) => api.get<AuditPage>(`/admin/logs?${auditSearchParams(filters)}`, { signal }),
+    queryFn: ({ signal }) => api.get("/admin/logs", { query: auditQuery(filters), signal }),
     // Keeps the current page on screen while the next one loads.
     placeholderData: keepPreviousData,
   });

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Profile, SignupResponse } from "../../../schema/api/auth";
 import { api } from "../api";
 import { syncStoredUser } from "../session";
 import { userKeys } from "./user";
@@ -8,7 +7,7 @@ import { userKeys } from "./user";
 export function useCompleteOnboardingMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (companyName: string) => api.post<SignupResponse>("/auth/signup", { companyName }),
+    mutationFn: (companyName: string) => api.post("/auth/signup", { json: { companyName } }),
     // Awaited so the refreshed profile (onboardingRequired false) is in place before navigating.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
   });
@@ -18,7 +17,7 @@ export function useCompleteOnboardingMutation() {
 export function useAcceptInviteMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (inviteToken: string) => api.post<Profile>("/auth/accept-invite", { inviteToken }),
+    mutationFn: (inviteToken: string) => api.post("/auth/accept-invite", { json: { inviteToken } }),
     onSuccess: async (profile) => {
       queryClient.setQueryData(userKeys.profile(), profile);
       syncStoredUser(profile);

@@ -80,13 +80,13 @@ export function fallbackSummary(body: unknown): DashboardSummary {
  */
 export async function fetchDashboardSummary(signal?: AbortSignal): Promise<SummaryRead> {
   try {
-    const parsed = dashboardSummarySchema.safeParse(await api.get<unknown>("/dashboard/summary", { signal }));
+    const parsed = dashboardSummarySchema.safeParse(await api.get("/dashboard/summary", { signal }));
     return { summary: parsed.success ? parsed.data : emptySummary(), fallback: false };
   } catch (error) {
     if (isCancellation(error)) throw error;
     console.error("Dashboard summary failed; trying /api/debug/dashboard-test", error);
     try {
-      const body = await api.get<unknown>("/api/debug/dashboard-test", { signal });
+      const body = await api.get("/debug/dashboard-test", { signal });
       return { summary: fallbackSummary(body), fallback: true };
     } catch (fallbackError) {
       console.error("Dashboard fallback failed", fallbackError);
@@ -145,17 +145,18 @@ function keepNewerPageEntries(previous: unknown, next: unknown): unknown {
 export const systemsPageQueryOptions = (query: SystemsPageQuery) =>
   queryOptions({
     queryKey: dashboardKeys.systems(query),
-    queryFn: ({ signal }) => {
-      const params = new URLSearchParams({
-        page: String(query.page),
-        pageSize: String(query.pageSize),
-        sort: query.sort,
-        direction: query.direction,
-      });
-      if (query.q) params.set("q", query.q);
-      if (query.siteId) params.set("siteId", query.siteId);
-      return api.get<SystemsPage>(`/dashboard/systems?${params.toString()}`, { signal });
-    },
+    queryFn: ({ signal }) =>
+      api.get("/dashboard/systems", {
+        query: {
+          page: query.page,
+          pageSize: query.pageSize,
+          sort: query.sort,
+          direction: query.direction,
+          q: query.q || undefined,
+          siteId: query.siteId || undefined,
+        },
+        signal,
+      }),
     refetchInterval: METRICS_REFETCH_MS,
     retry: retryOnce,
     // The rows shown stay while the next page, order or search is read.

@@ -1,5 +1,4 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { FleetSeries } from "../../../schema/api/fleet-series";
 import { api } from "../api";
 import { dashboardKeys, retryOnce } from "./metrics";
 import { preferencesQueryOptions } from "./user";
@@ -11,10 +10,7 @@ export const SERIES_REFRESH_MS = 5 * 60_000;
 export const fleetSeriesQueryOptions = (timeZone: string) =>
   queryOptions({
     queryKey: dashboardKeys.series(timeZone),
-    queryFn: ({ signal }) =>
-      api.get<FleetSeries>(`/dashboard/series?${new URLSearchParams({ tz: timeZone }).toString()}`, {
-        signal,
-      }),
+    queryFn: ({ signal }) => api.get("/dashboard/series", { query: { tz: timeZone }, signal }),
     staleTime: SERIES_REFRESH_MS,
     refetchInterval: SERIES_REFRESH_MS,
     retry: retryOnce,

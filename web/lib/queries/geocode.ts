@@ -1,5 +1,4 @@
 import { queryOptions, useMutation } from "@tanstack/react-query";
-import type { GeocodeResult, GeocodeSearch } from "../../../schema/api/geocode";
 import { api } from "../api";
 
 /** Address autocomplete starts at 5 characters. */
@@ -14,8 +13,7 @@ export const geocodeKeys = {
 export const geocodeSearchQueryOptions = (address: string) =>
   queryOptions({
     queryKey: geocodeKeys.search(address),
-    queryFn: ({ signal }) =>
-      api.get<GeocodeSearch>(`/geocode?address=${encodeURIComponent(address)}`, { signal }),
+    queryFn: ({ signal }) => api.get("/geocode", { query: { address }, signal }),
     enabled: address.trim().length >= AUTOCOMPLETE_MIN_CHARS,
     // Places do not move; the server caches lookups for 30 days as well.
     staleTime: 60 * 60_000,
@@ -31,6 +29,6 @@ export interface GeocodeInput {
 /** POST /api/geocode: verifies one address (the Add Site dialog's Search button). */
 export function useGeocodeMutation() {
   return useMutation({
-    mutationFn: (input: GeocodeInput) => api.post<GeocodeResult>("/geocode", input),
+    mutationFn: (input: GeocodeInput) => api.post("/geocode", { json: input }),
   });
 }

@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Invite, InviteCreated, Member } from "../../../schema/api/members";
 import type { Role } from "../../../schema/roles";
 import { api } from "../api";
 
@@ -11,21 +10,21 @@ export const memberKeys = {
 export const usersQueryOptions = () =>
   queryOptions({
     queryKey: memberKeys.users,
-    queryFn: ({ signal }) => api.get<Member[]>("/users", { signal }),
+    queryFn: ({ signal }) => api.get("/users", { signal }),
     retry: false,
   });
 
 export const invitesQueryOptions = () =>
   queryOptions({
     queryKey: memberKeys.invites,
-    queryFn: ({ signal }) => api.get<Invite[]>("/invites", { signal }),
+    queryFn: ({ signal }) => api.get("/invites", { signal }),
     retry: false,
   });
 
 export function useInviteUserMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { email: string; role: Role }) => api.post<InviteCreated>("/users/invite", input),
+    mutationFn: (input: { email: string; role: Role }) => api.post("/users/invite", { json: input }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: memberKeys.invites }),
   });
 }
@@ -34,7 +33,7 @@ export function useChangeRoleMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ userId, role }: { userId: string; role: Role }) =>
-      api.patch<Member>(`/users/${encodeURIComponent(userId)}/role`, { role }),
+      api.patch("/users/:id/role", { param: { id: userId }, json: { role } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: memberKeys.users }),
   });
 }
@@ -42,7 +41,7 @@ export function useChangeRoleMutation() {
 export function useRemoveUserMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) => api.delete<{ message: string }>(`/users/${encodeURIComponent(userId)}`),
+    mutationFn: (userId: string) => api.delete("/users/:id", { param: { id: userId } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: memberKeys.users }),
   });
 }
@@ -50,8 +49,7 @@ export function useRemoveUserMutation() {
 export function useRevokeInviteMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (inviteId: string) =>
-      api.delete<{ message: string }>(`/invites/${encodeURIComponent(inviteId)}`),
+    mutationFn: (inviteId: string) => api.delete("/invites/:id", { param: { id: inviteId } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: memberKeys.invites }),
   });
 }

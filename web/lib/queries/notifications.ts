@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Notifications } from "../../../schema/api/notifications";
 import { api } from "../api";
 
 export const notificationKeys = { all: ["notifications"] as const };
@@ -7,7 +6,7 @@ export const notificationKeys = { all: ["notifications"] as const };
 export const notificationsQueryOptions = () =>
   queryOptions({
     queryKey: notificationKeys.all,
-    queryFn: ({ signal }) => api.get<Notifications>("/notifications", { signal }),
+    queryFn: ({ signal }) => api.get("/notifications", { signal }),
     // New alerts reach the socket as alerts_changed (which refreshes this); the interval covers syncs.
     refetchInterval: 120_000,
   });
@@ -21,7 +20,7 @@ export function useUnreadNotificationCount(enabled = true): number | undefined {
 export function useMarkNotificationsReadMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (ids?: string[]) => api.post<{ unread: number }>("/notifications/read", ids ? { ids } : {}),
+    mutationFn: (ids?: string[]) => api.post("/notifications/read", { json: ids ? { ids } : {} }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: notificationKeys.all }),
   });
 }

@@ -1,6 +1,5 @@
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Portfolio, UpdatePortfolioInput } from "../../../schema/api/portfolios";
-import type { Site } from "../../../schema/api/sites";
+import type { UpdatePortfolioInput } from "../../../schema/api/portfolios";
 import { api } from "../api";
 
 export const portfolioKeys = {
@@ -13,25 +12,19 @@ export const portfolioKeys = {
 export const portfoliosQueryOptions = () =>
   queryOptions({
     queryKey: portfolioKeys.list(),
-    queryFn: ({ signal }) => api.get<Portfolio[]>("/portfolios", { signal }),
+    queryFn: ({ signal }) => api.get("/portfolios", { signal }),
   });
 
 export const portfolioSitesQueryOptions = (portfolioId: string) =>
   queryOptions({
     queryKey: portfolioKeys.sites(portfolioId),
-    queryFn: ({ signal }) =>
-      api.get<Site[]>(`/portfolios/${encodeURIComponent(portfolioId)}/sites`, { signal }),
+    queryFn: ({ signal }) => api.get("/portfolios/:id/sites", { param: { id: portfolioId }, signal }),
   });
 
 export interface CreatePortfolioInput {
   name: string;
   /** Left out when empty. */
   description?: string;
-}
-
-export interface PortfolioSitesChanged {
-  message: string;
-  portfolio: Portfolio;
 }
 
 const refresh = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: portfolioKeys.all });
@@ -45,7 +38,7 @@ export function portfolioInput(name: string, description: string): CreatePortfol
 export function useCreatePortfolioMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreatePortfolioInput) => api.post<Portfolio>("/portfolios", input),
+    mutationFn: (input: CreatePortfolioInput) => api.post("/portfolios", { json: input }),
     onSuccess: () => refresh(queryClient),
   });
 }
@@ -54,7 +47,7 @@ export function useUpdatePortfolioMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ portfolioId, changes }: { portfolioId: string; changes: UpdatePortfolioInput }) =>
-      api.patch<Portfolio>(`/portfolios/${encodeURIComponent(portfolioId)}`, changes),
+      api.patch("/portfolios/:id", { param: { id: portfolioId }, json: changes }),
     onSuccess: () => refresh(queryClient),
   });
 }
@@ -62,8 +55,7 @@ export function useUpdatePortfolioMutation() {
 export function useDeletePortfolioMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (portfolioId: string) =>
-      api.delete<{ message: string }>(`/portfolios/${encodeURIComponent(portfolioId)}`),
+    mutationFn: (portfolioId: string) => api.delete("/portfolios/:id", { param: { id: portfolioId } }),
     onSuccess: () => refresh(queryClient),
   });
 }
@@ -72,10 +64,7 @@ export function useAddPortfolioSitesMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ portfolioId, siteIds }: { portfolioId: string; siteIds: string[] }) =>
-      api.post<PortfolioSitesChanged & { added: number }>(
-        `/portfolios/${encodeURIComponent(portfolioId)}/sites`,
-        { siteIds },
-      ),
+      api.post("/portfolios/:id/sites", { param: { id: portfolioId }, json: { siteIds } }),
     onSuccess: () => refresh(queryClient),
   });
 }
@@ -84,9 +73,7 @@ export function useRemovePortfolioSiteMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ portfolioId, siteId }: { portfolioId: string; siteId: string }) =>
-      api.delete<PortfolioSitesChanged>(
-        `/portfolios/${encodeURIComponent(portfolioId)}/sites/${encodeURIComponent(siteId)}`,
-      ),
+      api.delete("/portfolios/:id/sites/:siteId", { param: { id: portfolioId, siteId } }),
     onSuccess: () => refresh(queryClient),
   });
 }

@@ -1,43 +1,16 @@
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { MeteronlineImportBody, MeteronlineImportResult } from "../../../schema/api/meteronline";
-import type {
-  ConfiguredCredential,
-  CredentialField,
-  Provider,
-  ProviderId,
-  SyncResult,
-} from "../../../schema/api/providers";
-import type { SyncOutcome, SyncTrigger } from "../../../schema/domain";
-import { ApiRequestError, api } from "../api";
+import type { MeteronlineImportBody } from "../../../schema/api/meteronline";
+import type { ProviderId } from "../../../schema/api/providers";
+import { type ApiAnswer, ApiRequestError, api } from "../api";
 
-export interface ProviderCredentialSchema {
-  provider: ProviderId;
-  fields: CredentialField[];
-}
-
-/** POST /api/credentials answer: `sync` is the first sync's outcome, null for import-only providers. */
-export interface SaveCredentialsResult {
-  message: string;
-  sync: SyncResult | null;
-}
-
-export interface TestConnectionResult {
-  sitesFound: number;
-  message: string;
-}
-
-/** One row of GET /api/providers/{p}/runs (the schema package has no type for it yet). */
-export interface SyncRun {
-  id: string;
-  trigger: SyncTrigger;
-  status: SyncOutcome;
-  startedAt: string;
-  finishedAt: string | null;
-  error: string | null;
-  sitesCount: number;
-  invertersCount: number;
-  readingsCount: number;
-}
+/** POST /api/credentials: `sync` is the first sync's outcome, null for import-only providers. */
+export type SaveCredentialsResult = ApiAnswer<"POST", "/credentials">;
+export type TestConnectionResult = ApiAnswer<"POST", "/credentials/:provider/test">;
+/** POST /api/providers/{p}/sync: the run's outcome, or (202) the run going on. */
+export type SyncAnswer = ApiAnswer<"POST", "/providers/:provider/sync">;
+/** One row of GET /api/providers/{p}/runs. */
+export type SyncRun = ApiAnswer<"GET", "/providers/:provider/runs">[number];
+type MeteronlineImportResult = ApiAnswer<"POST", "/providers/meteronline/import">;
 
 export type CredentialValues = Record<string, string>;
 
@@ -71,7 +44,7 @@ export const PROVIDERS_RETRY_DELAY_MS = 1000;
 export const providersQueryOptions = () =>
   queryOptions({
     queryKey: providerKeys.all,
-    queryFn: ({ signal }) => api.get<Provider[]>("/providers", { signal }),
+    queryFn: ({ signal }) => api.get("/providers", { signal }),
     // The list is fixed by the deployment.
     staleTime: 60 * 60_000,
     retry: (failureCount, error) =>
@@ -82,8 +55,7 @@ export const providersQueryOptions = () =>
 export const providerSchemaQueryOptions = (provider: string) =>
   queryOptions({
     queryKey: providerKeys.schema(provider),
-    queryFn: ({ signal }) =>
-      api.get<ProviderCredentialSchema>(`/providers/${encodeURIComponent(provider)}/schema`, { signal }),
+    queryFn: ({ signal }) => api.get("/providers/:provider/schema", { param: { provider }, signal }),
     staleTime: 60 * 60_000,
     retry: false,
   });
@@ -91,15 +63,14 @@ export const providerSchemaQueryOptions = (provider: string) =>
 export const credentialsQueryOptions = () =>
   queryOptions({
     queryKey: providerKeys.credentials,
-    queryFn: ({ signal }) => api.get<ConfiguredCredential[]>("/credentials", { signal }),
+    queryFn: ({ signal }) => api.get("/credentials", { signal }),
     retry: false,
   });
 
 export const syncRunsQueryOptions = (provider: string) =>
   queryOptions({
     queryKey: providerKeys.runs(provider),
-    queryFn: ({ signal }) =>
-      api.get<SyncRun[]>(`/providers/${encodeURIComponent(provider)}/runs`, { signal }),
+    queryFn: ({ signal }) => api.get("/providers/:provider/runs", { param: { provider }, signal }),
     retry: false,
   });
 
@@ -121,7 +92,7 @@ export function useTestConnectionMutation(
 ) {
   return useMutation({
     mutationFn: ({ provider, credentials }: { provider: string; credentials: CredentialValues }) =>
-      api.post<TestConnectionResult>(`/credentials/${encodeURIComponent(provider)}/test`, { credentials }),
+      api.post("/credentials/:provider/test", { param: { provider }, json: { credentials } }),
     onSuccess: (data, variables) => callbacks.onSuccess?.(data, variables),
     onError: (error, variables) => callbacks.onError?.(error, variables),
   });
@@ -137,7 +108,7 @@ export function useSaveCredentialsMutation(
   return useMutation({
     mutationFn: async (input: { provider: ProviderId; credentials: CredentialValues }) => {
       try {
-        return await api.post<SaveCredentialsResult>("/credentials", input);
+        return await api.post("/credentials", { json: input });
       } catch (error) {
         if (error instanceof ApiRequestError && error.status === 401) throw new SessionExpiredError();
         throw error;
@@ -157,8 +128,7 @@ export function useDeleteCredentialsMutation(
 ) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (provider: ProviderId) =>
-      api.delete<{ message: string }>(`/credentials/${encodeURIComponent(provider)}`),
+    mutationFn: (provider: ProviderId) => api.delete("/credentials/:provider", { param: { provider } }),
     onSuccess: async (data, provider) => {
       callbacks.onSuccess?.(data, provider);
       await invalidateAll(queryClient, [providerKeys.credentials, providerKeys.runs(provider)]);
@@ -167,11 +137,10 @@ export function useDeleteCredentialsMutation(
   });
 }
 
-export function useSyncProviderMutation(callbacks: MutationCallbacks<SyncResult, ProviderId> = {}) {
+export function useSyncProviderMutation(callbacks: MutationCallbacks<SyncAnswer, ProviderId> = {}) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (provider: ProviderId) =>
-      api.post<SyncResult>(`/providers/${encodeURIComponent(provider)}/sync`),
+    mutationFn: (provider: ProviderId) => api.post("/providers/:provider/sync", { param: { provider } }),
     onSuccess: (data, provider) => callbacks.onSuccess?.(data, provider),
     onError: (error, provider) => callbacks.onError?.(error, provider),
     // A failed sync is recorded too (status, last error, run history), so both outcomes refresh.
@@ -191,8 +160,7 @@ export function useMeteronlineImportMutation(
 ) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: MeteronlineImportBody) =>
-      api.post<MeteronlineImportResult>("/providers/meteronline/import", body),
+    mutationFn: (body: MeteronlineImportBody) => api.post("/providers/meteronline/import", { json: body }),
     onSuccess: async (data, body) => {
       callbacks.onSuccess?.(data, body);
       await invalidateAll(queryClient, [providerKeys.credentials, sitesKey, dashboardKey]);

@@ -1,6 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { EnhancedSite } from "../../../schema/api/sites";
-import type { SystemDetail, UpdateSystemInput } from "../../../schema/api/systems";
+import type { UpdateSystemInput } from "../../../schema/api/systems";
 import { api } from "../api";
 import { lossKeys } from "./losses";
 
@@ -8,7 +7,7 @@ import { lossKeys } from "./losses";
 export const siteDetailQueryOptions = (siteId: string) =>
   queryOptions({
     queryKey: ["sites", "detail", siteId] as const,
-    queryFn: ({ signal }) => api.get<EnhancedSite>(`/sites/${encodeURIComponent(siteId)}`, { signal }),
+    queryFn: ({ signal }) => api.get("/sites/:id", { param: { id: siteId }, signal }),
   });
 
 /** Sets a system's tilt, azimuth and AC limit (null: back to the default); its expectation follows. */
@@ -16,7 +15,7 @@ export function useUpdateSystemMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ systemId, changes }: { systemId: string; changes: UpdateSystemInput }) =>
-      api.patch<SystemDetail>(`/systems/${encodeURIComponent(systemId)}`, changes),
+      api.patch("/systems/:id", { param: { id: systemId }, json: changes }),
     onSuccess: () =>
       Promise.all([["sites"], lossKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });

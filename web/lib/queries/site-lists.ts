@@ -1,13 +1,14 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import type {
-  EnhancedSiteListItem,
-  SiteCountsAnswer,
-  SiteGroup,
-  SiteGroupKey,
-  SiteListItem,
-  SiteMap,
-} from "../../../schema/api/site-lists";
-import { api, type RequestOptions, respond } from "../api";
+import type { SiteGroupKey } from "../../../schema/api/site-lists";
+import {
+  api,
+  type CallOptions,
+  type OptionsArgument,
+  type PagedPath,
+  type PageItem,
+  respond,
+  routeUrl,
+} from "../api";
 import type { SiteListSearch } from "../site-list-search";
 import { siteKeys } from "./sites";
 
@@ -17,27 +18,29 @@ import { siteKeys } from "./sites";
  */
 
 /** The API's filter parameters for a search (the screens' default order is worst PR first). */
-export function siteFilterParams(search: SiteListSearch): URLSearchParams {
-  const params = new URLSearchParams();
-  if (search.q) params.set("q", search.q);
-  if (search.status?.length) params.set("status", search.status.join(","));
-  if (search.provider) params.set("provider", search.provider);
-  if (search.portfolio) params.set("portfolio", search.portfolio);
-  if (search.country) params.set("country", search.country);
-  if (search.label) params.set("label", search.label);
-  if (search.alerts) params.set("alerts", search.alerts);
-  return params;
+export function siteFilterQuery(search: SiteListSearch) {
+  return {
+    q: search.q || undefined,
+    status: search.status?.length ? search.status.join(",") : undefined,
+    provider: search.provider || undefined,
+    portfolio: search.portfolio || undefined,
+    country: search.country || undefined,
+    label: search.label || undefined,
+    alerts: search.alerts,
+  };
 }
 
-function pageParams(search: SiteListSearch, pageSize: number): URLSearchParams {
-  const params = siteFilterParams(search);
-  params.set("sort", search.sort ?? "pr");
-  params.set("page", String(search.page ?? 1));
-  params.set("pageSize", String(pageSize));
-  return params;
-}
+const pageQuery = (search: SiteListSearch, pageSize: number) => ({
+  ...siteFilterQuery(search),
+  sort: search.sort ?? "pr",
+  page: search.page ?? 1,
+  pageSize,
+});
 
-const filterKey = (search: SiteListSearch) => siteFilterParams(search).toString();
+/** A query as its URL's search, for the cache keys. */
+const searchOf = (query: object) => routeUrl("", {}, query);
+
+const filterKey = (search: SiteListSearch) => searchOf(siteFilterQuery(search));
 
 export const siteListKeys = {
   all: [...siteKeys.all, "lists"] as const,
@@ -48,10 +51,13 @@ export const siteListKeys = {
 };
 
 /** One page of a paged list: its items, and how many over all pages (X-Total-Count, else the page's). */
-export async function getPage<T>(path: string, options?: Omit<RequestOptions, "body">) {
-  const response = await respond("GET", path, options);
+export async function getPage<P extends PagedPath>(
+  path: P,
+  ...[options]: OptionsArgument<CallOptions<"GET", P>>
+): Promise<{ items: PageItem<P>[]; total: number }> {
+  const response = await respond("GET", routeUrl(path, options?.param, options?.query), options);
   const text = await response.text();
-  const items = (text ? JSON.parse(text) : []) as T[];
+  const items = (text ? JSON.parse(text) : []) as PageItem<P>[];
   const total = response.headers.get("X-Total-Count");
   return { items, total: total === null ? items.length : Number(total) };
 }
@@ -60,20 +66,20 @@ export async function getPage<T>(path: string, options?: Omit<RequestOptions, "b
 const REFRESH_MS = 30_000;
 
 export const sitesPageQueryOptions = (search: SiteListSearch, pageSize = 48) => {
-  const params = pageParams(search, pageSize).toString();
+  const query = pageQuery(search, pageSize);
   return queryOptions({
-    queryKey: siteListKeys.page("sites", params),
-    queryFn: ({ signal }) => getPage<SiteListItem>(`/sites?${params}`, { signal }),
+    queryKey: siteListKeys.page("sites", searchOf(query)),
+    queryFn: ({ signal }) => getPage("/sites", { query, signal }),
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,
   });
 };
 
 export const enhancedSitesPageQueryOptions = (search: SiteListSearch, pageSize = 20) => {
-  const params = pageParams(search, pageSize).toString();
+  const query = pageQuery(search, pageSize);
   return queryOptions({
-    queryKey: siteListKeys.page("enhanced", params),
-    queryFn: ({ signal }) => getPage<EnhancedSiteListItem>(`/sites/enhanced?${params}`, { signal }),
+    queryKey: siteListKeys.page("enhanced", searchOf(query)),
+    queryFn: ({ signal }) => getPage("/sites/enhanced", { query, signal }),
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,
   });
@@ -83,7 +89,7 @@ export const siteCountsQueryOptions = (search: SiteListSearch) => {
   const filters = filterKey(search);
   return queryOptions({
     queryKey: siteListKeys.counts(filters),
-    queryFn: ({ signal }) => api.get<SiteCountsAnswer>(`/sites/counts?${filters}`, { signal }),
+    queryFn: ({ signal }) => api.get("/sites/counts", { query: siteFilterQuery(search), signal }),
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,
     retry: false,
@@ -92,11 +98,9 @@ export const siteCountsQueryOptions = (search: SiteListSearch) => {
 
 export const siteGroupsQueryOptions = (search: SiteListSearch, by: SiteGroupKey) => {
   const filters = filterKey(search);
-  const params = new URLSearchParams(filters);
-  params.set("by", by);
   return queryOptions({
     queryKey: siteListKeys.groups(by, filters),
-    queryFn: ({ signal }) => api.get<SiteGroup[]>(`/sites/groups?${params.toString()}`, { signal }),
+    queryFn: ({ signal }) => api.get("/sites/groups", { query: { ...siteFilterQuery(search), by }, signal }),
     placeholderData: keepPreviousData,
   });
 };
@@ -105,7 +109,7 @@ export const siteMapQueryOptions = (search: SiteListSearch) => {
   const filters = filterKey(search);
   return queryOptions({
     queryKey: siteListKeys.map(filters),
-    queryFn: ({ signal }) => api.get<SiteMap>(`/sites/map?${filters}`, { signal }),
+    queryFn: ({ signal }) => api.get("/sites/map", { query: siteFilterQuery(search), signal }),
     placeholderData: keepPreviousData,
     refetchInterval: 60_000,
   });

@@ -1,16 +1,6 @@
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type {
-  AttachSystemInput,
-  AvailableSystem,
-  CreateSiteInput,
-  EnhancedSite,
-  Site,
-  SiteDeleted,
-  SiteSystem,
-  SitesFromSystems,
-  UpdateSiteInput,
-} from "../../../schema/api/sites";
-import { api } from "../api";
+import type { AttachSystemInput, CreateSiteInput, UpdateSiteInput } from "../../../schema/api/sites";
+import { type ApiAnswer, api } from "../api";
 
 /**
  * Everything about sites lives under ['sites'] (the provider screens invalidate that prefix after a
@@ -30,19 +20,19 @@ const dashboardKey = ["dashboard"] as const;
 export const sitesQueryOptions = () =>
   queryOptions({
     queryKey: siteKeys.list(),
-    queryFn: ({ signal }) => api.get<Site[]>("/sites", { signal }),
+    queryFn: ({ signal }) => api.get("/sites", { signal }),
   });
 
 export const enhancedSitesQueryOptions = () =>
   queryOptions({
     queryKey: siteKeys.enhanced(),
-    queryFn: ({ signal }) => api.get<EnhancedSite[]>("/sites/enhanced", { signal }),
+    queryFn: ({ signal }) => api.get("/sites/enhanced", { signal }),
   });
 
 export const availableSystemsQueryOptions = () =>
   queryOptions({
     queryKey: siteKeys.available(),
-    queryFn: ({ signal }) => api.get<AvailableSystem[]>("/available-systems", { signal }),
+    queryFn: ({ signal }) => api.get("/available-systems", { signal }),
     retry: false,
   });
 
@@ -50,7 +40,7 @@ export const availableSystemsQueryOptions = () =>
 export const siteTotalQueryOptions = () =>
   queryOptions({
     queryKey: [...siteKeys.all, "total"] as const,
-    queryFn: ({ signal }) => api.get<{ total: number }>("/sites/counts", { signal }),
+    queryFn: ({ signal }) => api.get("/sites/counts", { signal }),
     select: (counts) => counts.total,
     retry: false,
   });
@@ -76,27 +66,20 @@ export function useSitesFromSystemsMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (systemIds?: string[]) =>
-      api.post<SitesFromSystems>("/sites/from-systems", systemIds ? { systemIds } : {}),
+      api.post("/sites/from-systems", { json: systemIds ? { systemIds } : {} }),
     onSuccess: () => refreshSites(queryClient),
   });
 }
 
 /** The site as POST /api/sites answers it (the created site, with its id). */
-export type CreatedSite = EnhancedSite;
+export type CreatedSite = ApiAnswer<"POST", "/sites">;
 
 export function useCreateSiteMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateSiteInput) => api.post<CreatedSite>("/sites", input),
+    mutationFn: (input: CreateSiteInput) => api.post("/sites", { json: input }),
     onSuccess: () => refreshSites(queryClient),
   });
-}
-
-export interface SystemAttached {
-  message: string;
-  attached: boolean;
-  system: SiteSystem;
-  site: EnhancedSite;
 }
 
 export interface CreateSiteWithSystemsInput {
@@ -113,12 +96,12 @@ export function useCreateSiteWithSystemsMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ site, systems }: CreateSiteWithSystemsInput) => {
-      const created = await api.post<CreatedSite>("/sites", site);
-      const path = `/sites/${encodeURIComponent(created.id)}/systems`;
+      const created = await api.post("/sites", { json: site });
+      const param = { id: created.id };
       try {
-        for (const system of systems) await api.post<SystemAttached>(path, system);
+        for (const system of systems) await api.post("/sites/:id/systems", { param, json: system });
       } catch (error) {
-        await api.delete<SiteDeleted>(`/sites/${encodeURIComponent(created.id)}`).catch(() => undefined);
+        await api.delete("/sites/:id", { param }).catch(() => undefined);
         throw error;
       }
       return { site: created, systemCount: systems.length };
@@ -131,7 +114,7 @@ export function useUpdateSiteMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ siteId, changes }: { siteId: string; changes: UpdateSiteInput }) =>
-      api.patch<EnhancedSite>(`/sites/${encodeURIComponent(siteId)}`, changes),
+      api.patch("/sites/:id", { param: { id: siteId }, json: changes }),
     onSuccess: () => refreshSites(queryClient),
   });
 }
@@ -139,7 +122,7 @@ export function useUpdateSiteMutation() {
 export function useDeleteSiteMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (siteId: string) => api.delete<SiteDeleted>(`/sites/${encodeURIComponent(siteId)}`),
+    mutationFn: (siteId: string) => api.delete("/sites/:id", { param: { id: siteId } }),
     onSuccess: () => refreshSites(queryClient),
   });
 }
@@ -148,9 +131,7 @@ export function useDetachSystemMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ siteId, systemId }: { siteId: string; systemId: string }) =>
-      api.delete<{ message: string; site: EnhancedSite }>(
-        `/sites/${encodeURIComponent(siteId)}/systems/${encodeURIComponent(systemId)}`,
-      ),
+      api.delete("/sites/:id/systems/:systemId", { param: { id: siteId, systemId } }),
     onSuccess: () => refreshSites(queryClient),
   });
 }

@@ -1,5 +1,4 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { YieldEstimateResponse } from "../../../schema/api/solar";
 import { api } from "../api";
 
 export interface YieldEstimateInput {
@@ -25,10 +24,8 @@ export const yieldEstimateQueryOptions = (input: YieldEstimateInput | null) =>
     queryKey: input ? solarKeys.estimate(input) : [...solarKeys.all, "estimate", "none"],
     queryFn: () => {
       if (!input) throw new Error("No location or capacity to estimate");
-      return api.post<YieldEstimateResponse>("/solar/estimate-yield", {
-        latitude: input.latitude,
-        longitude: input.longitude,
-        capacity: input.capacityKw,
+      return api.post("/solar/estimate-yield", {
+        json: { latitude: input.latitude, longitude: input.longitude, capacity: input.capacityKw },
       });
     },
     enabled: input !== null && input.capacityKw > 0,

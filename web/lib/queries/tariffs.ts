@@ -1,5 +1,5 @@
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { OrganizationTariffs, PutTariffInput, SiteTariffs } from "../../../schema/api/tariffs";
+import type { PutTariffInput } from "../../../schema/api/tariffs";
 import { api } from "../api";
 import { lossKeys } from "./losses";
 
@@ -12,13 +12,13 @@ export const tariffKeys = {
 export const siteTariffsQueryOptions = (siteId: string) =>
   queryOptions({
     queryKey: tariffKeys.site(siteId),
-    queryFn: ({ signal }) => api.get<SiteTariffs>(`/sites/${encodeURIComponent(siteId)}/tariffs`, { signal }),
+    queryFn: ({ signal }) => api.get("/sites/:id/tariffs", { param: { id: siteId }, signal }),
   });
 
 export const organizationTariffsQueryOptions = () =>
   queryOptions({
     queryKey: tariffKeys.organization(),
-    queryFn: ({ signal }) => api.get<OrganizationTariffs>("/organization/tariffs", { signal }),
+    queryFn: ({ signal }) => api.get("/organization/tariffs", { signal }),
     // Settings queries do not retry: a failure shows at once with its own retry button.
     retry: false,
   });
@@ -31,7 +31,7 @@ export function usePutSiteTariffMutation(siteId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: PutTariffInput) =>
-      api.put<SiteTariffs>(`/sites/${encodeURIComponent(siteId)}/tariff`, input),
+      api.put("/sites/:id/tariff", { param: { id: siteId }, json: input }),
     onSuccess: () => refresh(queryClient),
   });
 }
@@ -40,7 +40,7 @@ export function usePutSiteTariffMutation(siteId: string) {
 export function useClearSiteTariffMutation(siteId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.delete<SiteTariffs>(`/sites/${encodeURIComponent(siteId)}/tariff`),
+    mutationFn: () => api.delete("/sites/:id/tariff", { param: { id: siteId } }),
     onSuccess: () => refresh(queryClient),
   });
 }
@@ -48,7 +48,7 @@ export function useClearSiteTariffMutation(siteId: string) {
 export function usePutOrganizationTariffMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: PutTariffInput) => api.put<OrganizationTariffs>("/organization/tariff", input),
+    mutationFn: (input: PutTariffInput) => api.put("/organization/tariff", { json: input }),
     onSuccess: () => refresh(queryClient),
   });
 }

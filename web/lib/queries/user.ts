@@ -1,6 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Profile } from "../../../schema/api/auth";
-import type { Preferences, Timezone } from "../../../schema/api/preferences";
+import type { Preferences } from "../../../schema/api/preferences";
 import { api } from "../api";
 
 /** Everything about the signed-in user lives under ['user'] so one invalidation refreshes it all. */
@@ -13,13 +12,13 @@ export const userKeys = {
 export const profileQueryOptions = () =>
   queryOptions({
     queryKey: userKeys.profile(),
-    queryFn: ({ signal }) => api.get<Profile>("/user/profile", { signal }),
+    queryFn: ({ signal }) => api.get("/user/profile", { signal }),
   });
 
 export const preferencesQueryOptions = () =>
   queryOptions({
     queryKey: userKeys.preferences(),
-    queryFn: ({ signal }) => api.get<Preferences>("/user/preferences", { signal }),
+    queryFn: ({ signal }) => api.get("/user/preferences", { signal }),
     // Settings queries do not retry.
     retry: false,
   });
@@ -27,7 +26,7 @@ export const preferencesQueryOptions = () =>
 export const timezonesQueryOptions = () =>
   queryOptions({
     queryKey: ["timezones"] as const,
-    queryFn: ({ signal }) => api.get<Timezone[]>("/timezones", { signal }),
+    queryFn: ({ signal }) => api.get("/timezones", { signal }),
     // The zone list only changes with daylight saving; keep it for the whole visit.
     staleTime: 60 * 60_000,
     retry: false,
@@ -40,7 +39,7 @@ export const timezonesQueryOptions = () =>
 export function useUpdatePreferencesMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (next: Preferences) => api.patch<Preferences>("/user/preferences", next),
+    mutationFn: (next: Preferences) => api.patch("/user/preferences", { json: next }),
     onMutate: async (next) => {
       await queryClient.cancelQueries({ queryKey: userKeys.preferences() });
       const previous = queryClient.getQueryData<Preferences>(userKeys.preferences());

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ResendVerificationResponse } from "../../../schema/api/auth";
 import { api } from "../api";
 import { userKeys } from "./user";
 
@@ -7,7 +6,7 @@ import { userKeys } from "./user";
 export function useResendVerificationMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<ResendVerificationResponse>("/auth/verify-email/resend"),
+    mutationFn: () => api.post("/auth/verify-email/resend"),
     // Nothing sent means the address was verified meanwhile (another tab): the profile drops the banner.
     onSuccess: async (answer) => {
       if (!answer.sent) await queryClient.invalidateQueries({ queryKey: userKeys.profile() });

@@ -1,6 +1,4 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { CurrentWeather } from "../../../schema/api/weather";
-import type { WeatherHistory } from "../../../schema/api/weather-history";
 import { api } from "../api";
 import { siteKeys } from "./sites";
 
@@ -17,10 +15,7 @@ export const currentWeatherQueryOptions = (latitude: number, longitude: number) 
   queryOptions({
     queryKey: weatherKeys.current(latitude, longitude),
     queryFn: ({ signal }) =>
-      api.get<CurrentWeather>(
-        `/weather/current?lat=${encodeURIComponent(latitude)}&lng=${encodeURIComponent(longitude)}`,
-        { signal },
-      ),
+      api.get("/weather/current", { query: { lat: latitude, lng: longitude }, signal }),
     staleTime: WEATHER_FRESH_MS,
     refetchInterval: WEATHER_FRESH_MS,
   });
@@ -41,12 +36,12 @@ export interface WeatherPlaceRef {
 export const weatherHistoryQueryOptions = (place: WeatherPlaceRef, date: string) =>
   queryOptions({
     queryKey: [...siteKeys.all, place.kind, place.id, "weather-history", date] as const,
-    // /sites/{id}/… or /systems/{id}/…
     queryFn: ({ signal }) =>
-      api.get<WeatherHistory>(
-        `/${place.kind}s/${encodeURIComponent(place.id)}/weather-history?date=${encodeURIComponent(date)}`,
-        { signal },
-      ),
+      api.get(place.kind === "site" ? "/sites/:id/weather-history" : "/systems/:id/weather-history", {
+        param: { id: place.id },
+        query: { date },
+        signal,
+      }),
     staleTime: HISTORY_FRESH_MS,
     refetchInterval: HISTORY_FRESH_MS,
   });

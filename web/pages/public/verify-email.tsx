@@ -19,7 +19,7 @@ const attempts = new Map<string, Promise<AuthResponse>>();
 function verifyOnce(token: string): Promise<AuthResponse> {
   let attempt = attempts.get(token);
   if (!attempt) {
-    attempt = api.post<AuthResponse>("/auth/verify-email", { token }, { auth: false }).then((answer) => {
+    attempt = api.post("/auth/verify-email", { json: { token }, auth: false }).then((answer) => {
       setSession(answer.token, answer.user);
       return answer;
     });
