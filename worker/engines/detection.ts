@@ -4,7 +4,8 @@ import type { AlertRuleName } from "../../schema/domain";
 import type { LiveMessage } from "../../schema/live";
 import { loadAlertRules } from "../data/alert-rules";
 import { countOpenAlerts } from "../data/alerts";
-import { listIrradianceHours } from "../data/irradiance";
+import { weatherByLocation } from "../data/irradiance";
+import { listModelInputs } from "../data/model-inputs";
 import { notifyMembersOfAlert } from "../data/notifications";
 import {
   insertRuleAlert,
@@ -15,13 +16,17 @@ import {
   resolveRuleAlert,
 } from "../data/rule-alerts";
 import { factsText } from "../domain/alerts/facts";
-import { evaluateSystem, type Finding, type Irradiance } from "../domain/alerts/rules";
+import { type Expectation, evaluateSystem, type Finding } from "../domain/alerts/rules";
+import { type LearnedModel, pvSystemOf } from "../domain/solar/expectation";
+import type { WeatherHour } from "../domain/solar/plane-of-array";
+import { expectedSteps, limited, type PvSystem } from "../domain/solar/pv-model";
 import type { Env } from "../env";
 import type { DetectionSystem } from "../fleet/types";
 import { type BatchStatement, type Db, runBatch } from "../lib/db";
 import { fleetStoreFor } from "../lib/fleet-store";
 
 const HOUR_MS = 3_600_000;
+const STEP_MS = 5 * 60_000;
 const MINUTE_MS = 60_000;
 const DETECTED_RULES = ["communication_lost", "no_production", "underperformance", "inverter_down"] as const;
 
@@ -39,6 +44,8 @@ export interface DetectionRun {
  */
 export interface DetectionFleet {
   detectionInput(systemIds: string[] | null, fromMs: number, toMs: number): Promise<DetectionSystem[]>;
+  /** What the systems' own days taught the expected-power model. */
+  learnedModels(systemIds: string[]): Promise<(LearnedModel & { systemId: string })[]>;
   publish(messages: LiveMessage[]): Promise<unknown>;
 }
 
@@ -49,6 +56,7 @@ export function fleetOverRpc(env: Env, orgId: string): DetectionFleet {
     // RPC answers lose tuple types; the rows are the store's DetectionSystem values.
     detectionInput: async (systemIds, fromMs, toMs) =>
       (await store.detectionInput(orgId, systemIds, fromMs, toMs)) as unknown as DetectionSystem[],
+    learnedModels: (systemIds) => store.learnedModels(orgId, systemIds),
     publish: (messages) => store.publish(orgId, messages),
   };
 }
@@ -73,18 +81,48 @@ function lookbackMs(rules: Record<AlertRuleName, AlertRule>): number {
   return (Math.min(minutes, 1440) + 15) * MINUTE_MS;
 }
 
-/** Hourly GHI of the systems' places over [from, to], in one D1 read. */
-async function irradianceOf(db: Db, systems: DetectionSystem[], fromMs: number, toMs: number) {
-  const keys = [...new Set(systems.flatMap((s) => (s.locationKey ? [s.locationKey] : [])))];
-  const byKey = new Map<string, Map<number, number>>();
-  if (keys.length === 0) return byKey;
-  const rows = await listIrradianceHours(db, keys, Math.floor(fromMs / HOUR_MS) * HOUR_MS, toMs);
-  for (const row of rows) {
-    const hours = byKey.get(row.location_key) ?? new Map<number, number>();
-    hours.set(row.hour_start, row.ghi_wm2);
-    byKey.set(row.location_key, hours);
+/**
+ * Each system's expectation (the one model, worker/domain/solar/pv-model.ts) over [from, to]:
+ * its effective orientation and AC limit from D1, what its days taught from the fleet store, and
+ * its place's weather hours in one D1 read. A system without a model or weather expects nothing.
+ */
+async function expectationsOf(
+  db: Db,
+  fleet: DetectionFleet,
+  orgId: string,
+  systems: DetectionSystem[],
+  fromMs: number,
+  toMs: number,
+): Promise<Map<string, Expectation>> {
+  const ids = systems.map((system) => system.systemId);
+  const [inputs, learned] = await Promise.all([listModelInputs(db, orgId, ids), fleet.learnedModels(ids)]);
+  const learnedById = new Map(learned.map((model) => [model.systemId, model]));
+  const keys = [...new Set(inputs.flatMap((input) => (input.locationKey ? [input.locationKey] : [])))];
+  const weather = await weatherByLocation(db, keys, Math.floor(fromMs / HOUR_MS) * HOUR_MS, toMs);
+  const expectations = new Map<string, Expectation>();
+  for (const input of inputs) {
+    const model = pvSystemOf(input, learnedById.get(input.systemId) ?? null);
+    const hours = input.locationKey ? weather.get(input.locationKey) : undefined;
+    if (model && hours) expectations.set(input.systemId, expectationOf(model, hours));
   }
-  return byKey;
+  return expectations;
+}
+
+/** The model's 5-minute step holding an instant, each hour's steps worked out once. */
+function expectationOf(model: PvSystem, hours: Map<number, WeatherHour>): Expectation {
+  const stepsByHour = new Map<number, ReturnType<typeof expectedSteps>>();
+  return (at) => {
+    const hourStart = Math.floor(at / HOUR_MS) * HOUR_MS;
+    const hour = hours.get(hourStart);
+    if (!hour) return null;
+    let steps = stepsByHour.get(hourStart);
+    if (!steps) {
+      steps = expectedSteps(model, hour);
+      stepsByHour.set(hourStart, steps);
+    }
+    const step = steps[Math.min(steps.length - 1, Math.floor((at - hourStart) / STEP_MS))];
+    return step ? { powerW: limited(model, step.powerW), poaWm2: step.poaWm2 } : null;
+  };
 }
 
 /**
@@ -92,7 +130,7 @@ async function irradianceOf(db: Db, systems: DetectionSystem[], fromMs: number, 
  * raises an alert for each finding past its delay (one open alert per system, rule and device;
  * a repeat updates it and adds the energy lost since it was last seen), and resolves those whose
  * condition has been gone for the rule's clearMinutes. Reads: the rules, the fleet store's
- * input, the irradiance and the open alerts; writes in one batch; the sockets hear of any change.
+ * input, the systems' expectations and the open alerts; writes in one batch; the sockets hear of any change.
  * This is the one evaluation, whether a stored page or the store's schedule runs it.
  */
 export async function detectAlerts(
@@ -111,8 +149,8 @@ export async function detectAlerts(
   const systems = await fleet.detectionInput(systemIds, from, now);
   run.systems = systems.length;
   if (systems.length === 0) return run;
-  const [irradiance, open] = await Promise.all([
-    irradianceOf(db, systems, from - HOUR_MS, now),
+  const [expectations, open] = await Promise.all([
+    expectationsOf(db, fleet, orgId, systems, from - HOUR_MS, now),
     listOpenRuleAlerts(db, orgId, systemIds),
   ]);
   const openByKey = new Map(open.map((a) => [openKey(a.rule, a.systemId, a.deviceSerial), a]));
@@ -121,9 +159,8 @@ export async function detectAlerts(
   const seen = new Set<string>();
   let severityChanged = false;
   for (const system of systems) {
-    const hours = system.locationKey ? irradiance.get(system.locationKey) : undefined;
-    const ghi: Irradiance = (at) => hours?.get(Math.floor(at / HOUR_MS) * HOUR_MS) ?? null;
-    const { findings, suppressed } = evaluateSystem(system, rules, ghi, now);
+    const expectation: Expectation = expectations.get(system.systemId) ?? (() => null);
+    const { findings, suppressed } = evaluateSystem(system, rules, expectation, now);
     for (const finding of findings) {
       const key = openKey(finding.rule, system.systemId, finding.deviceSerial);
       seen.add(key);

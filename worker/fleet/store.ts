@@ -676,7 +676,10 @@ export class FleetStore extends DurableObject<Env> {
     return now + DETECTION_INTERVAL_MS;
   }
 
-  /** When loss accounting is next due: hourly while the directory holds systems (a minute after the first). */
+  /**
+   * When loss accounting is next due: hourly while the directory holds systems (an hour after the
+   * first, or a minute after history stored a finished day).
+   */
   private lossesDue(now: number): number | null {
     if (!hasSystems(this.db)) {
       deleteMeta(this.db, META_LOSSES_DUE);
@@ -684,8 +687,8 @@ export class FleetStore extends DurableObject<Env> {
     }
     const due = readMeta(this.db, META_LOSSES_DUE);
     if (due !== null) return Number(due);
-    writeMeta(this.db, META_LOSSES_DUE, String(now + LOSSES_AFTER_HISTORY_MS));
-    return now + LOSSES_AFTER_HISTORY_MS;
+    writeMeta(this.db, META_LOSSES_DUE, String(now + LOSSES_INTERVAL_MS));
+    return now + LOSSES_INTERVAL_MS;
   }
 
   /** Loss accounting no later than `at`. */
@@ -860,6 +863,7 @@ export class FleetStore extends DurableObject<Env> {
           env: this.env,
           fleet: {
             detectionInput: (systemIds, fromMs, toMs) => this.detectionInput(orgId, systemIds, fromMs, toMs),
+            learnedModels: async (systemIds) => this.learnedModels(orgId, systemIds),
             publish: async (messages) => this.publishMany(messages),
           },
         },

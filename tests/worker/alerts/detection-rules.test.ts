@@ -13,9 +13,10 @@ const MIN = 60_000;
 /** 21 June 2026, UTC; Amsterdam's sun is above 5° from about 04:00 to 19:15 UTC. */
 const at = (hhmm: string) => Date.parse(`2026-06-21T${hhmm}:00Z`);
 const CAPACITY = 10_000;
-/** 10 kW under 800 W/m²: 10,000 × 0.8 × 0.86 × 0.96. */
+/** 10 kW under 800 W/m² on its panels at PVWatts' 0.86 × 0.96: 10,000 × 0.8 × 0.86 × 0.96. */
 const EXPECTED = 6604.8;
-const clearSky = (ghi: number) => () => ghi;
+/** The model's expectation of the 10 kW system with `poa` W/m² on its panels (the rules take it as given). */
+const clearSky = (poa: number) => () => ({ poaWm2: poa, powerW: CAPACITY * (poa / 1000) * 0.86 * 0.96 });
 
 /** A system with a point every 5 minutes from `from` to `to` (inclusive) at `power(t)`. */
 function system(
@@ -77,7 +78,7 @@ describe("communication lost", () => {
 describe("no production", () => {
   const rule = defaultAlertRules.no_production;
   it.each([
-    // [ghi, power, first point, newest point, holds, raised]
+    // [light on the panels, power, first point, newest point, holds, raised]
     [800, 0, "11:00", "11:25", true, false],
     [800, 0, "11:00", "11:30", true, true],
     [800, 99, "11:00", "11:30", true, true],
@@ -86,11 +87,11 @@ describe("no production", () => {
     [100, 0, "11:00", "12:00", false, false],
     [130, 0, "11:00", "12:00", true, true],
     [0, 0, "22:00", "23:00", false, false],
-  ] as const)("ghi %s, %s W from %s to %s: holds %s, raised %s", (ghi, power, from, to, holds, raised) => {
+  ] as const)("%s W/m², %s W from %s to %s: holds %s, raised %s", (poa, power, from, to, holds, raised) => {
     const finding = noProduction(
       system(from, to, () => power),
       rule,
-      clearSky(ghi),
+      clearSky(poa),
     );
     expect([finding.holds, finding.raised]).toEqual([holds, raised]);
   });
@@ -106,17 +107,17 @@ describe("no production", () => {
 describe("underperformance", () => {
   const rule = defaultAlertRules.underperformance;
   it.each([
-    // [share of expected, ghi, first point, newest, holds]
+    // [share of expected, light on the panels, first point, newest, holds]
     [0.6, 800, "09:00", "11:00", true],
     [0.79, 800, "09:00", "11:00", true],
     [0.81, 800, "09:00", "11:00", false],
     // Less than the 2-hour window of data.
     [0.6, 800, "09:30", "11:00", false],
-    // Irradiance not above 200 W/m².
+    // Not above 200 W/m² on the panels.
     [0.6, 200, "09:00", "11:00", false],
-  ] as const)("%s of expected under %s W/m² from %s to %s: holds %s", (share, ghi, from, to, holds) => {
+  ] as const)("%s of expected under %s W/m² from %s to %s: holds %s", (share, poa, from, to, holds) => {
     const input = system(from, to, () => share * EXPECTED);
-    expect(underperformance(input, rule, clearSky(ghi)).holds).toBe(holds);
+    expect(underperformance(input, rule, clearSky(poa)).holds).toBe(holds);
   });
 
   it("follows the organisation's window and threshold", () => {

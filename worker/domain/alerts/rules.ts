@@ -2,7 +2,6 @@ import { getPosition } from "suncalc";
 import type { AlertRule } from "../../../schema/api/alert-rules";
 import type { AlertFacts } from "../../../schema/api/alerts";
 import type { AlertRuleName, AlertSeverity } from "../../../schema/domain";
-import { expectedPowerW } from "../energy/expected";
 import { factsText } from "./facts";
 
 /*
@@ -24,8 +23,8 @@ export const COMMUNICATION_CRITICAL_MINUTES = 240;
 export const NO_PLACE_GAP_MINUTES = 720;
 /** No production is only checked while expected power is above this share of capacity. */
 export const NO_PRODUCTION_EXPECTED_PCT = 10;
-/** Underperformance is only judged over points with irradiance above this. */
-export const UNDERPERFORMANCE_MIN_GHI = 200;
+/** Underperformance is only judged over points with more than this on the panels, W/m². */
+export const UNDERPERFORMANCE_MIN_POA = 200;
 
 export interface SystemInput {
   capacityW: number | null;
@@ -38,8 +37,12 @@ export interface SystemInput {
   inverters: { serial: string; points: [number, number | null, number][] }[];
 }
 
-/** Global horizontal irradiance (W/m²) at an instant, null when unknown. */
-export type Irradiance = (at: number) => number | null;
+/**
+ * What the one expected-power model (worker/domain/solar/pv-model.ts) gives for the system at an
+ * instant: its expected AC power (W) and the light on its panels (W/m²); null when the weather is
+ * not known yet.
+ */
+export type Expectation = (at: number) => { powerW: number; poaWm2: number } | null;
 
 export interface Finding {
   rule: Exclude<AlertRuleName, "vendor_alarm">;
@@ -94,8 +97,7 @@ function integrate(from: number, to: number, powerAt: (at: number) => number): n
   return wh;
 }
 
-const expectedAt = (input: SystemInput, ghi: Irradiance, at: number) =>
-  expectedPowerW(input.capacityW ?? 0, ghi(at) ?? 0);
+const expectedAt = (expectation: Expectation, at: number) => expectation(at)?.powerW ?? 0;
 
 /** The start of the run of points, ending at the newest, for which `test` holds; null if the newest fails. */
 function runStart<P extends [number, ...unknown[]]>(points: P[], test: (p: P) => boolean): number | null {
@@ -120,7 +122,7 @@ const worded = (facts: AlertFacts) => ({ facts, message: factsText(facts) });
 export function communicationLost(
   input: SystemInput,
   rule: AlertRule,
-  ghi: Irradiance,
+  expectation: Expectation,
   now: number,
 ): Finding {
   const last = input.lastDataAt;
@@ -145,19 +147,19 @@ export function communicationLost(
     title: "Communication lost",
     ...worded({ kind: "no_data", since: iso(last), daylightMinutes: Math.round(minutes) }),
     lostWh: (from, to) =>
-      integrate(Math.max(from, last), to, (at) => (daylight(at) ? expectedAt(input, ghi, at) : 0)),
+      integrate(Math.max(from, last), to, (at) => (daylight(at) ? expectedAt(expectation, at) : 0)),
   };
 }
 
-/** Power below the threshold (% of capacity) while irradiance expects over 10 % of capacity; critical. */
-export function noProduction(input: SystemInput, rule: AlertRule, ghi: Irradiance): Finding {
+/** Power below the threshold (% of capacity) while the model expects over 10 % of capacity; critical. */
+export function noProduction(input: SystemInput, rule: AlertRule, expectation: Expectation): Finding {
   const capacity = input.capacityW ?? 0;
   if (capacity <= 0) return none("no_production");
   const threshold = ((rule.thresholdPct ?? 1) / 100) * capacity;
   const since = runStart(
     input.points,
     ([at, power]) =>
-      (power ?? 0) < threshold && expectedAt(input, ghi, at) > (NO_PRODUCTION_EXPECTED_PCT / 100) * capacity,
+      (power ?? 0) < threshold && expectedAt(expectation, at) > (NO_PRODUCTION_EXPECTED_PCT / 100) * capacity,
   );
   if (since === null) return none("no_production");
   const newest = (input.points.at(-1) as [number, number | null])[0];
@@ -174,19 +176,19 @@ export function noProduction(input: SystemInput, rule: AlertRule, ghi: Irradianc
       integrate(
         from,
         to,
-        (at) => expectedAt(input, ghi, at) - ((valueAt(input.points, at)?.[1] as number) ?? 0),
+        (at) => expectedAt(expectation, at) - ((valueAt(input.points, at)?.[1] as number) ?? 0),
       ),
   };
 }
 
 /**
  * Energy below the threshold (% of expected) over the rule's window (at least 2 h by default),
- * every point of which saw irradiance above 200 W/m² and the window is covered by points.
+ * every point of which had more than 200 W/m² on the panels and the window is covered by points.
  */
 export function underperformance(
   input: SystemInput,
   rule: AlertRule,
-  ghi: Irradiance,
+  expectation: Expectation,
   /** Instants another rule explains (no production, a down inverter): left out of the comparison. */
   explained: (at: number) => boolean = () => false,
 ): Finding {
@@ -204,10 +206,12 @@ export function underperformance(
     if (at - previous > POINT_VALID_MS) return none("underperformance");
     previous = at;
   }
-  if (inWindow.some(([at]) => (ghi(at) ?? 0) <= UNDERPERFORMANCE_MIN_GHI)) return none("underperformance");
+  if (inWindow.some(([at]) => (expectation(at)?.poaWm2 ?? 0) <= UNDERPERFORMANCE_MIN_POA)) {
+    return none("underperformance");
+  }
   const counted = inWindow.filter(([at]) => !explained(at));
   const actual = counted.reduce((sum, [, power]) => sum + (power ?? 0), 0);
-  const expected = counted.reduce((sum, [at]) => sum + expectedAt(input, ghi, at), 0);
+  const expected = counted.reduce((sum, [at]) => sum + expectedAt(expectation, at), 0);
   const pct = rule.thresholdPct ?? 80;
   if (expected <= 0 || actual >= (pct / 100) * expected) return none("underperformance");
   return {
@@ -227,7 +231,7 @@ export function underperformance(
       integrate(
         from,
         to,
-        (at) => expectedAt(input, ghi, at) - ((valueAt(input.points, at)?.[1] as number) ?? 0),
+        (at) => expectedAt(expectation, at) - ((valueAt(input.points, at)?.[1] as number) ?? 0),
       ),
   };
 }
@@ -293,16 +297,16 @@ export function inverterDown(input: SystemInput, rule: AlertRule): Finding[] {
 export function evaluateSystem(
   input: SystemInput,
   rules: Record<AlertRuleName, AlertRule>,
-  ghi: Irradiance,
+  expectation: Expectation,
   now: number,
 ): { findings: Finding[]; suppressed: Finding["rule"][] } {
   const enabled = (finding: Finding) =>
     rules[finding.rule].enabled ? finding : none(finding.rule, finding.deviceSerial);
-  const lost = enabled(communicationLost(input, rules.communication_lost, ghi, now));
+  const lost = enabled(communicationLost(input, rules.communication_lost, expectation, now));
   if (lost.holds) {
     return { findings: [lost], suppressed: ["no_production", "underperformance", "inverter_down"] };
   }
-  const noPower = enabled(noProduction(input, rules.no_production, ghi));
+  const noPower = enabled(noProduction(input, rules.no_production, expectation));
   const inverters = inverterDown(input, rules.inverter_down).map(enabled);
   const explained = noPower.holds || inverters.some((f) => f.holds);
   // Instants when no production or a down inverter held are theirs, not underperformance's.
@@ -312,7 +316,7 @@ export function evaluateSystem(
     (valueAt(input.points, at)?.[1] ?? 0) < floor || input.inverters.some((_, i) => down(i, at));
   const under = explained
     ? none("underperformance")
-    : enabled(underperformance(input, rules.underperformance, ghi, explainedAt));
+    : enabled(underperformance(input, rules.underperformance, expectation, explainedAt));
   return {
     findings: [lost, noPower, ...inverters, under],
     suppressed: explained ? ["underperformance"] : [],
