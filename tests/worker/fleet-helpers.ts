@@ -3,6 +3,9 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { sandboxAccounts } from "../../sandbox/accounts";
 import type { AvailableSystem, CreateSiteInput, EnhancedSite } from "../../schema/api/sites";
+import { allPoints, unpackInverters } from "../../worker/fleet/data/points";
+import { readFleetMetricSlices } from "../../worker/fleet/data/reads";
+import { createFleetDb } from "../../worker/fleet/db";
 import type { FleetStore } from "../../worker/fleet/store";
 import { call, expectStatus, type TestUser } from "./helpers";
 
@@ -131,28 +134,67 @@ export async function systemStoreSql<T = Record<string, SqlStorageValue>>(
 const storedState = (state: "online" | "offline" | "alarm") =>
   state === "online" ? 1 : state === "alarm" ? 3 : 2;
 
+interface StoreLive {
+  state: "online" | "offline" | "alarm";
+  powerW: number | null;
+  energyTodayWh: number | null;
+  dataTime: number | null;
+}
+
 /** Sets a system's live values in its organisation's fleet store, to test what sites derive from them. */
-export async function setSystemLive(
-  systemId: string,
-  values: {
-    state: "online" | "offline" | "alarm";
-    powerW: number | null;
-    energyTodayWh: number | null;
-    dataTime: number | null;
-  },
-) {
+export async function setSystemLive(systemId: string, values: StoreLive) {
   await env.DB.prepare("UPDATE monitoring_systems SET state = ? WHERE id = ?")
     .bind(values.state, systemId)
     .run();
-  await systemStoreSql(
-    systemId,
-    "UPDATE systems SET state = ?, power_w = ?, energy_today_wh = ?, data_time = ? WHERE system_id = ?",
-    storedState(values.state),
-    values.powerW,
-    values.energyTodayWh,
-    values.dataTime,
-    systemId,
-  );
+  await setStoreLive(await orgOfSystem(systemId), systemId, values);
+}
+
+/**
+ * Makes these the live values an organisation's fleet store holds for a system: kept on its row,
+ * and its points from their time on (which would be newer) removed, so no point outranks them.
+ */
+export async function setStoreLive(orgId: string, systemId: string, values: StoreLive) {
+  const stub = storeOf(orgId);
+  await stub.ensureDirectory(orgId);
+  await runInDurableObject(stub, (instance: FleetStore, state) => {
+    const sql = state.storage.sql;
+    const [system] = sql.exec("SELECT sys FROM systems WHERE system_id = ?", systemId).toArray();
+    if (!system) throw new Error(`No system ${systemId} in the fleet store`);
+    sql.exec(
+      "UPDATE systems SET state = ?, power_w = ?, energy_today_wh = ?, data_time = ? WHERE sys = ?",
+      storedState(values.state),
+      values.powerW,
+      values.energyTodayWh,
+      values.dataTime,
+      system.sys,
+    );
+    const tables = sql
+      .exec(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND (name GLOB 'points_[0-9]*' OR name = 'system_readings')",
+      )
+      .toArray()
+      .map((row) => String(row.name));
+    for (const table of tables) {
+      sql.exec(
+        `DELETE FROM ${table} WHERE sys = ? AND t * 1000 + coalesce(ms, 0) >= ?`,
+        system.sys,
+        values.dataTime ?? Number.MIN_SAFE_INTEGER,
+      );
+    }
+    instance.noteDirectWrite();
+  });
+}
+
+/** Changes some of a system's live values in its organisation's fleet store (see setStoreLive). */
+export async function patchStoreLive(orgId: string, systemId: string, patch: Partial<StoreLive>) {
+  const [current] = await storeOf(orgId).liveValues(orgId, [systemId]);
+  await setStoreLive(orgId, systemId, {
+    state: current?.state ?? "offline",
+    powerW: current?.powerW ?? null,
+    energyTodayWh: current?.energyTodayWh ?? null,
+    dataTime: current?.dataTime ?? null,
+    ...patch,
+  });
 }
 
 /** Hourly rollups of a system in its fleet store: [UTC hour start (ms), mean power W]. */
@@ -180,6 +222,85 @@ export async function seedDailyRollups(systemId: string, days: [string, number][
     );
   }
 }
+
+/**
+ * Every point an organisation's fleet store holds (each day's table and the older layout's), in
+ * (sys, t) order, each with the table it is in and its packed inverters unpacked (`t` the
+ * inverter's own time).
+ */
+export async function storedPoints(orgId: string) {
+  const stub = storeOf(orgId);
+  await stub.ensureDirectory(orgId);
+  return runInDurableObject(stub, (_instance: FleetStore, state) =>
+    allPoints(createFleetDb(state.storage)).map(({ inverters, ...point }) => ({
+      ...point,
+      inverters: unpackInverters(point.t, inverters).map(({ entry, at }) => ({
+        inv: entry[0],
+        t: at,
+        power_w: entry[1],
+        energy_today_wh: entry[2],
+        temperature_dc: entry[3],
+        state: entry[4],
+      })),
+    })),
+  );
+}
+
+/**
+ * The live values an organisation's fleet store holds: each system's and each inverter's (from the
+ * system's newest point, else kept on its row), systems by vendor id and inverters by serial.
+ */
+export async function storeLiveRows(orgId: string) {
+  const stub = storeOf(orgId);
+  await stub.ensureDirectory(orgId);
+  const slices = await runInDurableObject(stub, (_instance: FleetStore, state) =>
+    readFleetMetricSlices(createFleetDb(state.storage)),
+  );
+  return {
+    systems: slices
+      .flatMap((slice) => slice.systems)
+      .map((s) => ({
+        id: s.id,
+        provider_system_id: s.provider_system_id,
+        state: s.state,
+        power_w: s.power_w,
+        energy_today_wh: s.energy_today_wh,
+        data_time: s.data_time,
+      }))
+      .sort((a, b) => (a.provider_system_id < b.provider_system_id ? -1 : 1)),
+    inverters: slices
+      .flatMap((slice) => slice.inverters)
+      .sort((a, b) => ((a.serial ?? "") < (b.serial ?? "") ? -1 : 1)),
+  };
+}
+
+/** Points an organisation's fleet store holds: system points and distinct inverter points (by inverter and time). */
+export async function storedPointCount(orgId: string) {
+  const points = await storedPoints(orgId);
+  const inverterPoints = new Set(points.flatMap((p) => p.inverters.map((i) => `${i.inv}|${i.t}`)));
+  return points.length + inverterPoints.size;
+}
+
+/** Deletes a system's points with times in [fromS, toS) from every table holding points, behind the store's back. */
+export async function deleteStoredPoints(orgId: string, sys: number, fromS: number, toS: number) {
+  const stub = storeOf(orgId);
+  await stub.ensureDirectory(orgId);
+  await runInDurableObject(stub, (instance: FleetStore, state) => {
+    const sql = state.storage.sql;
+    const tables = sql
+      .exec(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND (name GLOB 'points_[0-9]*' OR name = 'system_readings')",
+      )
+      .toArray()
+      .map((row) => String(row.name));
+    for (const table of tables)
+      sql.exec(`DELETE FROM ${table} WHERE sys = ? AND t >= ? AND t < ?`, sys, fromS, toS);
+    instance.noteDirectWrite();
+  });
+}
+
+/** The table a point of time `t` (epoch seconds) is stored in. */
+export const pointTableOf = (t: number) => `points_${Math.floor(t / 86_400)}`;
 
 /** A system's live values as its fleet store holds them (D1 keeps none). */
 export async function liveOf(orgId: string, systemId: string) {

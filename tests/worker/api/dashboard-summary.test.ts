@@ -11,6 +11,7 @@ import {
   connectProvider,
   createSite,
   meteronlineImport,
+  patchStoreLive,
   setSystemLive,
   storeSql,
 } from "../fleet-helpers";
@@ -66,13 +67,14 @@ async function seededFleet() {
     .bind(unrated.systemId)
     .run();
   // Known power everywhere (the sandbox's plants make none at night), the stale plant's an hour old.
-  await storeSql(owner.orgId, "UPDATE systems SET power_w = 500 + sys * 100 WHERE provider != 'meteronline'");
-  await storeSql(
+  const counted = await storeSql<{ sys: number; system_id: string }>(
     owner.orgId,
-    "UPDATE systems SET data_time = ? WHERE system_id = ?",
-    Date.now() - 3_600_000,
-    stale.systemId,
+    "SELECT sys, system_id FROM systems WHERE provider != 'meteronline'",
   );
+  for (const { sys, system_id } of counted) {
+    await patchStoreLive(owner.orgId, system_id, { powerW: 500 + sys * 100 });
+  }
+  await patchStoreLive(owner.orgId, stale.systemId, { dataTime: Date.now() - 3_600_000 });
   const metrics = await metricsOf(owner);
   expect(metrics.find((m) => m.systemId === stale.systemId)).toMatchObject({ stale: true });
   expect(metrics.find((m) => m.systemId === unrated.systemId)).toMatchObject({ capacity: 0 });

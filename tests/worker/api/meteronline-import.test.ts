@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { meteronlineImport, storeSql } from "../fleet-helpers";
+import { liveOf, meteronlineImport, storedPoints, storeSql } from "../fleet-helpers";
 import { addMember, call, expectStatus, registerOwner } from "../helpers";
 
 const body = meteronlineImport([
@@ -28,33 +28,22 @@ describe("POST /api/providers/meteronline/import", () => {
     expect(result.errors[2]?.error).toMatch(/system column/);
 
     // Metadata in D1, live values and readings in the organisation's fleet store.
-    const [system] = await storeSql<{
-      id: string;
-      name: string;
-      power_w: number;
-      energy_today_wh: number;
-      data_time: number;
-    }>(
+    const [system] = await storeSql<{ id: string; name: string; sys: number }>(
       owner.orgId,
-      "SELECT system_id AS id, name, power_w, energy_today_wh, data_time FROM systems WHERE provider_system_id = 'MO-1001'",
+      "SELECT system_id AS id, name, sys FROM systems WHERE provider_system_id = 'MO-1001'",
     );
     const inD1 = await env.DB.prepare("SELECT name FROM monitoring_systems WHERE id = ? AND org_id = ?")
       .bind(system?.id ?? "", owner.orgId)
       .first<{ name: string }>();
     expect(inD1?.name).toBe("Dakpark Noord");
     // 10:05 in Amsterdam (summer time) is 08:05 UTC; the newest row becomes the current value.
-    expect(system).toMatchObject({
-      name: "Dakpark Noord",
-      power_w: 3300,
-      energy_today_wh: 12700,
-      data_time: Date.UTC(2024, 6, 1, 8, 5),
+    expect(system?.name).toBe("Dakpark Noord");
+    expect(await liveOf(owner.orgId, system?.id ?? "")).toMatchObject({
+      powerW: 3300,
+      energyTodayWh: 12700,
+      dataTime: Date.UTC(2024, 6, 1, 8, 5),
     });
-    const [readings] = await storeSql<{ n: number }>(
-      owner.orgId,
-      "SELECT count(*) AS n FROM system_readings r JOIN systems s ON s.sys = r.sys WHERE s.system_id = ?",
-      system?.id ?? "",
-    );
-    expect(readings?.n).toBe(2);
+    expect((await storedPoints(owner.orgId)).filter((p) => p.sys === system?.sys)).toHaveLength(2);
   });
 
   it("imports the same file twice without duplicating readings", async () => {
@@ -65,11 +54,7 @@ describe("POST /api/providers/meteronline/import", () => {
         200,
       );
     }
-    const [readings] = await storeSql<{ n: number }>(
-      owner.orgId,
-      "SELECT count(*) AS n FROM system_readings",
-    );
-    expect(readings?.n).toBe(3);
+    expect(await storedPoints(owner.orgId)).toHaveLength(3);
   });
 
   it("names a mapped column the file does not have, and lists the columns it does", async () => {

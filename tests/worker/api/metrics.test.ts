@@ -7,7 +7,7 @@ import { timezoneAt } from "../../../worker/domain/geo/timezone-at";
 import { refreshIrradiance } from "../../../worker/engines/irradiance";
 import worker from "../../../worker/index";
 import { gunzipText } from "../../../worker/lib/gzip";
-import { attach, connectProvider, createSite, storeSql } from "../fleet-helpers";
+import { attach, connectProvider, createSite, patchStoreLive, storeOf, storeSql } from "../fleet-helpers";
 import { BASE, call, expectError, expectRejectsBadTokens, expectStatus, registerOwner } from "../helpers";
 
 const metricsOf = async (token: string) =>
@@ -147,13 +147,20 @@ describe("GET /api/dashboard/metrics", () => {
     await connectProvider(owner, "solis");
     const metrics = await metricsOf(owner.token);
     expect(metrics).toHaveLength(3);
-    // Live values are in the organisation's fleet store; capacity is D1's metadata, mirrored there.
-    const stored = await storeSql<{
-      id: string;
-      power_w: number;
-      capacity_w: number;
-      energy_today_wh: number;
-    }>(owner.orgId, "SELECT system_id AS id, power_w, capacity_w, energy_today_wh FROM systems");
+    // Live values are in the organisation's fleet store (its systems' newest points); capacity is
+    // D1's metadata, mirrored there.
+    const mirrored = await storeSql<{ id: string; capacity_w: number }>(
+      owner.orgId,
+      "SELECT system_id AS id, capacity_w FROM systems",
+    );
+    const live = await storeOf(owner.orgId).liveValues(
+      owner.orgId,
+      mirrored.map((r) => r.id),
+    );
+    const stored = mirrored.map((r) => {
+      const values = live.find((l) => l.systemId === r.id);
+      return { ...r, power_w: values?.powerW ?? null, energy_today_wh: values?.energyTodayWh ?? null };
+    });
     const capacities = await env.DB.prepare("SELECT id, capacity_w FROM monitoring_systems WHERE org_id = ?")
       .bind(owner.orgId)
       .all<{ id: string; capacity_w: number }>();
@@ -215,12 +222,7 @@ describe("GET /api/dashboard/metrics", () => {
     await env.DB.prepare("UPDATE monitoring_systems SET latitude = 0, longitude = ? WHERE id = ?")
       .bind(sunnyLongitude, first?.systemId ?? "")
       .run();
-    await storeSql(
-      owner.orgId,
-      "UPDATE systems SET data_time = ? WHERE system_id = ?",
-      Date.now() - 3_600_000,
-      first?.systemId ?? "",
-    );
+    await patchStoreLive(owner.orgId, first?.systemId ?? "", { dataTime: Date.now() - 3_600_000 });
     const again = (await metricsOf(owner.token)).find((m) => m.systemId === first?.systemId);
     expect(again).toMatchObject({ stale: true, status: "stale" });
   });

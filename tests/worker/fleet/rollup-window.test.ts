@@ -33,13 +33,14 @@ describe("rollup windows", () => {
     }
     expect(await storeSql(orgId, "SELECT avg_power_w FROM system_hourly")).toEqual([{ avg_power_w: -7 }]);
     expect(await storeSql(orgId, "SELECT peak_power_w FROM system_daily")).toEqual([{ peak_power_w: -7 }]);
-    // A fresh point beside it rolls up its own hour and day only.
+    // A fresh point beside it rolls nothing up: its hour is open (read from its points until it
+    // closes), and the stale point's hour was rolled up when it was stored.
     const fresh = await storePoints(orgId, [
       point(system, weeksAgo, 500, 4000),
       point(system, Date.now(), 900, 100),
     ]);
-    expect(fresh).toMatchObject({ hoursRolledUp: 1, daysRolledUp: 1 });
-    expect(await storeSql(orgId, "SELECT avg_power_w FROM system_hourly ORDER BY hour LIMIT 1")).toEqual([
+    expect(fresh).toMatchObject({ hoursRolledUp: 0, daysRolledUp: 0 });
+    expect(await storeSql(orgId, "SELECT avg_power_w FROM system_hourly ORDER BY hour")).toEqual([
       { avg_power_w: -7 },
     ]);
   });

@@ -13,7 +13,7 @@ import {
   rawRetentionCutoffs,
 } from "../../../worker/fleet/store";
 import { gunzipText } from "../../../worker/lib/gzip";
-import { storeOf, storeSql, sunnyLongitudeNow } from "../fleet-helpers";
+import { pointTableOf, storedPoints, storeOf, storeSql, sunnyLongitudeNow } from "../fleet-helpers";
 import { insertOrg, insertSystem, point, storePoints } from "./fleet-fixtures";
 
 const HOUR = 3_600_000;
@@ -49,30 +49,44 @@ describe("the fleet store of an organisation", () => {
     expect((await metricsAt(orgA, Date.now())).map((m) => m.systemId)).toEqual([system.id]);
   });
 
-  it("keys rows by small integers and stores whole watts, seconds and tenths of a degree", async () => {
+  it("keys rows by small integers and stores whole watts, seconds and tenths of a degree, inverters packed in their system's point of the day's table", async () => {
     const orgId = await insertOrg();
     const system = await insertSystem(orgId, { inverters: 2 });
     const time = Date.UTC(2026, 5, 1, 10, 0, 7, 450);
     await storePoints(orgId, [point(system, time, 3210.6, 12345.4)]);
-    const [reading] = await storeSql(
-      orgId,
-      "SELECT sys, t, power_w, energy_today_wh, state FROM system_readings",
-    );
-    expect(reading).toEqual({
-      sys: 1,
-      t: Math.floor(time / 1000),
-      power_w: 3211,
-      energy_today_wh: 12345,
-      state: 1,
-    });
-    const inverters = await storeSql(
-      orgId,
-      "SELECT inv, power_w, temperature_dc FROM inverter_readings ORDER BY inv",
-    );
-    expect(inverters).toEqual([
-      { inv: 1, power_w: 1605, temperature_dc: 415 },
-      { inv: 2, power_w: 1605, temperature_dc: 415 },
+    const points = await storedPoints(orgId);
+    expect(points).toEqual([
+      {
+        table: pointTableOf(time / 1000),
+        sys: 1,
+        t: Math.floor(time / 1000),
+        ms: 450,
+        power_w: 3211,
+        energy_today_wh: 12345,
+        state: 1,
+        inverters: [
+          {
+            inv: 1,
+            t: Math.floor(time / 1000),
+            power_w: 1605,
+            energy_today_wh: 6173,
+            temperature_dc: 415,
+            state: 1,
+          },
+          {
+            inv: 2,
+            t: Math.floor(time / 1000),
+            power_w: 1605,
+            energy_today_wh: 6173,
+            temperature_dc: 415,
+            state: 1,
+          },
+        ],
+      },
     ]);
+    // The live values are the newest point's, to the millisecond of the vendor's time.
+    const [live] = await storeOf(orgId).liveValues(orgId, [system.id]);
+    expect(live).toMatchObject({ state: "online", powerW: 3211, energyTodayWh: 12345, dataTime: time });
   });
 
   it("stores a page twice without duplicating anything, and an older page never overwrites live values", async () => {
@@ -82,11 +96,9 @@ describe("the fleet store of an organisation", () => {
     await storePoints(orgId, [point(system, now - 60_000, 4000, 20_000)]);
     await storePoints(orgId, [point(system, now - 60_000, 4000, 20_000)]);
     await storePoints(orgId, [point(system, now - 600_000, 1000, 15_000)]);
-    const [counts] = await storeSql(
-      orgId,
-      "SELECT (SELECT count(*) FROM system_readings) AS readings, (SELECT count(*) FROM inverter_readings) AS inverter_readings",
-    );
-    expect(counts).toEqual({ readings: 2, inverter_readings: 2 });
+    const points = await storedPoints(orgId);
+    expect(points.length).toBe(2);
+    expect(points.flatMap((p) => p.inverters).length).toBe(2);
     const [live] = await storeOf(orgId).liveValues(orgId, [system.id]);
     expect(live).toMatchObject({ powerW: 4000, energyTodayWh: 20_000, dataTime: now - 60_000 });
   });
@@ -144,17 +156,20 @@ describe("the fleet store of an organisation", () => {
     const after = await metricsAt(orgId, now + 1);
     expect(after.map((m) => [m.systemId, m.stationName])).toEqual([[kept.id, "Renamed"]]);
     // The removed system's points wait for the retention alarm, which removes them whatever their age.
-    const [left] = await storeSql<{ n: number }>(orgId, "SELECT count(*) AS n FROM system_readings");
-    expect(left?.n).toBe(2);
+    expect((await storedPoints(orgId)).length).toBe(2);
     const run = await runInDurableObject(storeOf(orgId), (store: FleetStore) =>
       store.runRetention(now, null),
     );
-    expect(run).toEqual({ removed: 2, cursor: null });
-    const rows = await storeSql(
+    // One point: its inverter's is packed in it.
+    expect(run).toEqual({ removed: 1, cursor: null });
+    const [keptKey] = await storeSql<{ sys: number }>(
       orgId,
-      "SELECT sys FROM system_readings UNION ALL SELECT inv FROM inverter_readings",
+      "SELECT sys FROM systems WHERE system_id = ?",
+      kept.id,
     );
-    expect(rows).toEqual([{ sys: 1 }]);
+    expect((await storedPoints(orgId)).map((p) => ({ sys: p.sys, inverters: p.inverters }))).toEqual([
+      { sys: keptKey?.sys, inverters: [] },
+    ]);
   });
 
   it("reuses a read model while nothing changed, rebuilds it after a stored page, and never keeps it past its max age", async () => {
@@ -167,7 +182,7 @@ describe("the fleet store of an organisation", () => {
 
     // A write that bypasses the store's write path is not seen while the model is current...
     await runInDurableObject(storeOf(orgId), (_store: FleetStore, state) => {
-      state.storage.sql.exec("UPDATE systems SET power_w = 7 WHERE system_id = ?", system.id);
+      state.storage.sql.exec(`UPDATE ${pointTableOf((now - 29.5 * 60_000) / 1000)} SET power_w = 7`);
     });
     expect((await metricsAt(orgId, now + READ_MODEL_MAX_AGE_MS - 1))[0]?.currentPowerW).toBe(1500);
     // ...and is once the model is older than its max age, when time-driven fields move too.
@@ -251,13 +266,14 @@ describe("the fleet store of an organisation", () => {
     expect(smallNext.key).not.toBe(smallFirst.key);
   });
 
-  it("removes raw points past the retention in bounded runs, keeping rollups", async () => {
+  it("removes points stored before the per-day tables past the retention in bounded runs, keeping rollups", async () => {
     const orgId = await insertOrg();
     const now = Date.UTC(2026, 10, 20, 12, 0);
     const old = now - 40 * DAY;
     const systems = [await insertSystem(orgId), await insertSystem(orgId)];
     await storePoints(orgId, [point(systems[0] as never, now - DAY, 10, 10)]);
-    // Seeded in SQL: more old points than one run may remove, spread over two systems.
+    // Seeded in SQL in the layout before the per-day tables: more old points than one run may
+    // remove, spread over two systems.
     const perSystem = Math.ceil((RETENTION_ROWS_PER_RUN * 1.5) / 2);
     await runInDurableObject(storeOf(orgId), (_store: FleetStore, state) => {
       for (const sys of [1, 2]) {
@@ -280,9 +296,8 @@ describe("the fleet store of an organisation", () => {
     const second = await prune(first.cursor);
     expect(first.removed + second.removed).toBe(perSystem * 2);
     expect(second.cursor).toBeNull();
-    const [left] = await storeSql<{ n: number }>(orgId, "SELECT count(*) AS n FROM system_readings");
     // Only the recent point is left; its hour and day are still rolled up.
-    expect(left?.n).toBe(1);
+    expect((await storedPoints(orgId)).length).toBe(1);
     const [rollups] = await storeSql(
       orgId,
       "SELECT (SELECT count(*) FROM system_hourly) AS hours, (SELECT count(*) FROM system_daily) AS days",
@@ -309,8 +324,7 @@ describe("the fleet store of an organisation", () => {
     // A day later (the due time moved back rather than waiting a day), the alarm prunes.
     await storeSql(orgId, "UPDATE meta SET value = ? WHERE key = 'retention_due'", String(Date.now() - 1));
     expect(await runDurableObjectAlarm(store)).toBe(true);
-    const left = await storeSql<{ t: number }>(orgId, "SELECT t FROM system_readings");
-    expect(left).toEqual([{ t: Math.floor((now - 60_000) / 1000) }]);
+    expect((await storedPoints(orgId)).map((p) => p.t)).toEqual([Math.floor((now - 60_000) / 1000)]);
     // A finished pass comes back the next day.
     expect(await dueOf("retention_due")).toBeGreaterThan(Date.now() + DAY - 60_000);
     expect(await alarmOf()).toBe(await dueOf("detection_due"));
@@ -325,8 +339,7 @@ describe("the fleet store of an organisation", () => {
       store.runRetention(now, null),
     );
     expect(run.removed).toBe(1);
-    const [left] = await storeSql<{ t: number }>(orgId, "SELECT t FROM system_readings");
-    expect(left?.t).toBe(Math.floor((now - 34 * DAY) / 1000));
+    expect((await storedPoints(orgId)).map((p) => p.t)).toEqual([Math.floor((now - 34 * DAY) / 1000)]);
     expect(env.RAW_RETENTION_DAYS).toBeUndefined();
   });
 
@@ -362,12 +375,13 @@ describe("the fleet store of an organisation", () => {
       ),
     );
     expect(run).toEqual({ removed: 2, cursor: null });
-    const times = async (table: string) =>
-      (await storeSql<{ t: number }>(orgId, `SELECT DISTINCT t FROM ${table} ORDER BY t`)).map((r) => r.t);
-    expect(await times("system_readings")).toEqual([
+    const points = await storedPoints(orgId);
+    expect(points.map((p) => p.t)).toEqual([
       Math.floor((now - 20 * DAY) / 1000),
       Math.floor((now - 60_000) / 1000),
     ]);
-    expect(await times("inverter_readings")).toEqual([Math.floor((now - 60_000) / 1000)]);
+    expect([...new Set(points.flatMap((p) => p.inverters.map((i) => i.t)))]).toEqual([
+      Math.floor((now - 60_000) / 1000),
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LIVE_CLOSE_ACCESS_REVOKED } from "../../../schema/live";
 import type { FleetStore } from "../../../worker/fleet/store";
-import { connectProvider, storeSql } from "../fleet-helpers";
+import { connectProvider, storeLiveRows } from "../fleet-helpers";
 import {
   BASE,
   call,
@@ -226,12 +226,7 @@ describe("live updates after a sync", () => {
       if (message.type !== "sync_progress") updates.push(message);
     }
     // What the store kept (whole watts and watt-hours) is what the sockets were told.
-    const systems = await storeSql<{
-      id: string;
-      provider_system_id: string;
-      power_w: number | null;
-      energy_today_wh: number | null;
-    }>(owner.orgId, "SELECT system_id AS id, provider_system_id, power_w, energy_today_wh FROM systems");
+    const { systems } = await storeLiveRows(owner.orgId);
     for (const update of updates) {
       expect(update.type).toBe("solis_realtime_update");
       if (update.type !== "solis_realtime_update") continue;

@@ -13,7 +13,7 @@ import {
   type HistoryUnit,
   planHistory,
 } from "../../../worker/sync/history-backfill";
-import { connectProvider, storeSql } from "../fleet-helpers";
+import { connectProvider, deleteStoredPoints, storedPoints, storeSql } from "../fleet-helpers";
 import { call, expectStatus, registerOwner, type TestUser } from "../helpers";
 
 const solis = sandboxAccounts.solis[0];
@@ -49,11 +49,12 @@ async function connectionOf(orgId: string): Promise<string> {
 
 /** Everything a backfill writes in the store: readings, both rollups and the fetched days. */
 async function storedHistory(orgId: string) {
-  const [counts] = await storeSql(
+  const [rollups] = await storeSql<{ hourly: number; daily: number; fetched: number }>(
     orgId,
-    `SELECT (SELECT count(*) FROM system_readings) AS readings, (SELECT count(*) FROM system_hourly) AS hourly,
-       (SELECT count(*) FROM system_daily) AS daily, (SELECT count(*) FROM history_days) AS fetched`,
+    `SELECT (SELECT count(*) FROM system_hourly) AS hourly, (SELECT count(*) FROM system_daily) AS daily,
+       (SELECT count(*) FROM history_days) AS fetched`,
   );
+  const counts = { readings: (await storedPoints(orgId)).length, ...rollups };
   const hourly = await storeSql(
     orgId,
     "SELECT sys, hour, avg_power_w, samples FROM system_hourly ORDER BY sys, hour",
@@ -213,13 +214,7 @@ describe("history backfill", () => {
           1000,
       );
       const gapEnd = gapStart + 3 * 3600;
-      await storeSql(
-        owner.orgId,
-        "DELETE FROM system_readings WHERE sys = ? AND t >= ? AND t < ?",
-        sys,
-        gapStart,
-        gapEnd,
-      );
+      await deleteStoredPoints(owner.orgId, sys, gapStart, gapEnd);
       await storeSql(owner.orgId, "DELETE FROM history_days WHERE sys = ? AND date = ?", sys, gapDate);
       // Sentinels: rollups outside the gap that a recompute of anything wider would overwrite.
       const outsideHour = Math.floor(gapStart / 3600) - 30;
@@ -278,12 +273,8 @@ describe("history backfill", () => {
       expect(first.daysRolledUp).toBe(1);
       const sys = await sysOf(owner.orgId, unit.systemId);
       // One point taken out: the next store rolls up its one hour and its day, nothing else.
-      const [one] = await storeSql<{ t: number }>(
-        owner.orgId,
-        "SELECT t FROM system_readings WHERE sys = ? ORDER BY t LIMIT 1 OFFSET 150",
-        sys,
-      );
-      await storeSql(owner.orgId, "DELETE FROM system_readings WHERE sys = ? AND t = ?", sys, one?.t ?? 0);
+      const one = (await storedPoints(owner.orgId)).filter((p) => p.sys === sys)[150];
+      await deleteStoredPoints(owner.orgId, sys, one?.t ?? 0, (one?.t ?? 0) + 1);
       const second = await backfillUnit(deps, connectionId, unit);
       expect(second).toMatchObject({ pointsStored: 1, hoursRolledUp: 1, daysRolledUp: 1 });
     },

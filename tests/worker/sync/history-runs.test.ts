@@ -12,7 +12,7 @@ import { RESUME_STALLED_AFTER_MS } from "../../../worker/sync/schedule";
 import { tendStalledRuns } from "../../../worker/sync/stalled-runs";
 import { syncConnection } from "../../../worker/sync/sync-connection";
 import type { SyncDeps } from "../../../worker/sync/types";
-import { storeSql } from "../fleet-helpers";
+import { storedPoints, storeSql } from "../fleet-helpers";
 import { call, expectStatus, registerOwner, type TestUser } from "../helpers";
 import { connect, within } from "../socket-helpers";
 import { historyHarness, storeConnection } from "./connection-fixtures";
@@ -27,12 +27,14 @@ const solisConnection = (owner: TestUser) =>
 const runView = async (owner: TestUser, runId: string) =>
   expectStatus<SyncRunView>(await call(`/api/sync-runs/${runId}`, { token: owner.token }), 200);
 
-const storedCounts = async (orgId: string) =>
-  storeSql(
+const storedCounts = async (orgId: string) => {
+  const [rollups] = await storeSql<{ hourly: number; daily: number; fetched: number }>(
     orgId,
-    `SELECT (SELECT count(*) FROM system_readings) AS readings, (SELECT count(*) FROM system_hourly) AS hourly,
-       (SELECT count(*) FROM system_daily) AS daily, (SELECT count(*) FROM history_days) AS fetched`,
+    `SELECT (SELECT count(*) FROM system_hourly) AS hourly, (SELECT count(*) FROM system_daily) AS daily,
+       (SELECT count(*) FROM history_days) AS fetched`,
   );
+  return [{ readings: (await storedPoints(orgId)).length, ...rollups }];
+};
 
 /** Runs collected messages until the queue is empty. */
 async function drain(deps: SyncDeps, sent: SyncMessage[]) {

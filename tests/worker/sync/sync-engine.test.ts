@@ -13,7 +13,7 @@ import { localBudget } from "../../../worker/providers/budget";
 import { solisAdapter } from "../../../worker/providers/solis";
 import { SYNC_INTERVAL_MS } from "../../../worker/sync/schedule";
 import { syncConnection } from "../../../worker/sync/sync-connection";
-import { storeSql } from "../fleet-helpers";
+import { storedPointCount, storeLiveRows } from "../fleet-helpers";
 import { call, expectStatus, registerOwner, type TestUser } from "../helpers";
 
 const solis = sandboxAccounts.solis[0];
@@ -74,24 +74,13 @@ async function storedData(orgId: string) {
   )
     .bind(orgId)
     .all();
-  const live = await storeSql(
-    orgId,
-    "SELECT provider_system_id, power_w, energy_today_wh, state, data_time FROM systems ORDER BY provider_system_id",
-  );
-  const inverterLive = await storeSql(
-    orgId,
-    "SELECT inverter_id, power_w, energy_today_wh, temperature_c, data_time FROM inverters ORDER BY inverter_id",
-  );
-  const [readings] = await storeSql<{ n: number }>(
-    orgId,
-    "SELECT (SELECT count(*) FROM system_readings) + (SELECT count(*) FROM inverter_readings) AS n",
-  );
+  const { systems: live, inverters: inverterLive } = await storeLiveRows(orgId);
   return {
     systems: systems.results,
     inverters: inverters.results,
     live,
     inverterLive,
-    readings: readings?.n ?? 0,
+    readings: await storedPointCount(orgId),
   };
 }
 

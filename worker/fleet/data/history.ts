@@ -3,11 +3,15 @@ import type { fleetHistoryDays, fleetSystems } from "../../../schema/fleet-table
 import type { SqlRow } from "../../../schema/sql-row";
 import type { SystemCoverage } from "../../domain/history/gaps";
 import type { FleetDb } from "../db";
+import { readAcross } from "./points";
+
+/** Later than any point's time (epoch seconds): "from then on". */
+const END_OF_TIME_S = 2 ** 40;
 
 /**
  * What gap detection reads for each of the given systems: its zone and place, the start of every
  * `slotMs` slot since `fromMs` that holds a point (one per slot, not every point), and the days
- * already read from the vendor's history. Each system is one range of the readings' primary key.
+ * already read from the vendor's history. Each system is one range of each day's points' key.
  */
 export function readHistoryCoverage(
   db: FleetDb,
@@ -25,8 +29,14 @@ export function readHistoryCoverage(
   const fromDate = new Date(fromMs - 86_400_000).toISOString().slice(0, 10);
   const coverage = new Map<string, SystemCoverage>();
   for (const system of systems) {
-    const slots = db.all<{ slot: number }>(sql`
-      SELECT DISTINCT t / ${slotS} AS slot FROM system_readings WHERE sys = ${system.sys} AND t >= ${fromS}`);
+    const slots = readAcross<{ slot: number }>(
+      db,
+      fromS,
+      END_OF_TIME_S,
+      (table) =>
+        sql`SELECT DISTINCT t / ${slotS} AS slot FROM ${table} WHERE sys = ${system.sys} AND t >= ${fromS}`,
+      (a, b) => a.slot - b.slot,
+    ).filter((row, i, rows) => i === 0 || rows[i - 1]?.slot !== row.slot);
     const fetched = db.all<Pick<SqlRow<typeof fleetHistoryDays>, "date">>(sql`
       SELECT date FROM history_days WHERE sys = ${system.sys} AND date >= ${fromDate}`);
     coverage.set(system.system_id, {

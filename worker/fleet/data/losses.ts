@@ -1,16 +1,16 @@
 import { sql } from "drizzle-orm";
 import type {
-  fleetInverterReadings,
   fleetInverters,
   fleetLossesDue,
   fleetSystemLosses,
-  fleetSystemReadings,
   fleetSystems,
 } from "../../../schema/fleet-tables";
 import type { SqlRow } from "../../../schema/sql-row";
 import type { InverterReadings, ReadingPoint, SystemDayLosses } from "../../domain/losses/types";
 import type { FleetDb } from "../db";
 import { fromStoredState } from "../state";
+import { inverterPointsBetween, systemPointsBetween } from "./points";
+import { dailyEnergyOn } from "./rollups";
 
 /*
  * The loss accounts' reads and writes in the fleet store (worker/fleet/losses.ts runs them).
@@ -111,18 +111,19 @@ export function inverterKeys(db: FleetDb, sys: number) {
     SELECT inv, inverter_id FROM inverters WHERE sys = ${sys} ORDER BY inv`);
 }
 
-/** A system's points in [fromMs, toMs), oldest first (one range of the primary key). */
+/** A system's points in [fromMs, toMs), oldest first (one range of each day's key). */
 export function systemPoints(db: FleetDb, sys: number, fromMs: number, toMs: number): ReadingPoint[] {
-  return db
-    .all<Pick<SqlRow<typeof fleetSystemReadings>, "t" | "power_w" | "state">>(sql`
-      SELECT t, power_w, state FROM system_readings
-      WHERE sys = ${sys} AND t >= ${Math.floor(fromMs / 1000)} AND t < ${Math.ceil(toMs / 1000)} ORDER BY t`)
-    .map((r) => ({ at: r.t * 1000, powerW: r.power_w, state: fromStoredState(r.state) }));
+  return systemPointsBetween(db, sys, Math.floor(fromMs / 1000), Math.ceil(toMs / 1000) - 1).map((r) => ({
+    at: r.t * 1000,
+    powerW: r.power_w,
+    state: fromStoredState(r.state),
+  }));
 }
 
 /**
- * Each inverter's points in [fromMs, toMs); inverters without a power value are left out (a
- * vendor that reports inverters without their own power tells nothing of them).
+ * Each inverter's points in [fromMs, toMs) (packed in its system's points); inverters without a
+ * power value are left out (a vendor that reports inverters without their own power tells
+ * nothing of them).
  */
 export function inverterPoints(
   db: FleetDb,
@@ -130,25 +131,25 @@ export function inverterPoints(
   fromMs: number,
   toMs: number,
 ): InverterReadings[] {
+  if (inverters.length === 0) return [];
+  const systems = db
+    .all<Pick<SqlRow<typeof fleetInverters>, "sys">>(sql`
+      SELECT DISTINCT sys FROM inverters WHERE inv IN (SELECT value FROM json_each(${JSON.stringify(inverters.map((i) => i.inv))}))`)
+    .map((r) => r.sys);
+  const points = inverterPointsBetween(db, systems, Math.floor(fromMs / 1000), Math.ceil(toMs / 1000) - 1);
   const found: InverterReadings[] = [];
   for (const inverter of inverters) {
-    const points = db
-      .all<Pick<SqlRow<typeof fleetInverterReadings>, "t" | "power_w" | "state">>(sql`
-        SELECT t, power_w, state FROM inverter_readings
-        WHERE inv = ${inverter.inv} AND t >= ${Math.floor(fromMs / 1000)} AND t < ${Math.ceil(toMs / 1000)}
-        ORDER BY t`)
-      .map((r) => ({ at: r.t * 1000, powerW: r.power_w, state: fromStoredState(r.state) }));
-    if (points.some((p) => p.powerW !== null)) found.push({ inverterId: inverter.inverter_id, points });
+    const own = points
+      .filter((p) => p.inv === inverter.inv)
+      .map((p) => ({ at: p.t * 1000, powerW: p.power_w, state: fromStoredState(p.state) }));
+    if (own.some((p) => p.powerW !== null)) found.push({ inverterId: inverter.inverter_id, points: own });
   }
   return found;
 }
 
-/** A system's daily energy (the vendor's counter) on the listed days. */
+/** A system's daily energy (the vendor's counter) on the listed days; a day of its open hour takes that hour's points too. */
 export function dailyEnergy(db: FleetDb, sys: number, dates: string[]): Map<string, number> {
-  const rows = db.all<{ date: string; energy_wh: number }>(sql`
-    SELECT date, energy_wh FROM system_daily
-    WHERE sys = ${sys} AND date IN (SELECT value FROM json_each(${JSON.stringify(dates)}))`);
-  return new Map(rows.map((r) => [r.date, r.energy_wh]));
+  return dailyEnergyOn(db, sys, dates);
 }
 
 /** Stores a system-day's account and its inverters' parts, replacing an earlier one. */

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { SystemState } from "../../../schema/domain";
 import type {
   fleetInverters,
@@ -12,6 +12,16 @@ import { yieldTurn } from "../../lib/yield-turn";
 import type { FleetDb } from "../db";
 import { fromStoredState, stateNameSql } from "../state";
 import type { LiveValues } from "../types";
+import {
+  hasLegacyInverterPoints,
+  hasLegacyPoints,
+  liveCte,
+  liveInverterJoin,
+  liveInverterSql,
+  pointDays,
+  readAcross,
+} from "./points";
+import { openHours } from "./rollups";
 
 type SystemColumns = SqlRow<typeof fleetSystems>;
 
@@ -52,14 +62,31 @@ const HOUR_MS = 3_600_000;
 /** A point or an hour of power at its start (epoch ms). */
 type PowerAt = { time: number; power_w: SqlRow<typeof fleetSystemReadings>["power_w"] };
 
+/** A system's columns with its live values (`live` joined as `l`, see points.ts). */
 const SYSTEM_METRIC_COLUMNS =
   sql.raw(`s.system_id AS id, s.name, s.provider, s.provider_system_id, s.capacity_w,
-  ${stateNameSql("s.state")} AS state, s.power_w, s.energy_today_wh, s.data_time, s.site_id, s.site_name,
+  ${stateNameSql("l.state")} AS state, l.power_w, l.energy_today_wh, l.data_time, s.site_id, s.site_name,
   s.site_capacity_kw, s.address, s.latitude, s.longitude, s.timezone, s.location_key`);
 
-const INVERTER_METRIC_COLUMNS =
-  sql.raw(`s.system_id, i.serial, ${stateNameSql("i.state")} AS state, i.power_w,
-  i.energy_today_wh, i.temperature_c`);
+/** An inverter's columns with its live values (its entry in its system's live point, else its row's). */
+const INVERTER_METRIC_COLUMNS = sql`s.system_id, i.serial,
+  ${sql.raw(stateNameSql(`(${liveInverterSql.state})`))} AS state, ${sql.raw(liveInverterSql.power_w)} AS power_w,
+  ${sql.raw(liveInverterSql.energy_today_wh)} AS energy_today_wh,
+  ${sql.raw(liveInverterSql.temperature_c)} AS temperature_c`;
+
+/** Systems with their live values, `where` on `systems s`. */
+const systemMetricRows = (db: FleetDb, where: SQL, order: SQL = sql``) =>
+  db.all<SystemMetricRow>(sql`
+    WITH ${liveCte(db, where)}
+    SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s CROSS JOIN live l ON l.sys = s.sys ${order}`);
+
+/** The inverters of the systems `where` picks (on `systems s`), with their live values. */
+const inverterMetricRows = (db: FleetDb, where: SQL, order: SQL) =>
+  db.all<InverterMetricRow>(sql`
+    WITH ${liveCte(db, where)}
+    SELECT ${INVERTER_METRIC_COLUMNS}
+    FROM live l CROSS JOIN systems s ON s.sys = l.sys CROSS JOIN inverters i ON i.sys = l.sys ${liveInverterJoin}
+    ${order}`);
 
 /** Systems read per turn of the store's event loop when the whole fleet is read. */
 const FLEET_READ_SLICE_SYSTEMS = 1_000;
@@ -90,13 +117,10 @@ export async function readFleetMetricSlices(db: FleetDb): Promise<MetricRows[]> 
   const slices: MetricRows[] = [];
   for (const [index, { first, last }] of systemKeyRanges(db).entries()) {
     if (index > 0) await yieldTurn();
+    const range = sql`s.sys BETWEEN ${first} AND ${last}`;
     slices.push({
-      systems: db.all<SystemMetricRow>(
-        sql`SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s WHERE s.sys BETWEEN ${first} AND ${last}`,
-      ),
-      inverters: db.all<InverterMetricRow>(sql`
-        SELECT ${INVERTER_METRIC_COLUMNS} FROM inverters i CROSS JOIN systems s ON s.sys = i.sys
-        WHERE i.sys BETWEEN ${first} AND ${last} ORDER BY i.sys, i.serial`),
+      systems: systemMetricRows(db, range),
+      inverters: inverterMetricRows(db, range, sql`ORDER BY i.sys, i.serial`),
     });
   }
   return slices;
@@ -108,72 +132,148 @@ export function readMetricRows(db: FleetDb, systemOrSiteId: string): MetricRows 
   const keys = db.all<Pick<SystemColumns, "sys">>(sql`
     SELECT sys FROM systems WHERE system_id = ${systemOrSiteId}
     UNION SELECT sys FROM systems WHERE site_id = ${systemOrSiteId}`);
-  const sysList = JSON.stringify(keys.map((k) => k.sys));
+  const picked = sql`s.sys IN (SELECT value FROM json_each(${JSON.stringify(keys.map((k) => k.sys))}))`;
   return {
-    systems: db.all<SystemMetricRow>(sql`
-      SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s WHERE s.sys IN (SELECT value FROM json_each(${sysList}))
-      ORDER BY coalesce(s.site_name, s.name), s.name, s.system_id`),
-    inverters: db.all<InverterMetricRow>(sql`
-      SELECT ${INVERTER_METRIC_COLUMNS} FROM inverters i CROSS JOIN systems s ON s.sys = i.sys
-      WHERE i.sys IN (SELECT value FROM json_each(${sysList})) ORDER BY i.serial`),
+    systems: systemMetricRows(db, picked, sql`ORDER BY coalesce(s.site_name, s.name), s.name, s.system_id`),
+    inverters: inverterMetricRows(db, picked, sql`ORDER BY i.serial`),
   };
 }
 
-/** Raw points of one system in [from, to] (epoch ms). */
-export function powerReadings(db: FleetDb, systemId: string, fromMs: number, toMs: number) {
-  return db.all<PowerAt>(sql`
-    SELECT r.t * 1000 AS time, r.power_w FROM systems s CROSS JOIN system_readings r ON r.sys = s.sys
-    WHERE s.system_id = ${systemId} AND r.t >= ${Math.ceil(fromMs / 1000)} AND r.t <= ${Math.floor(toMs / 1000)}
-    ORDER BY r.t`);
+/** A system's key by its D1 id (null when the store does not know it). */
+function sysOf(db: FleetDb, systemId: string): number | null {
+  return (
+    db.get<Pick<SystemColumns, "sys">>(sql`SELECT sys FROM systems WHERE system_id = ${systemId}`)?.sys ??
+    null
+  );
 }
 
-/** Hourly mean power of one system for hours starting in [from, to]. */
-export function hourlyPower(db: FleetDb, systemId: string, fromMs: number, toMs: number) {
-  return db.all<{ time: number; power_w: SqlRow<typeof fleetSystemHourly>["avg_power_w"] }>(sql`
+/** Raw points of one system in [from, to] (epoch ms), from each day's table by key. */
+export function powerReadings(db: FleetDb, systemId: string, fromMs: number, toMs: number): PowerAt[] {
+  const sys = sysOf(db, systemId);
+  if (sys === null) return [];
+  const fromS = Math.ceil(fromMs / 1000);
+  const toS = Math.floor(toMs / 1000);
+  return readAcross<PowerAt>(
+    db,
+    fromS,
+    toS,
+    (table) =>
+      sql`SELECT t * 1000 AS time, power_w FROM ${table} WHERE sys = ${sys} AND t >= ${fromS} AND t <= ${toS}`,
+    (a, b) => a.time - b.time,
+  );
+}
+
+type HourlyPowerRow = { time: number; power_w: SqlRow<typeof fleetSystemHourly>["avg_power_w"] };
+
+/** Hourly mean power of one system for hours starting in [from, to]; its open hour computed from its points. */
+export function hourlyPower(db: FleetDb, systemId: string, fromMs: number, toMs: number): HourlyPowerRow[] {
+  const first = Math.ceil(fromMs / HOUR_MS);
+  const last = Math.floor(toMs / HOUR_MS);
+  const rows = db.all<HourlyPowerRow>(sql`
     SELECT h.hour * ${HOUR_MS} AS time, h.avg_power_w AS power_w FROM systems s CROSS JOIN system_hourly h ON h.sys = s.sys
-    WHERE s.system_id = ${systemId} AND h.hour >= ${Math.ceil(fromMs / HOUR_MS)} AND h.hour <= ${Math.floor(toMs / HOUR_MS)}
+    WHERE s.system_id = ${systemId} AND h.hour >= ${first} AND h.hour <= ${last}
     ORDER BY h.hour`);
+  const open = openHours(db, sql`s.system_id = ${systemId}`).filter((h) => h.hour >= first && h.hour <= last);
+  if (open.length === 0) return rows;
+  return [...rows, ...open.map((h) => ({ time: h.hour * HOUR_MS, power_w: h.avgPowerW }))].sort(
+    (a, b) => a.time - b.time,
+  );
 }
 
-export function dailyEnergy(db: FleetDb, systemId: string, fromDate: string, toDate: string) {
-  return db.all<Pick<SqlRow<typeof fleetSystemDaily>, "date" | "energy_wh" | "peak_power_w">>(sql`
+type DailyRow = Pick<SqlRow<typeof fleetSystemDaily>, "date" | "energy_wh" | "peak_power_w">;
+
+/** One system's days from `fromDate` to `toDate`; the days of its open hour take that hour's points too. */
+export function dailyEnergy(db: FleetDb, systemId: string, fromDate: string, toDate: string): DailyRow[] {
+  const rows = db.all<DailyRow>(sql`
     SELECT d.date, d.energy_wh, d.peak_power_w FROM systems s CROSS JOIN system_daily d ON d.sys = s.sys
     WHERE s.system_id = ${systemId} AND d.date >= ${fromDate} AND d.date <= ${toDate} ORDER BY d.date`);
+  const open = openHours(db, sql`s.system_id = ${systemId}`).flatMap((h) => h.days);
+  const days = open.filter((d) => d.date >= fromDate && d.date <= toDate);
+  if (days.length === 0) return rows;
+  const byDate = new Map(rows.map((row) => [row.date, { ...row }]));
+  for (const day of days) {
+    const row = byDate.get(day.date);
+    byDate.set(day.date, {
+      date: day.date,
+      energy_wh: Math.max(row?.energy_wh ?? 0, day.energyWh),
+      peak_power_w: Math.max(row?.peak_power_w ?? 0, day.peakPowerW),
+    });
+  }
+  return [...byDate.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
 }
 
 /** Mean power per UTC hour summed over the given systems, for hours starting in [start, end). */
 export function summedHourlyPower(db: FleetDb, systemIds: string[], startMs: number, endMs: number) {
-  return db.all<{ hour_start: number; power_w: SqlRow<typeof fleetSystemHourly>["avg_power_w"] }>(sql`
+  const first = Math.ceil(startMs / HOUR_MS);
+  const end = Math.ceil(endMs / HOUR_MS);
+  const rows = db.all<{ hour_start: number; power_w: SqlRow<typeof fleetSystemHourly>["avg_power_w"] }>(sql`
     SELECT h.hour * ${HOUR_MS} AS hour_start, sum(h.avg_power_w) AS power_w
     FROM systems s CROSS JOIN system_hourly h ON h.sys = s.sys
-      AND h.hour >= ${Math.ceil(startMs / HOUR_MS)} AND h.hour < ${Math.ceil(endMs / HOUR_MS)}
+      AND h.hour >= ${first} AND h.hour < ${end}
     WHERE s.system_id IN (SELECT value FROM json_each(${JSON.stringify(systemIds)}))
     GROUP BY h.hour`);
+  const open = openHours(
+    db,
+    sql`s.system_id IN (SELECT value FROM json_each(${JSON.stringify(systemIds)}))`,
+  ).filter((h) => h.hour >= first && h.hour < end);
+  if (open.length === 0) return rows;
+  const byHour = new Map(rows.map((row) => [row.hour_start, { ...row }]));
+  for (const hour of open) {
+    const start = hour.hour * HOUR_MS;
+    const row = byHour.get(start);
+    const power = hour.avgPowerW;
+    byHour.set(start, {
+      hour_start: start,
+      power_w: row?.power_w == null ? power : power === null ? row.power_w : row.power_w + power,
+    });
+  }
+  return [...byHour.values()];
 }
 
+type LiveColumns = Pick<SystemColumns, "system_id" | "state" | "power_w" | "energy_today_wh" | "data_time">;
+
+/** Live values of the systems `where` picks (on `systems s`). */
+const liveRows = (db: FleetDb, where: SQL) =>
+  db.all<LiveColumns>(sql`
+    WITH ${liveCte(db, where)}
+    SELECT s.system_id, l.state, l.power_w, l.energy_today_wh, l.data_time
+    FROM live l CROSS JOIN systems s ON s.sys = l.sys`);
+
 export function liveValues(db: FleetDb, systemIds: string[]): LiveValues[] {
-  return db
-    .all<Pick<SystemColumns, "system_id" | "state" | "power_w" | "energy_today_wh" | "data_time">>(sql`
-      SELECT system_id, state, power_w, energy_today_wh, data_time FROM systems
-      WHERE system_id IN (SELECT value FROM json_each(${JSON.stringify(systemIds)}))`)
-    .map((r) => ({
+  return liveRows(db, sql`s.system_id IN (SELECT value FROM json_each(${JSON.stringify(systemIds)}))`).map(
+    (r) => ({
       systemId: r.system_id,
       state: fromStoredState(r.state),
       powerW: r.power_w,
       energyTodayWh: r.energy_today_wh,
       dataTime: r.data_time,
-    }));
+    }),
+  );
 }
 
-/** Row counts per table: what the store holds (the benchmark's per-row costs). */
+/**
+ * Row counts: what the store holds (the benchmark's per-row costs). System points over every
+ * day's table and the older layout; inverter points are the entries packed in them (a newest
+ * point's entries carried from an older one included) and the older layout's rows.
+ */
 export function tableRowCounts(db: FleetDb) {
   const count = (table: string) =>
-    db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`)?.n ?? 0;
+    db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.identifier(table)}`)?.n ?? 0;
+  const days = pointDays(db);
+  let points = hasLegacyPoints(db) ? count("system_readings") : 0;
+  let packed = hasLegacyInverterPoints(db) ? count("inverter_readings") : 0;
+  for (const day of days) {
+    const row = db.get<{ n: number; inverters: number | null }>(sql`
+      SELECT count(*) AS n, sum(json_array_length(inverters)) AS inverters FROM ${sql.identifier(`points_${day}`)}`);
+    points += row?.n ?? 0;
+    packed += row?.inverters ?? 0;
+  }
   return {
     systems: count("systems"),
     inverters: count("inverters"),
-    systemReadings: count("system_readings"),
-    inverterReadings: count("inverter_readings"),
+    systemReadings: points,
+    inverterReadings: packed,
+    pointDays: days.length,
     hourly: count("system_hourly"),
     daily: count("system_daily"),
   };
@@ -181,14 +281,10 @@ export function tableRowCounts(db: FleetDb) {
 
 /** Every system's live values (the site lists' read model joins them with D1's systems). */
 export function allLiveValues(db: FleetDb): Omit<LiveValues, "state">[] {
-  return db
-    .all<Pick<SystemColumns, "system_id" | "power_w" | "energy_today_wh" | "data_time">>(
-      sql`SELECT system_id, power_w, energy_today_wh, data_time FROM systems`,
-    )
-    .map((r) => ({
-      systemId: r.system_id,
-      powerW: r.power_w,
-      energyTodayWh: r.energy_today_wh,
-      dataTime: r.data_time,
-    }));
+  return liveRows(db, sql`true`).map((r) => ({
+    systemId: r.system_id,
+    powerW: r.power_w,
+    energyTodayWh: r.energy_today_wh,
+    dataTime: r.data_time,
+  }));
 }

@@ -2,7 +2,9 @@ import { sql } from "drizzle-orm";
 import type { fleetSystemDaily, fleetSystems } from "../../../schema/fleet-tables";
 import type { SqlRow } from "../../../schema/sql-row";
 import type { FleetDb } from "../db";
+import { liveCte } from "./points";
 import type { SystemKeyRange } from "./reads";
+import { openDaysJson, openHours, openHoursJson } from "./rollups";
 
 /*
  * Fleet-wide reads for the dashboard's series: each query aggregates over one range of system
@@ -10,7 +12,8 @@ import type { SystemKeyRange } from "./reads";
  * range, not the fleet). Hour ranges are turned into bounds on the stored hour number, and CROSS
  * JOIN fixes the join order (SQLite keeps it): the small side drives and every read of a rollup
  * table is a range of its (sys, …) key, never a scan of a table that holds a year of every
- * system's hours.
+ * system's hours. Each system's open hour (not rolled up yet) is computed from its points and
+ * taken beside the stored rollups.
  */
 const HOUR_MS = 3_600_000;
 /** Meteronline systems (CSV imports) stay out of fleet totals. */
@@ -33,14 +36,47 @@ export function listFleetGroups(db: FleetDb) {
 
 export type ProviderHourRow = Pick<SystemColumns, "provider"> & { hour_start: number; power_w: number };
 
+/** The open hours (with a mean power) of the counted systems of a range. */
+const countedOpenHours = (db: FleetDb, range: SystemKeyRange, where = sql`true`) =>
+  openHours(db, sql`${COUNTED} AND s.sys BETWEEN ${range.first} AND ${range.last} AND ${where}`);
+
 /** Hourly mean power summed per provider over the counted systems, for hours starting in [from, to]. */
 export function sumHourlyPowerByProvider(db: FleetDb, range: SystemKeyRange, fromMs: number, toMs: number) {
-  return db.all<ProviderHourRow>(sql`
+  const first = Math.ceil(fromMs / HOUR_MS);
+  const last = Math.floor(toMs / HOUR_MS);
+  const rows = db.all<ProviderHourRow>(sql`
     SELECT h.hour * ${HOUR_MS} AS hour_start, s.provider, sum(h.avg_power_w) AS power_w
     FROM systems s CROSS JOIN system_hourly h ON h.sys = s.sys
-      AND h.hour >= ${Math.ceil(fromMs / HOUR_MS)} AND h.hour <= ${Math.floor(toMs / HOUR_MS)}
+      AND h.hour >= ${first} AND h.hour <= ${last}
     WHERE ${COUNTED} AND s.sys BETWEEN ${range.first} AND ${range.last} AND h.avg_power_w IS NOT NULL
     GROUP BY h.hour, s.provider ORDER BY h.hour, s.provider`);
+  const open = countedOpenHours(db, range).filter(
+    (h) => h.hour >= first && h.hour <= last && h.avgPowerW !== null,
+  );
+  if (open.length === 0) return rows;
+  const providers = new Map(
+    db
+      .all<Pick<SystemColumns, "sys" | "provider">>(sql`
+        SELECT sys, provider FROM systems WHERE sys IN (SELECT value FROM json_each(${JSON.stringify(open.map((h) => h.sys))}))`)
+      .map((row) => [row.sys, row.provider]),
+  );
+  const byKey = new Map(rows.map((row) => [`${row.hour_start}|${row.provider}`, { ...row }]));
+  for (const hour of open) {
+    const provider = providers.get(hour.sys);
+    if (provider === undefined) continue;
+    const hourStart = hour.hour * HOUR_MS;
+    const row = byKey.get(`${hourStart}|${provider}`);
+    if (row) row.power_w += hour.avgPowerW ?? 0;
+    else
+      byKey.set(`${hourStart}|${provider}`, {
+        hour_start: hourStart,
+        provider,
+        power_w: hour.avgPowerW ?? 0,
+      });
+  }
+  return [...byKey.values()].sort((a, b) =>
+    a.hour_start !== b.hour_start ? a.hour_start - b.hour_start : a.provider < b.provider ? -1 : 1,
+  );
 }
 
 /** Per zone: today so far, and yesterday from its start to the same wall-clock time. */
@@ -71,8 +107,12 @@ export function sumSameTimeEnergy(db: FleetDb, range: SystemKeyRange, windows: S
     const today = overlappingHours(w.todayStart, w.now);
     return { ...w, yFirst: yesterday.first, yLast: yesterday.last, tFirst: today.first, tLast: today.last };
   });
+  const open = openHoursJson(countedOpenHours(db, range).filter((h) => h.avgPowerW !== null));
   const row = db.get<{ systems: number; today_wh: number; yesterday_wh: number }>(sql`
-    WITH w AS (
+    WITH oh AS MATERIALIZED (
+      SELECT value ->> 0 AS sys, value ->> 1 AS hour, value ->> 2 AS avg_power_w FROM json_each(${open})
+    ),
+    w AS (
       SELECT value ->> 'zone' AS zone, value ->> 'yesterdayStart' AS y_start, value ->> 'sameTimeYesterday' AS y_end,
         value ->> 'todayStart' AS t_start, value ->> 'now' AS t_end, value ->> 'yFirst' AS y_first,
         value ->> 'yLast' AS y_last, value ->> 'tFirst' AS t_first, value ->> 'tLast' AS t_last
@@ -80,9 +120,10 @@ export function sumSameTimeEnergy(db: FleetDb, range: SystemKeyRange, windows: S
     ),
     compared AS MATERIALIZED (
       SELECT s.sys, w.* FROM systems s JOIN w ON w.zone = s.timezone
-      WHERE ${COUNTED} AND s.sys BETWEEN ${range.first} AND ${range.last} AND EXISTS (
+      WHERE ${COUNTED} AND s.sys BETWEEN ${range.first} AND ${range.last} AND (EXISTS (
         SELECT 1 FROM system_hourly y WHERE y.sys = s.sys AND y.hour >= w.y_first AND y.hour <= w.y_last
           AND y.avg_power_w IS NOT NULL)
+        OR EXISTS (SELECT 1 FROM oh WHERE oh.sys = s.sys AND oh.hour >= w.y_first AND oh.hour <= w.y_last))
     ),
     hours AS (
       SELECT c.*, h.hour * ${HOUR_MS} AS hour_start, h.avg_power_w FROM compared c CROSS JOIN system_hourly h
@@ -90,6 +131,9 @@ export function sumSameTimeEnergy(db: FleetDb, range: SystemKeyRange, windows: S
       UNION ALL
       SELECT c.*, h.hour * ${HOUR_MS} AS hour_start, h.avg_power_w FROM compared c CROSS JOIN system_hourly h
         ON h.sys = c.sys AND h.hour >= c.t_first AND h.hour <= c.t_last WHERE h.avg_power_w IS NOT NULL
+      UNION ALL
+      SELECT c.*, oh.hour * ${HOUR_MS} AS hour_start, oh.avg_power_w FROM compared c CROSS JOIN oh
+        ON oh.sys = c.sys AND ((oh.hour >= c.y_first AND oh.hour <= c.y_last) OR (oh.hour >= c.t_first AND oh.hour <= c.t_last))
     )
     SELECT (SELECT count(*) FROM compared) AS systems,
       coalesce(sum(avg_power_w * max(0, min(hour_start + ${HOUR_MS}, t_end) - max(hour_start, t_start))), 0)
@@ -113,7 +157,8 @@ export type GroupEnergyRow = ExpectedGroup & Pick<SqlRow<typeof fleetSystemDaily
 
 /**
  * Stored daily energy per zone and location for the given local dates, over the systems that can
- * have an expectation and have a stored day (a system without one is left out of that day).
+ * have an expectation and have a stored day (a system without one is left out of that day); a
+ * day of a system's open hour takes that hour's points too.
  */
 export function sumDailyEnergyByGroup(
   db: FleetDb,
@@ -121,11 +166,20 @@ export function sumDailyEnergyByGroup(
   days: { zone: string; date: string }[],
 ) {
   if (days.length === 0) return [];
+  const open = openDaysJson(countedOpenHours(db, range, HAS_EXPECTATION));
   return db.all<GroupEnergyRow>(sql`
-    WITH d AS MATERIALIZED (SELECT value ->> 'zone' AS zone, value ->> 'date' AS date FROM json_each(${JSON.stringify(days)}))
-    SELECT s.timezone AS zone, s.location_key, d.date, sum(e.energy_wh) AS energy_wh, sum(s.capacity_w) AS capacity_w
-    FROM d CROSS JOIN systems s ON d.zone = s.timezone CROSS JOIN system_daily e ON e.sys = s.sys AND e.date = d.date
-    WHERE ${COUNTED} AND ${HAS_EXPECTATION} AND s.sys BETWEEN ${range.first} AND ${range.last}
+    WITH d AS MATERIALIZED (SELECT value ->> 'zone' AS zone, value ->> 'date' AS date FROM json_each(${JSON.stringify(days)})),
+    od AS MATERIALIZED (SELECT value ->> 0 AS sys, value ->> 1 AS date, value ->> 2 AS energy_wh FROM json_each(${open})),
+    e AS (
+      SELECT s.sys, d.date, e.energy_wh FROM d CROSS JOIN systems s ON d.zone = s.timezone
+        CROSS JOIN system_daily e ON e.sys = s.sys AND e.date = d.date
+      WHERE ${COUNTED} AND ${HAS_EXPECTATION} AND s.sys BETWEEN ${range.first} AND ${range.last}
+      UNION ALL
+      SELECT s.sys, d.date, od.energy_wh FROM od CROSS JOIN systems s ON s.sys = od.sys
+        CROSS JOIN d ON d.zone = s.timezone AND d.date = od.date
+    )
+    SELECT s.timezone AS zone, s.location_key, m.date, sum(m.energy_wh) AS energy_wh, sum(s.capacity_w) AS capacity_w
+    FROM (SELECT sys, date, max(energy_wh) AS energy_wh FROM e GROUP BY sys, date) m CROSS JOIN systems s ON s.sys = m.sys
     GROUP BY 1, 2, 3`);
 }
 
@@ -142,12 +196,12 @@ export function sumTodayEnergyByGroup(
 ) {
   if (days.length === 0) return [];
   return db.all<GroupTodayRow>(sql`
-    WITH d AS (SELECT value ->> 'zone' AS zone, value ->> 'startMs' AS start_ms, value ->> 'endMs' AS end_ms
+    WITH ${liveCte(db, sql`${COUNTED} AND ${HAS_EXPECTATION} AND s.sys BETWEEN ${range.first} AND ${range.last}`)},
+    d AS (SELECT value ->> 'zone' AS zone, value ->> 'startMs' AS start_ms, value ->> 'endMs' AS end_ms
                FROM json_each(${JSON.stringify(days)}))
     SELECT d.zone, s.location_key, sum(s.capacity_w) AS capacity_w,
-      sum(CASE WHEN s.data_time >= d.start_ms AND s.data_time < d.end_ms THEN coalesce(s.energy_today_wh, 0) ELSE 0 END)
+      sum(CASE WHEN l.data_time >= d.start_ms AND l.data_time < d.end_ms THEN coalesce(l.energy_today_wh, 0) ELSE 0 END)
         AS energy_wh
-    FROM systems s JOIN d ON d.zone = s.timezone
-    WHERE ${COUNTED} AND ${HAS_EXPECTATION} AND s.sys BETWEEN ${range.first} AND ${range.last}
+    FROM live l CROSS JOIN systems s ON s.sys = l.sys JOIN d ON d.zone = s.timezone
     GROUP BY 1, 2`);
 }
