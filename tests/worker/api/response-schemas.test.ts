@@ -505,6 +505,15 @@ describe("every answer matches its declared schema", () => {
       token: owner.token,
       url: "/api/reports/monthly-energy?month=2026-01",
     });
+    await exchange("GET /api/losses", {
+      token: owner.token,
+      url: "/api/losses?from=2026-01-01&to=2026-01-31",
+    });
+    await exchange("GET /api/losses", {
+      token: owner.token,
+      url: `/api/losses?systemId=${systemIds[0]}&from=2026-01-01&to=2026-01-07`,
+    });
+    await exchange("GET /api/losses/ranking", { token: owner.token, url: "/api/losses/ranking?days=30" });
   });
 
   it("the answers that are not JSON: the docs, a revoked connection's delete, unsubscribing", async () => {
