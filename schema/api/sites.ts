@@ -113,6 +113,8 @@ export const createSiteBodySchema = z.strictObject({
   azimuthDeg: azimuthInput.optional().nullable(),
   acLimitKw: acLimitInput.optional().nullable(),
   isActive: z.boolean().optional(),
+  /** A free label the site lists group and filter by (a client, an installer, a region). */
+  label: optionalText(120),
 });
 export type CreateSiteBody = z.infer<typeof createSiteBodySchema>;
 export type CreateSiteInput = z.input<typeof createSiteBodySchema>;
@@ -135,6 +137,7 @@ export const updateSiteBodySchema = z
     azimuthDeg: azimuthInput.optional().nullable(),
     acLimitKw: acLimitInput.optional().nullable(),
     isActive: z.boolean().optional(),
+    label: patchText(120),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
     message: "Nothing to update",
@@ -218,6 +221,8 @@ export const siteSchema = z.object({
   /** ISO time of the newest system data, or null. */
   lastUpdate: z.string().nullable(),
   isActive: z.boolean(),
+  /** A free label the site lists group and filter by (a client, an installer, a region); null when none. */
+  label: z.string().nullable(),
   systemCount: z.number(),
   onlineSystemCount: z.number(),
   createdAt: z.string(),

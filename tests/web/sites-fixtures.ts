@@ -31,6 +31,7 @@ export function makeSite(overrides: Partial<Site> = {}): Site {
     todayGeneration: 18_400,
     lastUpdate: "2026-06-01T10:15:00.000Z",
     isActive: true,
+    label: null,
     systemCount: 2,
     onlineSystemCount: 2,
     createdAt: "2026-05-01T08:00:00.000Z",

@@ -38,7 +38,7 @@ export const listSitesByIds = (db: Db, orgId: string, siteIds: string[]) =>
     .orderBy(asc(sites.name), asc(sites.id));
 
 /** The columns a site view needs from a monitoring system, with its inverter count. */
-const systemColumns = {
+export const systemColumns = {
   id: monitoringSystems.id,
   siteId: monitoringSystems.siteId,
   provider: monitoringSystems.provider,

@@ -2,13 +2,23 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { idParamSchema } from "../../schema/api/common";
 import {
+  availableSystemsQuerySchema,
+  enhancedSiteListItemSchema,
+  siteCountsAnswerSchema,
+  siteFilterSchema,
+  siteGroupSchema,
+  siteGroupsQuerySchema,
+  siteListItemSchema,
+  siteListQuerySchema,
+  siteMapSchema,
+} from "../../schema/api/site-lists";
+import {
   attachSystemBodySchema,
   availableSystemSchema,
   createSiteBodySchema,
   enhancedSiteSchema,
   mergeSitesBodySchema,
   siteDeletedSchema,
-  siteSchema,
   siteSystemParamSchema,
   sitesFromSystemsBodySchema,
   sitesFromSystemsSchema,
@@ -21,30 +31,63 @@ import {
 import { putTariffBodySchema, siteTariffsSchema } from "../../schema/api/tariffs";
 import { weatherHistoryQuerySchema, weatherHistorySchema } from "../../schema/api/weather-history";
 import { type AppEnv, userContext } from "../hono-env";
+import { jsonAnswer } from "../lib/gzip";
+import { pagedAnswer } from "../lib/paged-answer";
 import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { createSitesFromSystems, mergeSites, splitSite } from "../services/plant-sites";
 import {
-  attachSystem,
-  createSite,
-  deleteSite,
-  detachSystem,
-  getSite,
-  listAvailableSystems,
-  listEnhancedSites,
-  listSites,
-  updateSite,
-} from "../services/sites";
+  countSites,
+  groupSites,
+  listAvailableSystemsPage,
+  listEnhancedSitesPage,
+  listSitesPage,
+  mapSites,
+} from "../services/site-lists";
+import { attachSystem, createSite, deleteSite, detachSystem, getSite, updateSite } from "../services/sites";
 import { clearSiteTariffs, getSiteTariffs, putSiteTariff } from "../services/tariffs";
 import { siteWeatherHistory } from "../services/weather-history";
 
-/** `/api/sites`: the site calls. `/enhanced` is registered before `/:id`. */
+/** `/api/sites`: the site calls. `/enhanced`, `/counts`, `/groups` and `/map` are registered before `/:id`. */
 export const sitesRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/", responds("Sites", z.array(siteSchema)), async (c) => c.json(await listSites(userContext(c))))
-  .get("/enhanced", responds("EnhancedSites", z.array(enhancedSiteSchema)), async (c) =>
-    c.json(await listEnhancedSites(userContext(c))),
+  // A page of 1,000 sites in name order unless the query asks otherwise (Link and X-Total-Count name the rest).
+  .get(
+    "/",
+    responds("SiteListPage", z.array(siteListItemSchema), { etag: true, paged: true }),
+    validate("query", siteListQuerySchema),
+    async (c) => {
+      const page = await listSitesPage(userContext(c), c.req.valid("query"));
+      return pagedAnswer(c.req, page.items, page);
+    },
+  )
+  .get(
+    "/enhanced",
+    responds("EnhancedSiteListPage", z.array(enhancedSiteListItemSchema), { etag: true, paged: true }),
+    validate("query", siteListQuerySchema),
+    async (c) => {
+      const page = await listEnhancedSitesPage(userContext(c), c.req.valid("query"));
+      return pagedAnswer(c.req, page.items, page);
+    },
+  )
+  .get(
+    "/counts",
+    responds("SiteCounts", siteCountsAnswerSchema),
+    validate("query", siteFilterSchema),
+    async (c) => c.json(await countSites(userContext(c), c.req.valid("query"))),
+  )
+  .get(
+    "/groups",
+    responds("SiteGroups", z.array(siteGroupSchema)),
+    validate("query", siteGroupsQuerySchema),
+    async (c) => c.json(await groupSites(userContext(c), c.req.valid("query"))),
+  )
+  .get("/map", responds("SiteMap", siteMapSchema), validate("query", siteFilterSchema), async (c) =>
+    // ~50 bytes a site as JSON: gzipped for a client that takes it.
+    jsonAnswer(c.req.header("Accept-Encoding"), {
+      json: JSON.stringify(await mapSites(userContext(c), c.req.valid("query"))),
+    }),
   )
   .post(
     "/",
@@ -138,6 +181,12 @@ export const sitesRoutes = new Hono<AppEnv>()
 /** `/api/available-systems`: the organisation's synced systems not attached to a site. */
 export const availableSystemsRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/", responds("AvailableSystems", z.array(availableSystemSchema)), async (c) =>
-    c.json(await listAvailableSystems(userContext(c))),
+  .get(
+    "/",
+    responds("AvailableSystems", z.array(availableSystemSchema), { etag: true, paged: true }),
+    validate("query", availableSystemsQuerySchema),
+    async (c) => {
+      const page = await listAvailableSystemsPage(userContext(c), c.req.valid("query"));
+      return pagedAnswer(c.req, page.items, page);
+    },
   );

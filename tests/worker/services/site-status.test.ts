@@ -30,6 +30,7 @@ const site: SiteRow = {
   azimuthDeg: null,
   estimatedYieldKwh: null,
   isActive: true,
+  label: null,
   createdAt: 0,
   updatedAt: 0,
 };
