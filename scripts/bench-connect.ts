@@ -342,7 +342,8 @@ async function main() {
   const afterListing = d1Footprint();
   // Every plant once: the sites' systems, a page of 1,000 sites at a time.
   const listedPlantIds: string[] = [];
-  for (let page = 1; ; page++) {
+  // Bounded: a list that ignored its page would otherwise be read forever.
+  for (let page = 1; page <= Math.ceil(plants.length / 1000) + 1; page++) {
     const sitesPage = await json<{ systems: { providerId: string }[] }[]>(
       "GET",
       `/api/sites/enhanced?page=${page}&pageSize=1000`,
