@@ -38,6 +38,8 @@ export const actions = {
   "invites:revoke": "users",
   "audit:read": "audit",
   "audit:readAllOrgs": null,
+  // The platform operator's view of every organisation's fleet store (its size against its bound).
+  "platform:read": null,
   // Creating keys and revoking one's own: a key is bounded by its creator's areas, so no area is needed.
   "apiKeys:manageOwn": null,
   // Seeing and revoking every key of the organisation, whoever created it.
@@ -70,7 +72,7 @@ export const roleActions: Record<Role, ReadonlySet<Action>> = {
   user: new Set(orgMemberActions),
   orgEngineer: new Set(engineerActions),
   orgOwner: new Set(engineerActions),
-  superAdmin: new Set<Action>(["preferences:editOwn", "audit:read", "audit:readAllOrgs"]),
+  superAdmin: new Set<Action>(["preferences:editOwn", "audit:read", "audit:readAllOrgs", "platform:read"]),
 };
 
 export interface Actor {

@@ -827,3 +827,31 @@ export const apiKeys = sqliteTable(
   ],
 );
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// The platform's own watch over its storage.
+
+/**
+ * Each organisation's fleet store as it last reported its size (worker/fleet/size-watch.ts): at
+ * least daily, and whenever it passes 70 % of its bound or falls back below it. The platform
+ * superAdmin reads them (GET /api/admin/fleet-stores), largest first.
+ */
+export const fleetStoreSizes = sqliteTable(
+  "fleet_store_sizes",
+  {
+    orgId: text("org_id")
+      .primaryKey()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The store's SQLite database, bytes. */
+    bytes: integer("bytes").notNull(),
+    /** What one store may hold (10 GB unless FLEET_STORE_BOUND_BYTES says otherwise), bytes. */
+    boundBytes: integer("bound_bytes").notNull(),
+    reportedAt: timestampMs("reported_at").notNull(),
+    /** When the store passed 70 % of its bound; null while below it. */
+    overSince: timestampMs("over_since"),
+  },
+  (t) => [
+    // Serves the superAdmin's list, largest first.
+    index("fleet_store_sizes_bytes_idx").on(t.bytes),
+  ],
+);

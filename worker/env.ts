@@ -15,6 +15,11 @@ export interface Env extends ProviderUrlEnv {
   RAW_RETENTION_DAYS?: string;
   /** Days raw inverter points are kept, when shorter than the systems' (the same by default). */
   INVERTER_RAW_RETENTION_DAYS?: string;
+  /**
+   * Bytes one organisation's fleet store may hold (a Durable Object's 10 GB unless set); at 70 %
+   * of it the store tells the platform operator (a log line and the superAdmin's fleet store list).
+   */
+  FLEET_STORE_BOUND_BYTES?: string;
   /** Days audit log entries are kept in D1 (365 by default; worker/cron/retention.ts). */
   AUDIT_RETENTION_DAYS?: string;
   /** One attempt counter per throttle key (sign-in, sign-up, invite acceptance, password change). */

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { auditPageSchema, auditQuerySchema } from "../../schema/api/audit";
+import { fleetStoreSizesSchema } from "../../schema/api/fleet-stores";
 import { type AppEnv, userContext } from "../hono-env";
 import { csvHeaders } from "../lib/csv";
 import { responds } from "../lib/responds";
@@ -7,6 +8,7 @@ import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
 import { readAuditLog } from "../services/audit";
 import { auditCsv } from "../services/exports";
+import { listFleetStoreSizes } from "../services/fleet-stores";
 
 export const adminRoutes = new Hono<AppEnv>()
   .use(requireAuth)
@@ -20,4 +22,7 @@ export const adminRoutes = new Hono<AppEnv>()
         return c.body(auditCsv(userContext(c), query), 200, csvHeaders("audit-log.csv"));
       return c.json(await readAuditLog(userContext(c), query));
     },
+  )
+  .get("/fleet-stores", responds("FleetStoreSizes", fleetStoreSizesSchema), async (c) =>
+    c.json(await listFleetStoreSizes(userContext(c))),
   );

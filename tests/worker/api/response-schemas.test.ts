@@ -10,6 +10,7 @@ import {
   call,
   createInvite,
   createRemovedUser,
+  createSuperAdmin,
   expectNoInternals,
   markEmailVerified,
   PASSWORD,
@@ -293,6 +294,7 @@ describe("every answer matches its declared schema", () => {
     await exchange("GET /api/api-keys", { token: owner.token });
     await exchange("DELETE /api/api-keys/:id", { token: owner.token, url: `/api/api-keys/${key.id}` });
     await exchange("GET /api/admin/logs", { token: owner.token });
+    await exchange("GET /api/admin/fleet-stores", { token: (await createSuperAdmin()).token });
   });
 
   it("providers, connections, sync runs and imports", async () => {
