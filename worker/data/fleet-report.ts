@@ -21,19 +21,6 @@ export async function listReportSystems(db: Db, orgId: string) {
   return rows.results;
 }
 
-/** Hourly irradiance of the given locations for hours starting in [fromMs, toMs). */
-export async function listIrradiance(db: Db, locationKeys: string[], fromMs: number, toMs: number) {
-  if (locationKeys.length === 0) return [];
-  const rows = await db.$client
-    .prepare(
-      `SELECT location_key, hour_start, ghi_wm2 FROM irradiance_hourly
-       WHERE location_key IN (SELECT value FROM json_each(?)) AND hour_start >= ? AND hour_start < ?`,
-    )
-    .bind(JSON.stringify(locationKeys), fromMs, toMs)
-    .all<Pick<SqlRow<typeof irradianceHourly>, "location_key" | "hour_start" | "ghi_wm2">>();
-  return rows.results;
-}
-
 /** Alerts opened and closed in [fromMs, toMs), and the energy lost per system of those opened. */
 export async function alertFigures(db: Db, orgId: string, fromMs: number, toMs: number) {
   const [counts, lost] = await db.$client.batch<Record<string, number | string | null>>([

@@ -181,24 +181,29 @@ export interface IrradianceWindow {
   end: number;
 }
 
-/** Irradiation (Wh/m²) per location over a UTC window: the sum of the hourly mean irradiance. */
-export async function sumIrradiance(db: Db, windows: IrradianceWindow[]) {
-  if (windows.length === 0) return [];
+/** The weather service's hours of each window (location and UTC interval), by `${key}|${start}`. */
+export async function weatherInWindows(
+  db: Db,
+  windows: IrradianceWindow[],
+): Promise<Map<string, WeatherHour[]>> {
+  const byWindow = new Map<string, WeatherHour[]>();
+  if (windows.length === 0) return byWindow;
   const rows = await db.$client
     .prepare(
-      `SELECT json_extract(q.value, '$.key') AS key, json_extract(q.value, '$.start') AS start,
-         sum(ih.ghi_wm2) AS wh_m2, count(ih.hour_start) AS hours
+      `SELECT json_extract(q.value, '$.key') AS window_key, json_extract(q.value, '$.start') AS window_start,
+         ih.location_key, ih.hour_start, ih.ghi_wm2, ih.direct_wm2, ih.diffuse_wm2, ih.temperature_c, ih.wind_ms,
+         ih.precipitation_mm
        FROM json_each(?) AS q
        JOIN irradiance_hourly ih ON ih.location_key = json_extract(q.value, '$.key')
-         AND ih.hour_start >= json_extract(q.value, '$.start') AND ih.hour_start < json_extract(q.value, '$.end')
-       GROUP BY key, start`,
+         AND ih.hour_start >= json_extract(q.value, '$.start') AND ih.hour_start < json_extract(q.value, '$.end')`,
     )
     .bind(JSON.stringify(windows))
-    .all<{
-      key: SqlRow<typeof irradianceHourly>["location_key"];
-      start: SqlRow<typeof irradianceHourly>["hour_start"];
-      wh_m2: number;
-      hours: number;
-    }>();
-  return rows.results;
+    .all<HourColumns & { window_key: string; window_start: number }>();
+  for (const row of rows.results) {
+    const key = `${row.window_key}|${row.window_start}`;
+    const hours = byWindow.get(key) ?? [];
+    hours.push(toWeatherHour(row));
+    byWindow.set(key, hours);
+  }
+  return byWindow;
 }

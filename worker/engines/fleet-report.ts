@@ -1,6 +1,8 @@
-import { alertFigures, listIrradiance, listReportSystems } from "../data/fleet-report";
+import { alertFigures, listReportSystems } from "../data/fleet-report";
+import { weatherByLocation } from "../data/irradiance";
 import { listPortfolioSiteLinks, listPortfolios } from "../data/portfolios";
-import { expectedEnergyWh, performanceRatio } from "../domain/energy/expected";
+import { DEFAULT_CALIBRATION, performanceRatio } from "../domain/solar/pv-model";
+import { placeOfKey, referenceWhPerKw } from "../domain/solar/reference-yield";
 import type { Env } from "../env";
 import type { Db } from "../lib/db";
 import { fleetStoreFor } from "../lib/fleet-store";
@@ -13,7 +15,7 @@ export interface SiteFigures {
   siteId: string;
   siteName: string;
   energyWh: number;
-  /** Expected from measured irradiance; 0 when there is none for the period. */
+  /** Expected by the one model from the weather (each system's place and calibration); 0 without weather. */
   expectedWh: number;
   performanceRatio: number | null;
   /** Share of daylight hours in which the site's systems produced; null without irradiance. */
@@ -58,12 +60,23 @@ export async function buildFleetReport(
     alertFigures(db, orgId, period.fromMs, period.toMs),
   ]);
   const keys = [...new Set(systems.flatMap((s) => (s.location_key ? [s.location_key] : [])))];
-  const irradiance = await listIrradiance(db, keys, period.fromMs, period.toMs);
-  const ghiByKey = new Map<string, number[]>();
+  const [weather, learned] = await Promise.all([
+    weatherByLocation(db, keys, period.fromMs, period.toMs - 1),
+    fleetStoreFor(env, orgId).learnedModels(
+      orgId,
+      systems.map((s) => s.id),
+    ),
+  ]);
+  const calibrationOf = new Map(learned.map((model) => [model.systemId, model.calibration]));
+  // Each place's reference yield over the period (the one model per kW of DC, calibration 1).
+  const yieldByKey = new Map<string, number>();
   const daylight: [string, number][] = [];
-  for (const row of irradiance) {
-    ghiByKey.set(row.location_key, [...(ghiByKey.get(row.location_key) ?? []), row.ghi_wm2]);
-    if (row.ghi_wm2 >= DAYLIGHT_GHI_WM2) daylight.push([row.location_key, row.hour_start / HOUR_MS]);
+  for (const [key, hours] of weather) {
+    const place = placeOfKey(key);
+    if (place) yieldByKey.set(key, referenceWhPerKw(place, [...hours.values()]));
+    for (const hour of hours.values()) {
+      if (hour.ghiWm2 >= DAYLIGHT_GHI_WM2) daylight.push([key, hour.hourStart / HOUR_MS]);
+    }
   }
   const daylightHours = new Map<string, number>();
   for (const [key] of daylight) daylightHours.set(key, (daylightHours.get(key) ?? 0) + 1);
@@ -90,7 +103,11 @@ export async function buildFleetReport(
     site.energyWh += made?.energyWh ?? 0;
     site.lostEnergyWh += alerts.lostWhBySystem.get(system.id) ?? 0;
     if (system.location_key && system.capacity_w) {
-      site.expectedWh += expectedEnergyWh(system.capacity_w, ghiByKey.get(system.location_key) ?? []);
+      site.expectedWh += Math.round(
+        (system.capacity_w / 1000) *
+          (calibrationOf.get(system.id) ?? DEFAULT_CALIBRATION) *
+          (yieldByKey.get(system.location_key) ?? 0),
+      );
       site.possibleHours += daylightHours.get(system.location_key) ?? 0;
       site.producingHours += made?.producingHours ?? 0;
     }

@@ -20,8 +20,8 @@ import {
   updatePortfolio as updatePortfolioQuery,
 } from "../data/portfolios";
 import { listSites as listSiteRows, listSitesByIds } from "../data/sites";
-import { performanceRatio } from "../domain/energy/expected";
 import type { SiteLive } from "../domain/sites";
+import { performanceRatio } from "../domain/solar/pv-model";
 import { runBatch } from "../lib/db";
 import { conflict, notFound } from "../lib/errors";
 import { fleetStoreOf } from "../lib/fleet-store";

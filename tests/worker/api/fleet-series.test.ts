@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type FleetSeries, fleetSeriesSchema } from "../../../schema/api/fleet-series";
-import { DERATE } from "../../../worker/domain/energy/expected";
+import { DEFAULT_CALIBRATION } from "../../../worker/domain/solar/pv-model";
+import { referenceWhPerKw } from "../../../worker/domain/solar/reference-yield";
 import { createDb } from "../../../worker/lib/db";
 import { loadCurrentUser } from "../../../worker/services/auth";
 import { fleetSeries } from "../../../worker/services/fleet-series";
@@ -206,12 +207,33 @@ describe("GET /api/dashboard/series", () => {
     const owner = await registerOwner("Pr Co");
     const location = { latitude: -33.91, longitude: 18.42, capacityW: 10_000 };
     const key = "-33.91,18.42";
-    // 1000 Wh/m² a day on 10 kW: 10 kW × 1 h × DERATE expected.
-    const dayExpectedWh = Math.round(10_000 * DERATE);
+    // 1000 W/m² for the hour from noon UTC on 10 kW: the one model's expectation of that day.
+    const expectedOf = (hours: [string, number][]) =>
+      Math.round(
+        10 *
+          DEFAULT_CALIBRATION *
+          referenceWhPerKw(
+            location,
+            hours.map(([hour, ghiWm2]) => ({
+              hourStart: at(hour),
+              ghiWm2,
+              directWm2: null,
+              diffuseWm2: null,
+              airC: null,
+              windMs: null,
+              precipitationMm: null,
+            })),
+          ),
+      );
+    const dayExpectedWh = (date: string) => expectedOf([[`${date}T12:00:00Z`, 1000]]);
+    const todayExpectedWh = expectedOf([
+      ["2026-06-10T08:00:00Z", 600],
+      ["2026-06-10T11:00:00Z", 400],
+    ]);
     const now = "2026-06-10T12:00:00Z";
     const reporting = await seedSystem(owner.orgId, {
       ...location,
-      energyTodayWh: 0.85 * dayExpectedWh,
+      energyTodayWh: 0.85 * todayExpectedWh,
       dataTime: at("2026-06-10T11:55:00Z"),
     });
     // Its counter is yesterday's, so it generated nothing today; it has no stored days.
@@ -236,7 +258,7 @@ describe("GET /api/dashboard/series", () => {
     ];
     await seedDays(
       reporting,
-      prs.map(([date, pr]) => [date, pr * dayExpectedWh]),
+      prs.map(([date, pr]) => [date, pr * dayExpectedWh(date)]),
     );
     await seedDays(noCapacity, [["2026-06-09", 99_000]]);
     await seedDays(meteronline, [["2026-06-05", 99_000]]);

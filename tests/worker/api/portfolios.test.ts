@@ -2,8 +2,9 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Portfolio } from "../../../schema/api/portfolios";
 import type { AvailableSystem, EnhancedSite, Site } from "../../../schema/api/sites";
-import { expectedEnergyWh } from "../../../worker/domain/energy/expected";
 import { localDayOf } from "../../../worker/domain/energy/local-day";
+import { DEFAULT_CALIBRATION } from "../../../worker/domain/solar/pv-model";
+import { referenceWhPerKw } from "../../../worker/domain/solar/reference-yield";
 import { attach, connectProvider, createSite, expectFleetUnchanged, setSystemLive } from "../fleet-helpers";
 import {
   auditLog,
@@ -250,15 +251,29 @@ describe("a portfolio's sites", () => {
     expect(listed?.capacityKw).toBeCloseTo((one.capacity ?? 0) + (two.capacity ?? 0) + 40, 6);
     expect(listed?.performanceRatio).toBeNull();
 
-    // Irradiance at the site since its local midnight gives today's expectation, and so a PR.
+    // Irradiance at the site in today's first daylight hour gives today's expectation, and so a PR.
+    const hourStart = localDayOf(now, site.timezone).startMs + 11 * 3_600_000;
     await env.DB.prepare(
       "INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2) VALUES ('52.38,4.89', ?, 500)",
     )
-      .bind(localDayOf(now, site.timezone).startMs)
+      .bind(hourStart)
       .run();
+    // The one model's reference yield at the place, times each system's capacity at PVWatts' calibration.
+    const whPerKw = referenceWhPerKw({ latitude: 52.38, longitude: 4.89 }, [
+      {
+        hourStart,
+        ghiWm2: 500,
+        directWm2: null,
+        diffuseWm2: null,
+        airC: null,
+        windMs: null,
+        precipitationMm: null,
+      },
+    ]);
     const expectedWh =
-      expectedEnergyWh((one.capacity ?? 0) * 1000, [500]) +
-      expectedEnergyWh((two.capacity ?? 0) * 1000, [500]);
+      Math.round((one.capacity ?? 0) * DEFAULT_CALIBRATION * whPerKw) +
+      Math.round((two.capacity ?? 0) * DEFAULT_CALIBRATION * whPerKw);
+    expect(expectedWh).toBeGreaterThan(0);
     const rated = (await listPortfolios(orgA.user)).find((p) => p.id === portfolio.id);
     expect(rated?.performanceRatio).toBeCloseTo(5000 / expectedWh, 3);
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { expectedEnergyWh } from "../../../worker/domain/energy/expected";
+import { DEFAULT_CALIBRATION } from "../../../worker/domain/solar/pv-model";
+import { referenceWhPerKw } from "../../../worker/domain/solar/reference-yield";
 import { formatMailEnergy, formatMailPercent } from "../../../worker/mail/messages";
 import { seedDailyRollups, seedHourlyRollups } from "../fleet-helpers";
 import { addMember, call, registerOwner } from "../helpers";
@@ -16,7 +17,25 @@ import {
 
 const WEEK = [15, 16, 17, 18, 19, 20, 21];
 /** Expected energy of a 10 kW system over the seeded week: 800 W/m² for 10 hours a day. */
-const EXPECTED_WEEK_WH = expectedEnergyWh(10_000, Array(70).fill(800));
+/** The one model's expectation of a 10 kW system at 52.37,4.90 over the seeded week (PVWatts' calibration). */
+const EXPECTED_WEEK_WH = Math.round(
+  10 *
+    DEFAULT_CALIBRATION *
+    referenceWhPerKw(
+      { latitude: 52.37, longitude: 4.9 },
+      WEEK.flatMap((d) =>
+        Array.from({ length: 24 }, (_, h) => ({
+          hourStart: Date.UTC(2026, 5, d, h),
+          ghiWm2: h >= 7 && h < 17 ? 800 : 0,
+          directWm2: null,
+          diffuseWm2: null,
+          airC: null,
+          windMs: null,
+          precipitationMm: null,
+        })),
+      ),
+    ),
+);
 const day = (d: number) => `2026-06-${String(d).padStart(2, "0")}`;
 
 /**

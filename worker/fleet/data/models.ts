@@ -12,3 +12,14 @@ export function learnedModels(db: FleetDb, systemIds: string[]): Map<string, Lea
     rows.map((r) => [r.system_id, { calibration: r.calibration, inferredAcLimitW: r.inferred_ac_limit_w }]),
   );
 }
+
+/** Each system's learned calibration (D1 ids), for read models over the whole fleet; systems without one are absent. */
+export function calibrations(db: FleetDb, systemIds?: string[]): Map<string, number> {
+  const listed =
+    systemIds === undefined
+      ? sql``
+      : sql`WHERE s.system_id IN (SELECT value FROM json_each(${JSON.stringify(systemIds)}))`;
+  const rows = db.all<{ system_id: string; calibration: number }>(sql`
+    SELECT s.system_id, m.calibration FROM system_models m JOIN systems s ON s.sys = m.sys ${listed}`);
+  return new Map(rows.map((r) => [r.system_id, r.calibration]));
+}

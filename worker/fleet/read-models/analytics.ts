@@ -1,11 +1,12 @@
 import type { AnalyticsRange, AnalyticsRecord } from "../../../schema/api/analytics";
 import type { DashboardMetric } from "../../../schema/api/metrics";
-import { expectedEnergyWh, performanceRatio } from "../../domain/energy/expected";
 import { lastLocalDays } from "../../domain/energy/local-day";
+import { DEFAULT_CALIBRATION, performanceRatio } from "../../domain/solar/pv-model";
 import type { Db } from "../../lib/db";
+import { calibrations } from "../data/models";
 import { dailyEnergy, hourlyPower, powerReadings, readMetricRows } from "../data/reads";
 import type { FleetDb } from "../db";
-import { irradiationKey, metricsFromRows, readIrradiation } from "./system-metrics";
+import { expectedFromYield, irradiationKey, metricsFromRows, readIrradiation } from "./system-metrics";
 
 const RANGE_DAYS = { "24h": 2, "7d": 7, "30d": 30, "1y": 365 } as const;
 const RANGE_MS = {
@@ -93,18 +94,20 @@ export async function buildSystemAnalytics(
         : [];
   const energyRows = dailyEnergy(store, row.id, first, last);
   const irradiation = await irradiationRead;
+  const calibration = calibrations(store, [row.id]).get(row.id) ?? DEFAULT_CALIBRATION;
   const metric = metricsFromRows(
     { systems: [row], inverters: rows.inverters.filter((inv) => inv.system_id === row.id) },
     irradiation,
     now,
+    () => calibration,
   )[0]?.metric;
   if (!metric) return null;
   const energyByDate = new Map(energyRows.map((r) => [r.date, r]));
   const capacityW = metric.capacity * 1000;
   const energy = days.map((day) => {
     const energyWh = energyByDate.get(day.date)?.energy_wh ?? null;
-    const whPerM2 = key ? irradiation.get(irradiationKey(key, day.startMs)) : undefined;
-    const expectedWh = whPerM2 === undefined ? null : expectedEnergyWh(capacityW, [whPerM2]);
+    const whPerKw = key ? irradiation.get(irradiationKey(key, day.startMs)) : undefined;
+    const expectedWh = whPerKw === undefined ? null : expectedFromYield(capacityW, calibration, whPerKw);
     return {
       date: day.date,
       energyWh,

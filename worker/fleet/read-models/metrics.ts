@@ -1,6 +1,8 @@
 import { METRICS_PAGE_SIZE } from "../../../schema/api/metrics";
+import { DEFAULT_CALIBRATION } from "../../domain/solar/pv-model";
 import type { Db } from "../../lib/db";
 import { yieldTurn } from "../../lib/yield-turn";
+import { calibrations } from "../data/models";
 import { readFleetMetricSlices } from "../data/reads";
 import type { FleetDb } from "../db";
 import { countsInTotals, type FleetSummary, fleetSummary, liveSiteIds } from "./fleet-summary";
@@ -35,8 +37,8 @@ function byListOrder(a: FleetMetric, b: FleetMetric): number {
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Every system's dashboard entry: the store's rows a slice at a time, today's irradiance from D1
- * in one query; then the entries of each slice, put in the answer's order, serialised a page at a
+ * Every system's dashboard entry: the store's rows a slice at a time, today's weather from D1
+ * in one query (each place's reference yield, times each system's capacity and calibration); then the entries of each slice, put in the answer's order, serialised a page at a
  * time, totalled and indexed, each step on its own turn.
  */
 export async function buildFleetMetrics(store: FleetDb, d1: Db, now: number): Promise<FleetMetricsSnapshot> {
@@ -48,10 +50,12 @@ export async function buildFleetMetrics(store: FleetDb, d1: Db, now: number): Pr
       now,
     ),
   );
+  const learned = calibrations(store);
+  const calibrationOf = (systemId: string) => learned.get(systemId) ?? DEFAULT_CALIBRATION;
   const metrics: FleetMetric[] = [];
   for (const slice of slices) {
     await yieldTurn();
-    metrics.push(...metricsFromRows(slice, irradiation, now));
+    metrics.push(...metricsFromRows(slice, irradiation, now, calibrationOf));
   }
   await yieldTurn();
   metrics.sort(byListOrder);

@@ -1,8 +1,8 @@
 import type { FleetSeries, ProviderHour } from "../../../schema/api/fleet-series";
 import type { ProviderId } from "../../../schema/api/providers";
-import { type IrradianceWindow, sumIrradiance } from "../../data/irradiance";
-import { expectedEnergyWh, performanceRatio } from "../../domain/energy/expected";
+import type { IrradianceWindow } from "../../data/irradiance";
 import { type LocalDay, lastLocalDays, localDayOf, sameTimeDayBefore } from "../../domain/energy/local-day";
+import { DEFAULT_CALIBRATION, performanceRatio } from "../../domain/solar/pv-model";
 import type { Db } from "../../lib/db";
 import { yieldTurn } from "../../lib/yield-turn";
 import { type SystemKeyRange, systemKeyRanges } from "../data/reads";
@@ -16,6 +16,7 @@ import {
   sumTodayEnergyByGroup,
 } from "../data/series";
 import type { FleetDb } from "../db";
+import { expectedFromYield, readIrradiation } from "./system-metrics";
 
 /** Today's PR is compared with the median of this many complete local days before today. */
 export const PR_BASELINE_DAYS = 7;
@@ -129,8 +130,9 @@ interface EnergyTotals {
 
 /**
  * Fleet PR per day: actual over expected energy summed over the systems with an expectation.
- * Systems sharing a zone and location share the day's irradiance, and the expectation is linear
- * in capacity, so each group's systems are taken together (expectedEnergyWh of their capacity).
+ * Systems sharing a zone and location share the day's weather, and the expectation is linear in
+ * capacity, so each group's systems are taken together (their place's reference yield, domain/
+ * solar/reference-yield.ts, times their capacity).
  */
 async function fleetPerformance(
   store: FleetDb,
@@ -172,11 +174,11 @@ async function fleetPerformance(
       total.capacity_w += row.capacity_w;
     },
   );
-  const irradiance = await sumIrradiance(d1, [...windows.values()]);
-  const whPerM2 = new Map(irradiance.map((row) => [`${row.key}|${row.start}`, row.wh_m2]));
+  const yields = await readIrradiation(d1, [...windows.values()]);
+  // Summed per place, the fleet's expectation takes PVWatts' calibration for every system.
   const expectedWh = (locationKey: string, day: LocalDay, capacityW: number) => {
-    const irradiation = whPerM2.get(`${locationKey}|${day.startMs}`);
-    return irradiation === undefined ? 0 : expectedEnergyWh(capacityW, [irradiation]);
+    const whPerKw = yields.get(`${locationKey}|${day.startMs}`);
+    return whPerKw === undefined ? 0 : expectedFromYield(capacityW, DEFAULT_CALIBRATION, whPerKw);
   };
 
   // Index i: the i-th day before today in every zone (each zone's own calendar date).

@@ -1,9 +1,10 @@
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import type { ProviderId } from "../../../schema/api/providers";
-import { type IrradianceWindow, sumIrradiance } from "../../data/irradiance";
-import { expectedEnergyWh, performanceRatio } from "../../domain/energy/expected";
+import { type IrradianceWindow, weatherInWindows } from "../../data/irradiance";
 import { localDayOf } from "../../domain/energy/local-day";
 import { efficiencyPercent, isStale } from "../../domain/fleet-rules";
+import { DEFAULT_CALIBRATION, performanceRatio } from "../../domain/solar/pv-model";
+import { placeOfKey, referenceWhPerKw } from "../../domain/solar/reference-yield";
 import type { Db } from "../../lib/db";
 import type { InverterMetricRow, MetricRows, SystemMetricRow } from "../data/reads";
 
@@ -21,8 +22,19 @@ export interface FleetMetric {
   locationKey: string | null;
 }
 
-/** Irradiation (Wh/m²) per location and local-day start, keyed `${locationKey}|${dayStartMs}`. */
+/**
+ * Reference yield (the one model's expected Wh per kW of DC at calibration 1, domain/solar/
+ * reference-yield.ts) per location and local-day window, keyed `${locationKey}|${dayStartMs}`.
+ */
 export type IrradiationByDay = Map<string, number>;
+
+/** Each system's calibration (what its days taught; PVWatts' until then). */
+export type CalibrationOf = (systemId: string) => number;
+export const defaultCalibration: CalibrationOf = () => DEFAULT_CALIBRATION;
+
+/** A system's expected energy from its place's reference yield. */
+export const expectedFromYield = (capacityW: number, calibration: number, whPerKw: number) =>
+  Math.round((capacityW / 1000) * calibration * whPerKw);
 
 export const irradiationKey = (locationKey: string, dayStartMs: number) => `${locationKey}|${dayStartMs}`;
 
@@ -55,15 +67,28 @@ export function todayIrradianceWindows(systems: readonly SystemMetricRow[], now:
   return [...windows.values()];
 }
 
+/** The reference yield of each window, from the weather service's hours in it. */
 export async function readIrradiation(db: Db, windows: IrradianceWindow[]): Promise<IrradiationByDay> {
-  return new Map((await sumIrradiance(db, windows)).map((r) => [irradiationKey(r.key, r.start), r.wh_m2]));
+  const byWindow = await weatherInWindows(db, windows);
+  const yields: IrradiationByDay = new Map();
+  for (const [key, hours] of byWindow) {
+    const place = placeOfKey(key.slice(0, key.lastIndexOf("|")));
+    if (place) yields.set(key, referenceWhPerKw(place, hours));
+  }
+  return yields;
 }
 
 /**
  * The dashboard's entries from already-read rows: pure, so one read serves the whole fleet.
  * `irradiation` must hold today's window of every located system (see todayIrradianceWindows).
+ * Today's expectation is each system's calibration × capacity × its place's reference yield.
  */
-export function metricsFromRows(rows: MetricRows, irradiation: IrradiationByDay, now: number): FleetMetric[] {
+export function metricsFromRows(
+  rows: MetricRows,
+  irradiation: IrradiationByDay,
+  now: number,
+  calibrationOf: CalibrationOf = defaultCalibration,
+): FleetMetric[] {
   const today = localDays(now);
   const invertersBySystem = new Map<string, InverterMetricRow[]>();
   for (const inv of rows.inverters) {
@@ -79,10 +104,11 @@ export function metricsFromRows(rows: MetricRows, irradiation: IrradiationByDay,
     const powerW = row.power_w ?? 0;
     const day = today(row.timezone);
     const todayWh = energyTodayWh(row, day);
-    const whPerM2 = row.location_key
+    const whPerKw = row.location_key
       ? irradiation.get(irradiationKey(row.location_key, day.startMs))
       : undefined;
-    const expectedTodayWh = whPerM2 === undefined ? null : expectedEnergyWh(capacityW, [whPerM2]);
+    const expectedTodayWh =
+      whPerKw === undefined ? null : expectedFromYield(capacityW, calibrationOf(row.id), whPerKw);
     const status =
       row.state === "alarm"
         ? "fault"
