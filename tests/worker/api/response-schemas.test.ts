@@ -401,8 +401,14 @@ describe("every answer matches its declared schema", () => {
       url: `/api/sites/${site.id}/tariff`,
       body: { ...tariff, pricePerKwh: 0.3, validFrom: "2026-01-01" },
     });
-    await exchange("GET /api/sites/:id/tariffs", { token: owner.token, url: `/api/sites/${site.id}/tariffs` });
-    await exchange("DELETE /api/sites/:id/tariff", { token: owner.token, url: `/api/sites/${site.id}/tariff` });
+    await exchange("GET /api/sites/:id/tariffs", {
+      token: owner.token,
+      url: `/api/sites/${site.id}/tariffs`,
+    });
+    await exchange("DELETE /api/sites/:id/tariff", {
+      token: owner.token,
+      url: `/api/sites/${site.id}/tariff`,
+    });
     await exchange("GET /api/systems/:id/weather-history", {
       token: owner.token,
       url: `/api/systems/${first}/weather-history?date=2026-01-15`,
