@@ -111,7 +111,6 @@ interface Step {
  */
 export function accountDay(input: SystemDayInput): SystemDayLosses | null {
   const { system } = input;
-  const capacityW = system.capacityW;
   const steps: Step[] = [];
   let precipitationMm = 0;
   const firstHour = Math.floor(input.startMs / HOUR_MS) * HOUR_MS;
