@@ -120,3 +120,25 @@ export interface DetectionSystem {
   /** Each inverter's points in the window, oldest first: [time, power W or null, offline 0/1]. */
   inverters: { serial: string; points: [number, number | null, number][] }[];
 }
+
+/** What storing one day of one system's history did. */
+export interface StoredHistoryDay {
+  points: number;
+  /** Points that were not stored before. */
+  pointsStored: number;
+  hoursRolledUp: number;
+  daysRolledUp: number;
+  /** Rows inserted or updated in the store (SQLite's change count): 0 when the day was stored already. */
+  rowsWritten: number;
+}
+
+/** One page of the dashboard metrics answer. */
+export interface MetricsAnswer {
+  /** The page's key: it changes when any entry on it may have. */
+  key: string;
+  /** Every system of the organisation, over all pages. */
+  total: number;
+  pageCount: number;
+  /** The page's JSON, gzipped; null when the caller already holds the page with this key. */
+  gzip: Uint8Array | null;
+}

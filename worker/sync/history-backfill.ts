@@ -5,7 +5,7 @@ import { systemLocationKeys } from "../data/irradiance";
 import { localDay } from "../domain/energy/local-day";
 import { GAP_SLOT_MS, HISTORY_DAYS } from "../domain/history/gaps";
 import { fetchWeatherHistory } from "../engines/irradiance";
-import type { StoredHistoryDay } from "../fleet/store";
+import type { StoredHistoryDay } from "../fleet/types";
 import { fleetStoreFor } from "../lib/fleet-store";
 import { ProviderError } from "../providers/errors";
 import { findApiAdapter } from "../providers/registry";

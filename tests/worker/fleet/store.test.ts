@@ -6,12 +6,14 @@ import { pruneReadings } from "../../../worker/fleet/data/retention";
 import { createFleetDb } from "../../../worker/fleet/db";
 import {
   BACKGROUND_REBUILD_FROM_SYSTEMS,
-  DETECTION_INTERVAL_MS,
-  type FleetStore,
   READ_MODEL_MAX_AGE_MS,
+} from "../../../worker/fleet/read-models/cached";
+import {
+  DETECTION_INTERVAL_MS,
   RETENTION_ROWS_PER_RUN,
   rawRetentionCutoffs,
-} from "../../../worker/fleet/store";
+} from "../../../worker/fleet/schedule";
+import type { FleetStore } from "../../../worker/fleet/store";
 import { gunzipText } from "../../../worker/lib/gzip";
 import { pointTableOf, storedPoints, storeOf, storeSql, sunnyLongitudeNow } from "../fleet-helpers";
 import { insertOrg, insertSystem, point, storePoints } from "./fleet-fixtures";
@@ -250,7 +252,9 @@ describe("the fleet store of an organisation", () => {
       gzip: null,
     });
     await runInDurableObject(store, (instance: FleetStore) =>
-      (instance as unknown as { rebuilding: Map<string, Promise<void>> }).rebuilding.get("metrics"),
+      (
+        instance as unknown as { readModels: { rebuilding: Map<string, Promise<void>> } }
+      ).readModels.rebuilding.get("metrics"),
     );
     const rebuilt = await store.metricsAnswer(orgId, now + 2, 1, first.key);
     expect(rebuilt.key).not.toBe(first.key);

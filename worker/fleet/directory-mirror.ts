@@ -1,0 +1,81 @@
+import { readFullDirectory, readVersions } from "../data/fleet-directory";
+import type { Env } from "../env";
+import { createDb } from "../lib/db";
+import { applyDirectory, readMeta, replaceDirectory, writeMeta } from "./data/directory";
+import type { FleetDb } from "./db";
+import type { FleetPage } from "./types";
+
+const META_DIRECTORY_VERSION = "directory_version";
+
+/** D1's counters for the organisation, as a read model is built against them. */
+export type D1Versions = Awaited<ReturnType<typeof readVersions>>;
+
+/**
+ * The store's mirror of D1's metadata for the organisation's systems (names, sites, places,
+ * capacities), which the read models join with the readings held here. D1's counter for the
+ * organisation says when the mirror is behind; it is then read again whole.
+ */
+export class DirectoryMirror {
+  private refreshing: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: FleetDb,
+    private readonly storage: DurableObjectStorage,
+    private readonly env: Env,
+    /** Called after the mirror was read again: read models rebuild, systems may have come or gone. */
+    private readonly onRefreshed: () => Promise<void>,
+  ) {}
+
+  /**
+   * A page's own directory entries, in the caller's transaction. The page carries its own D1
+   * changes: the mirror stays current if nothing else moved D1 meanwhile.
+   */
+  applyPage(page: Pick<FleetPage, "directory" | "versions">): void {
+    applyDirectory(this.db, page.directory);
+    if (page.versions && this.version() === page.versions.before) {
+      writeMeta(this.db, META_DIRECTORY_VERSION, String(page.versions.after));
+    }
+  }
+
+  /** Re-reads D1's metadata when D1's counter moved past what the store mirrors; answers the counters. */
+  async current(orgId: string): Promise<D1Versions> {
+    const versions = await readVersions(createDb(this.env.DB), orgId);
+    if (versions.org !== this.version()) {
+      this.refreshing ??= this.refresh(orgId).finally(() => {
+        this.refreshing = null;
+      });
+      await this.refreshing;
+    }
+    return versions;
+  }
+
+  /**
+   * A read from the mirror with D1's counter checked side by side rather than first (one D1 round
+   * trip fewer for a read that goes to D1 itself): when the counter moved, the mirror is refreshed
+   * and the read made again.
+   */
+  async readWith<T>(orgId: string, read: () => Promise<T>): Promise<T> {
+    const mirrored = this.version();
+    const [versions, answer] = await Promise.all([readVersions(createDb(this.env.DB), orgId), read()]);
+    if (versions.org === mirrored && !this.refreshing) return answer;
+    await this.current(orgId);
+    return read();
+  }
+
+  private version(): number | null {
+    const value = readMeta(this.db, META_DIRECTORY_VERSION);
+    return value === null ? null : Number(value);
+  }
+
+  private async refresh(orgId: string): Promise<void> {
+    const { version, directory } = await readFullDirectory(createDb(this.env.DB), orgId);
+    const mirrored = this.version();
+    // A page stored while D1 was being read may already reflect a newer state than this read.
+    if (mirrored !== null && mirrored > version) return;
+    this.storage.transactionSync(() => {
+      replaceDirectory(this.db, directory);
+      writeMeta(this.db, META_DIRECTORY_VERSION, String(version));
+    });
+    await this.onRefreshed();
+  }
+}

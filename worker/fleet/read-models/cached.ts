@@ -1,0 +1,245 @@
+import type { AnalyticsRange, AnalyticsRecord } from "../../../schema/api/analytics";
+import type { FleetSeries } from "../../../schema/api/fleet-series";
+import { readSiteListRows, type SiteListRows } from "../../data/site-lists";
+import type { Env } from "../../env";
+import { createDb } from "../../lib/db";
+import { gzipText } from "../../lib/gzip";
+import { yieldTurn } from "../../lib/yield-turn";
+import { countSystems } from "../data/directory";
+import { type LossTotalsRow, lossesBySiteAndPeriod, systemZones } from "../data/losses";
+import { allLiveValues } from "../data/reads";
+import type { FleetDb } from "../db";
+import type { D1Versions, DirectoryMirror } from "../directory-mirror";
+import { zoneWindows } from "../losses";
+import type { MetricsAnswer } from "../types";
+import { buildSystemAnalytics } from "./analytics";
+import { buildFleetMetrics, type FleetMetricsSnapshot } from "./metrics";
+import { buildFleetSeries } from "./series";
+import { buildSitesIndex, type SitesIndex } from "./sites";
+
+/** A read model is reused while nothing it read changed, and for at most this long (stale flags, today's window). */
+export const READ_MODEL_MAX_AGE_MS = 60_000;
+/**
+ * From this many systems a read model is rebuilt in the background after a write, the last one
+ * answering meanwhile: a 20,000-system fleet's dashboard takes ~400 ms to build and its fleet
+ * series over a second, while its sync pages arrive every few seconds. Smaller fleets rebuild
+ * before answering, so they see every write at once.
+ */
+export const BACKGROUND_REBUILD_FROM_SYSTEMS = 2_000;
+
+/** The part of a read model's inputs that D1's counters make (after the instance and the write count). */
+const d1Inputs = (inputs: string) => inputs.split("|").slice(2).join("|");
+
+interface CacheEntry {
+  /** What the value was built from. */
+  inputs: string;
+  /** Names this very value (its inputs and when it was built). */
+  key: string;
+  builtAt: number;
+  value: unknown;
+  /** Systems in the directory when it was built. */
+  systems: number;
+}
+
+/**
+ * The store's read models (the dashboard's metrics snapshot, the site lists' index, the fleet
+ * series per zone, the sites' losses), each built from the readings and live values held here
+ * and D1's rows, kept while nothing it read changed, and rebuilt after writes: before answering
+ * in a small fleet, in the background in a large one (the last model answering meanwhile).
+ */
+export class CachedReadModels {
+  /** Bumped by every write to the store; read models built before a write are rebuilt. */
+  private writes = 0;
+  /** Tells this instance's read-model keys from those of an earlier instance (whose counter restarted). */
+  private readonly instance = crypto.randomUUID();
+  private readonly cache = new Map<string, CacheEntry>();
+  /** Read models being rebuilt in the background, by name: one rebuild of each at a time. */
+  private readonly rebuilding = new Map<string, Promise<void>>();
+  /** D1's rows the sites' read model was last built from, with the counters they reflect. */
+  private siteListRows: SiteListRows | null = null;
+
+  constructor(
+    private readonly db: FleetDb,
+    private readonly env: Env,
+    private readonly mirror: DirectoryMirror,
+    /** Keeps a background rebuild alive after the answer (the object's `waitUntil`). */
+    private readonly waitUntil: (promise: Promise<unknown>) => void,
+  ) {}
+
+  /** Something was written here: every read model is rebuilt on its next read. */
+  noteWrite(): void {
+    this.writes++;
+  }
+
+  async metricsSnapshot(orgId: string, now: number): Promise<FleetMetricsSnapshot> {
+    return (await this.metricsEntry(orgId, now)).value;
+  }
+
+  /** The metrics snapshot with the key that names it (for answers a caller may hold already). */
+  metricsEntry(orgId: string, now: number): Promise<{ value: FleetMetricsSnapshot; key: string }> {
+    return this.cachedEntry(orgId, "metrics", now, () => this.buildMetrics(now));
+  }
+
+  /**
+   * One page of the dashboard metrics answer for a caller that may hold it already: its key, and
+   * the gzipped JSON only when the caller's key is not the current one. Each page is compressed
+   * once per snapshot (1,000 entries, ~750 KB of JSON, ~50 KB gzipped), crosses to the isolate,
+   * is held there and reaches the client at that size. A page past the last is an empty list.
+   */
+  async metricsAnswer(
+    orgId: string,
+    now: number,
+    page: number,
+    knownKey: string | null,
+  ): Promise<MetricsAnswer> {
+    const { value: snapshot, key: snapshotKey } = await this.metricsEntry(orgId, now);
+    const key = `${snapshotKey}|p${page}`;
+    const found = { key, total: snapshot.metrics.length, pageCount: snapshot.pages.length };
+    if (key === knownKey) return { ...found, gzip: null };
+    const gzip = snapshot.gzippedPages?.[page - 1] ?? (await gzipText(snapshot.pages[page - 1] ?? "[]"));
+    return { ...found, gzip };
+  }
+
+  /**
+   * The sites' read model: D1's sites, their systems, portfolios and open alerts (re-read only when
+   * D1's counters for them moved), joined with the live values held here and the dashboard model's
+   * expectations; rebuilt like the other read models.
+   */
+  async sitesIndex(orgId: string, now: number): Promise<SitesIndex> {
+    const { value } = await this.cachedEntry(
+      orgId,
+      "sites",
+      now,
+      async (versions) => {
+        const held = this.siteListRows;
+        const rows =
+          held && held.org === versions.org && held.lists === versions.lists
+            ? held
+            : await readSiteListRows(createDb(this.env.DB), orgId);
+        this.siteListRows = rows;
+        const snapshot = await this.metricsSnapshot(orgId, now);
+        const expected = new Map(
+          snapshot.metrics.map(({ metric }) => [
+            metric.systemId,
+            { actualWh: metric.todayGenerationWh, expectedWh: metric.expectedTodayWh },
+          ]),
+        );
+        const live = new Map(allLiveValues(this.db).map((values) => [values.systemId, values]));
+        return buildSitesIndex(rows, live, expected, now);
+      },
+      true,
+    );
+    return value;
+  }
+
+  async fleetSeries(orgId: string, tz: string, now: number): Promise<FleetSeries> {
+    const { value } = await this.cachedEntry(orgId, `series|${tz}`, now, () =>
+      buildFleetSeries(this.db, createDb(this.env.DB), tz, now),
+    );
+    return value;
+  }
+
+  /**
+   * Every site's losses over its last `days` finished plant-local days at `now`, per price period
+   * (`cuts`: the dates a price changes on), with the site's name; kept while no account changed.
+   */
+  async lossesBySite(orgId: string, now: number, days: number, cuts: string[]) {
+    const { value } = await this.cachedEntry(
+      orgId,
+      `losses-sites|${days}|${cuts.join(",")}`,
+      now,
+      async () => {
+        const windows = zoneWindows(systemZones(this.db), now, days);
+        return lossesBySiteAndPeriod(this.db, windows, cuts);
+      },
+    );
+    return value as (LossTotalsRow & {
+      site_id: string;
+      site_name: string | null;
+      period: number;
+      first_date: string;
+    })[];
+  }
+
+  /** One system's (or site's) analytics record over a range: read each time, with the mirror checked beside it. */
+  systemAnalytics(
+    orgId: string,
+    systemOrSiteId: string,
+    range: AnalyticsRange,
+    now: number,
+  ): Promise<AnalyticsRecord | null> {
+    return this.mirror.readWith(orgId, () =>
+      buildSystemAnalytics(this.db, createDb(this.env.DB), systemOrSiteId, range, now),
+    );
+  }
+
+  /**
+   * The dashboard answer's pages are gzipped as soon as they are built, so a background rebuild
+   * leaves nothing for the next caller; one page per turn, since a compression's steps run as
+   * promise callbacks that no queued call can come between.
+   */
+  private async buildMetrics(now: number): Promise<FleetMetricsSnapshot> {
+    const snapshot = await buildFleetMetrics(this.db, createDb(this.env.DB), now);
+    const gzippedPages: Uint8Array[] = [];
+    for (const page of snapshot.pages) {
+      await yieldTurn();
+      gzippedPages.push(await gzipText(page));
+    }
+    snapshot.gzippedPages = gzippedPages;
+    return snapshot;
+  }
+
+  /**
+   * A read model reused while nothing it read has changed: no write here, D1's metadata counter
+   * for the organisation and the shared irradiance counter unchanged, and younger than the max
+   * age. A large fleet's model that only missed writes is answered as it is while it is rebuilt
+   * in the background (see BACKGROUND_REBUILD_FROM_SYSTEMS).
+   */
+  private async cachedEntry<T>(
+    orgId: string,
+    name: string,
+    now: number,
+    build: (versions: D1Versions) => Promise<T>,
+    readsLists = false,
+  ): Promise<{ value: T; key: string }> {
+    const versions = await this.mirror.current(orgId);
+    // The site lists also read alerts and portfolios; the other models do not rebuild for those.
+    const inputs = `${this.instance}|${this.writes}|${versions.org}|${versions.irradiance}${readsLists ? `|${versions.lists}` : ""}`;
+    const entry = this.cache.get(name);
+    const young = entry !== undefined && now >= entry.builtAt && now - entry.builtAt < READ_MODEL_MAX_AGE_MS;
+    if (entry && young && entry.inputs === inputs) return { value: entry.value as T, key: entry.key };
+    // The site lists show what members change in D1 (a site's name or label, a portfolio, an
+    // alert resolved) at once, whatever the fleet's size: only new readings are answered late.
+    const d1Moved = readsLists && entry !== undefined && d1Inputs(entry.inputs) !== d1Inputs(inputs);
+    if (entry && young && !d1Moved && entry.systems >= BACKGROUND_REBUILD_FROM_SYSTEMS) {
+      if (!this.rebuilding.has(name)) {
+        // Started on a later turn of the event loop: the build's SQL is synchronous, and begun here
+        // it would hold this very answer back until it finished.
+        const rebuild = new Promise<void>((resolve) => setTimeout(resolve, 0))
+          .then(() => this.build(name, inputs, now, () => build(versions)))
+          .then(() => undefined)
+          .catch((error) =>
+            console.error(JSON.stringify({ msg: "read model rebuild failed", name, error: String(error) })),
+          )
+          .finally(() => this.rebuilding.delete(name));
+        this.rebuilding.set(name, rebuild);
+        this.waitUntil(rebuild);
+      }
+      return { value: entry.value as T, key: entry.key };
+    }
+    return this.build(name, inputs, now, () => build(versions));
+  }
+
+  private async build<T>(
+    name: string,
+    inputs: string,
+    now: number,
+    build: () => Promise<T>,
+  ): Promise<{ value: T; key: string }> {
+    const systems = countSystems(this.db);
+    const value = await build();
+    const key = `${inputs}|${now}`;
+    this.cache.set(name, { inputs, key, builtAt: now, value, systems });
+    return { value, key };
+  }
+}

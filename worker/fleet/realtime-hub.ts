@@ -1,0 +1,138 @@
+import { frameOf, LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, type LiveMessage } from "../../schema/live";
+import {
+  closeIfExpired,
+  closeIfFlooding,
+  closeSessionSocket,
+  openSockets,
+  readSocketSession,
+  refuseBeyondSessionLimit,
+  type SocketSession,
+  sessionTag,
+} from "../realtime/socket-session";
+
+interface SocketAttachment extends SocketSession {
+  userId: string;
+}
+
+/**
+ * The organisation's hibernating WebSockets: accepting the ones the worker authenticated,
+ * answering pings, closing those whose sign-in ended, and sending live messages to all as one
+ * frame. The object that stores a page publishes its live update itself.
+ */
+export class RealtimeHub {
+  constructor(private readonly ctx: DurableObjectState) {}
+
+  /**
+   * Accepts an already-authenticated socket (the worker has checked the user and their org);
+   * `accepted` runs once it is, before the greeting (the alarm then closes it when its token expires).
+   */
+  async accept(
+    request: Request,
+    claim: (orgId: string) => void,
+    accepted: () => Promise<void>,
+  ): Promise<Response> {
+    const userId = request.headers.get("X-Sunfleet-User");
+    const orgId = request.headers.get("X-Sunfleet-Org");
+    const session = readSocketSession(request.headers);
+    if (!userId || !orgId || !session) return new Response("Missing user", { status: 400 });
+    claim(orgId);
+    const refused = refuseBeyondSessionLimit(
+      this.ctx.getWebSockets(sessionTag(session.sessionId)),
+      Date.now(),
+    );
+    if (refused) return refused;
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    this.ctx.acceptWebSocket(server, [userId, sessionTag(session.sessionId)]);
+    server.serializeAttachment({ userId, ...session } satisfies SocketAttachment);
+    await accepted();
+    server.send(
+      JSON.stringify({
+        type: "connected",
+        data: { orgId, serverTime: new Date().toISOString() },
+      } satisfies LiveMessage),
+    );
+    return new Response(null, {
+      status: 101,
+      webSocket: client,
+      headers: { "Sec-WebSocket-Protocol": LIVE_SUBPROTOCOL },
+    });
+  }
+
+  message(ws: WebSocket, message: string | ArrayBuffer): void {
+    const now = Date.now();
+    if (closeIfExpired(ws, now) || closeIfFlooding(ws, now)) return;
+    if (message === "ping") {
+      ws.send(
+        JSON.stringify({
+          type: "pong",
+          data: { serverTime: new Date().toISOString() },
+        } satisfies LiveMessage),
+      );
+    }
+  }
+
+  close(ws: WebSocket, code: number, reason: string): void {
+    try {
+      ws.close(code, reason);
+    } catch {
+      // Already closed by the peer.
+    }
+  }
+
+  /**
+   * Sends messages to every socket of the organisation as one frame, serialised once; answers the
+   * messages delivered.
+   */
+  publish(messages: LiveMessage[]): number {
+    if (messages.length === 0) return 0;
+    // Sockets whose token has expired are closed on the way, so none outlives its sign-in.
+    const sockets = openSockets(this.ctx.getWebSockets(), Date.now());
+    const payload = JSON.stringify(frameOf(messages));
+    let delivered = 0;
+    for (const ws of sockets) {
+      try {
+        ws.send(payload);
+        delivered += messages.length;
+      } catch {
+        // A socket closing mid-broadcast is not an error for the others.
+      }
+    }
+    return delivered;
+  }
+
+  /** Closes the sockets whose token has expired at `now`, without waiting for them to speak. */
+  closeExpired(now: number): void {
+    openSockets(this.ctx.getWebSockets(), now);
+  }
+
+  /** The token expiries after `now` of the open sockets: the alarm wakes for the earliest. */
+  expiries(now: number): number[] {
+    return this.ctx
+      .getWebSockets()
+      .map((ws) => (ws.deserializeAttachment() as Partial<SocketAttachment> | null)?.tokenExpiresAt)
+      .filter((at): at is number => typeof at === "number" && at > now);
+  }
+
+  /** Closes a user's sockets, e.g. when they are removed from the organisation. */
+  disconnectUser(userId: string): number {
+    const sockets = this.ctx.getWebSockets(userId);
+    for (const ws of sockets) ws.close(LIVE_CLOSE_ACCESS_REVOKED, "Access revoked");
+    return sockets.length;
+  }
+
+  /** Closes the sockets of ended sessions (logout, password change, sessions ended elsewhere). */
+  disconnectSessions(sessionIds: string[]): number {
+    let closed = 0;
+    for (const sessionId of sessionIds) {
+      for (const ws of this.ctx.getWebSockets(sessionTag(sessionId))) {
+        closeSessionSocket(ws, "Session ended");
+        closed++;
+      }
+    }
+    return closed;
+  }
+
+  connectedUsers(): string[] {
+    return this.ctx.getWebSockets().map((ws) => (ws.deserializeAttachment() as SocketAttachment).userId);
+  }
+}
