@@ -31,7 +31,7 @@ import {
 import { putTariffBodySchema, siteTariffsSchema } from "../../schema/api/tariffs";
 import { weatherHistoryQuerySchema, weatherHistorySchema } from "../../schema/api/weather-history";
 import { type AppEnv, userContext } from "../hono-env";
-import { jsonAnswer } from "../lib/gzip";
+import { jsonAnswer, jsonText } from "../lib/gzip";
 import { pagedAnswer } from "../lib/paged-answer";
 import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
@@ -86,7 +86,7 @@ export const sitesRoutes = new Hono<AppEnv>()
   .get("/map", responds("SiteMap", siteMapSchema), validate("query", siteFilterSchema), async (c) =>
     // ~50 bytes a site as JSON: gzipped for a client that takes it.
     jsonAnswer(c.req.header("Accept-Encoding"), {
-      json: JSON.stringify(await mapSites(userContext(c), c.req.valid("query"))),
+      json: jsonText(await mapSites(userContext(c), c.req.valid("query"))),
     }),
   )
   .post(

@@ -178,13 +178,13 @@ export async function createSite(ctx: UserContext, body: CreateSiteBody): Promis
     azimuthDeg: body.azimuthDeg ?? null,
     estimatedYieldKwh: body.estimatedYield ?? null,
     isActive: body.isActive ?? true,
+    label: body.label ?? null,
     createdAt: org.now,
     updatedAt: org.now,
   };
   await org.db.batch([
     insertSite(org.db, row),
     auditEntry(org, {
-      label: body.label ?? null,
       ...actorOf(org),
       action: "site.create",
       targetType: "site",
@@ -211,13 +211,13 @@ function siteChanges(site: SiteRow, body: UpdateSiteBody): SiteUpdate {
   if (body.azimuthDeg !== undefined) changes.azimuthDeg = body.azimuthDeg;
   if (body.estimatedYield !== undefined) changes.estimatedYieldKwh = body.estimatedYield;
   if (body.isActive !== undefined) changes.isActive = body.isActive;
+  if (body.label !== undefined) changes.label = body.label;
   if (body.latitude !== undefined || body.longitude !== undefined) {
     changes.latitude = body.latitude ?? site.latitude;
     changes.longitude = body.longitude ?? site.longitude;
     changes.timezone = timezoneAt(changes.latitude, changes.longitude);
     changes.locationSource = "verified";
   }
-  if (body.label !== undefined) changes.label = body.label;
   return changes;
 }
 

@@ -393,6 +393,9 @@ describe("every answer matches its declared schema", () => {
       url: `/api/systems/${first}`,
       body: { tiltDeg: 30, azimuthDeg: 180 },
     });
+    await exchange("GET /api/sites/counts", { token: owner.token });
+    await exchange("GET /api/sites/groups", { token: owner.token, url: "/api/sites/groups?by=country" });
+    await exchange("GET /api/sites/map", { token: owner.token });
     const tariff = { currency: "EUR", pricePerKwh: 0.25 };
     await exchange("PUT /api/organization/tariff", { token: owner.token, body: tariff });
     await exchange("GET /api/organization/tariffs", { token: owner.token });
