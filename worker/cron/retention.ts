@@ -5,6 +5,7 @@ import { deleteIrradianceHoursBefore } from "../data/irradiance";
 import { deleteOldAlertlessNotifications, deleteReadNotifications } from "../data/notifications";
 import { deleteExpiredSyncRuns } from "../data/sync-runs";
 import type { Env } from "../env";
+import { daysSetting } from "../lib/days-setting";
 import { createDb, type Db } from "../lib/db";
 
 const DAY_MS = 86_400_000;
@@ -50,14 +51,6 @@ export const SENT_MAILS_REMOVED_PER_PASS = 1_000;
 export const IRRADIANCE_RETENTION_DAYS = 400;
 export const IRRADIANCE_HOURS_REMOVED_PER_PASS = 10_000;
 
-/** Days from a positive number in the environment, else the default. */
-export function retentionDaysFrom(value: string | undefined, fallbackDays: number): number {
-  const days = Number(value);
-  return value !== undefined && value.trim() !== "" && Number.isFinite(days) && days > 0
-    ? days
-    : fallbackDays;
-}
-
 export interface RetentionRemoved {
   syncRuns: number;
   auditEntries: number;
@@ -82,7 +75,7 @@ const RULES: { [Name in keyof RetentionRemoved]: RetentionRule } = {
   auditEntries: (db, now, env) =>
     deleteAuditEntriesBefore(
       db,
-      now - retentionDaysFrom(env.AUDIT_RETENTION_DAYS, DEFAULT_AUDIT_RETENTION_DAYS) * DAY_MS,
+      now - daysSetting(env.AUDIT_RETENTION_DAYS, DEFAULT_AUDIT_RETENTION_DAYS) * DAY_MS,
       AUDIT_ENTRIES_REMOVED_PER_PASS,
     ),
   alertEvents: (db, now) =>

@@ -1,5 +1,6 @@
 import type { DetectionRun } from "../engines/detection";
 import type { Env } from "../env";
+import { daysSetting } from "../lib/days-setting";
 import { createDb } from "../lib/db";
 import { deleteMeta, hasSystems, readMeta, writeMeta } from "./data/directory";
 import { queueDayOf, systemZones } from "./data/losses";
@@ -37,11 +38,6 @@ const META_DETECTION_DUE = "detection_due";
 const META_LOSSES_DUE = "losses_due";
 const META_LOSSES_QUEUED = "losses_queued";
 
-const retentionDays = (value: string | undefined, fallback: number) => {
-  const days = Number(value ?? fallback);
-  return Number.isFinite(days) && days > 0 ? days : fallback;
-};
-
 /**
  * Where raw points end at `now`: systems' after RAW_RETENTION_DAYS, inverters' after
  * INVERTER_RAW_RETENTION_DAYS (the same unless set). Inverter points are two thirds of a
@@ -52,8 +48,8 @@ export function rawRetentionCutoffs(
   env: Pick<Env, "RAW_RETENTION_DAYS" | "INVERTER_RAW_RETENTION_DAYS">,
   now: number,
 ): { system_readings: number; inverter_readings: number } {
-  const systemDays = retentionDays(env.RAW_RETENTION_DAYS, DEFAULT_RAW_RETENTION_DAYS);
-  const inverterDays = retentionDays(env.INVERTER_RAW_RETENTION_DAYS, systemDays);
+  const systemDays = daysSetting(env.RAW_RETENTION_DAYS, DEFAULT_RAW_RETENTION_DAYS);
+  const inverterDays = daysSetting(env.INVERTER_RAW_RETENTION_DAYS, systemDays);
   return { system_readings: now - systemDays * DAY_MS, inverter_readings: now - inverterDays * DAY_MS };
 }
 

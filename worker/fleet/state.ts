@@ -1,9 +1,9 @@
 import type { SystemState } from "../../schema/domain";
 import type { StoredState } from "../../schema/fleet-tables";
+import { stateNumber } from "../domain/system-state";
 
 /** The store keeps states as the dashboard's numbers: 1 online, 2 offline, 3 alarm. */
-export const toStoredState = (state: SystemState): StoredState =>
-  state === "online" ? 1 : state === "alarm" ? 3 : 2;
+export const toStoredState = (state: SystemState): StoredState => stateNumber(state);
 
 export const fromStoredState = (state: number | null): SystemState | null =>
   state === null ? null : state === 1 ? "online" : state === 3 ? "alarm" : "offline";

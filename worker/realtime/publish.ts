@@ -1,9 +1,8 @@
 import type { ProviderId } from "../../schema/api/providers";
-import type { SystemState } from "../../schema/domain";
 import type { LiveMessage, LiveSystemUpdate } from "../../schema/live";
+import { stateNumber } from "../domain/system-state";
 import type { NormalisedSystem, ProviderSnapshot } from "../providers/types";
 
-const liveState = (state: SystemState): 1 | 2 | 3 => (state === "online" ? 1 : state === "alarm" ? 3 : 2);
 const kWh = (wh: number | null) => (wh === null ? null : Math.round(wh) / 1000);
 
 export interface StoredSystemRef {
@@ -32,13 +31,13 @@ export function toLiveUpdate(
     etoday: kWh(system.energyTodayWh),
     energyTodayWh: system.energyTodayWh,
     etotal: kWh(system.energyTotalWh),
-    state: liveState(system.state),
+    state: stateNumber(system.state),
     capacityW: system.capacityW,
     inverterCount: system.inverters.length,
     inverters: system.inverters.map((inv) => ({
       id: inv.providerInverterId,
       sn: inv.serial,
-      state: liveState(inv.state),
+      state: stateNumber(inv.state),
       pac: inv.powerW,
       etodayKWh: kWh(inv.energyTodayWh),
       inverterTemperature: inv.temperatureC,

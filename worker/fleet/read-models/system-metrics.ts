@@ -5,10 +5,9 @@ import { localDayOf } from "../../domain/energy/local-day";
 import { efficiencyPercent, isStale } from "../../domain/fleet-rules";
 import { DEFAULT_CALIBRATION, performanceRatio } from "../../domain/solar/pv-model";
 import { placeOfKey, referenceWhPerKw } from "../../domain/solar/reference-yield";
+import { stateNumber } from "../../domain/system-state";
 import type { Db } from "../../lib/db";
 import type { InverterMetricRow, MetricRows, SystemMetricRow } from "../data/reads";
-
-const numericState = (state: string) => (state === "online" ? 1 : state === "alarm" ? 3 : 2);
 
 /** Today's energy counts only if the vendor's counter is from today in the system's own zone. */
 function energyTodayWh(row: SystemMetricRow, today: { startMs: number; endMs: number }): number {
@@ -136,14 +135,14 @@ export function metricsFromRows(
       efficiency: efficiencyPercent(powerW, capacityW),
       performanceRatio: expectedTodayWh === null ? null : performanceRatio(todayWh, expectedTodayWh),
       expectedTodayWh,
-      state: numericState(row.state),
+      state: stateNumber(row.state),
       status,
       dataTime: row.data_time === null ? null : new Date(row.data_time).toISOString(),
       stale,
       timezone: row.timezone,
       inverters: (invertersBySystem.get(row.id) ?? []).map((inv) => ({
         sn: inv.serial,
-        state: numericState(inv.state),
+        state: stateNumber(inv.state),
         currentPowerW: inv.power_w ?? 0,
         pac: inv.power_w ?? 0,
         power: inv.power_w ?? 0,
