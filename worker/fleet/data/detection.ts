@@ -3,7 +3,7 @@ import type { fleetInverters, fleetSystems } from "../../../schema/fleet-tables"
 import type { SqlRow } from "../../../schema/sql-row";
 import type { FleetDb } from "../db";
 import type { DetectionSystem } from "../types";
-import { inverterPointsBetween, liveCte, type PointRow, readAcross } from "./points";
+import { inverterPointsBetween, liveRowsOf, type PointRow, readAcross } from "./points";
 
 /**
  * The systems (all, or the listed ones) with their system and inverter points in [from, to]
@@ -22,15 +22,16 @@ export function readDetectionInput(
       : sql`s.system_id IN (SELECT value FROM json_each(${JSON.stringify(systemIds)}))`;
   const fromS = Math.ceil(fromMs / 1000);
   const toS = Math.floor(toMs / 1000);
-  const systems = db.all<
-    Pick<
-      SqlRow<typeof fleetSystems>,
-      "sys" | "system_id" | "capacity_w" | "latitude" | "longitude" | "location_key" | "data_time"
-    >
-  >(sql`
-    WITH ${liveCte(db, where)}
-    SELECT s.sys, s.system_id, s.capacity_w, s.latitude, s.longitude, s.location_key, l.data_time
-    FROM live l CROSS JOIN systems s ON s.sys = l.sys`);
+  const live = liveRowsOf(db, where);
+  const systems = db
+    .all<
+      Pick<
+        SqlRow<typeof fleetSystems>,
+        "sys" | "system_id" | "capacity_w" | "latitude" | "longitude" | "location_key"
+      >
+    >(sql`
+      SELECT s.sys, s.system_id, s.capacity_w, s.latitude, s.longitude, s.location_key FROM systems s WHERE ${where}`)
+    .map((s) => ({ ...s, data_time: live.get(s.sys)?.data_time ?? null }));
   if (systems.length === 0) return [];
   const sysList = JSON.stringify(systems.map((s) => s.sys));
   const points = readAcross<Pick<PointRow, "sys" | "t" | "power_w">>(

@@ -118,44 +118,83 @@ export function newestTimeSql(db: FleetDb, sys: SQL): SQL {
   return coalesceAll(tables.map((table) => sql`(SELECT max(t) FROM ${table} WHERE sys = ${sys})`));
 }
 
-/**
- * A common table `live (sys, state, power_w, energy_today_wh, data_time, inverters)`: each system's
- * live values, from its newest point when that is at least as new as the values kept on its row
- * (a system whose points are gone, or were stored before the per-day tables), else those.
- * `inverters` is the newest point's packed inverters, null when the kept values hold (each
- * inverter's then are on its row). `where` picks the systems (on `systems s`).
- */
-export function liveCte(db: FleetDb, where: SQL): SQL {
-  const newest = newestPointSql(tablesNewestFirst(db), sql`s.sys`);
-  return sql`live AS MATERIALIZED (
-    SELECT sys,
-      CASE WHEN p THEN j ->> 2 ELSE state END AS state,
-      CASE WHEN p THEN j ->> 3 ELSE power_w END AS power_w,
-      CASE WHEN p THEN j ->> 4 ELSE energy_today_wh END AS energy_today_wh,
-      CASE WHEN p THEN (j ->> 0) * 1000 + coalesce(j ->> 1, 0) ELSE data_time END AS data_time,
-      CASE WHEN p AND json_type(j, '$[5]') = 'array' THEN j -> 5 END AS inverters
-    FROM (
-      SELECT n.sys, n.j, s.state, s.power_w, s.energy_today_wh, s.data_time,
-        n.j IS NOT NULL AND (n.j ->> 0) * 1000 + coalesce(n.j ->> 1, 0) >= coalesce(s.data_time, 0) AS p
-      FROM (SELECT s.sys, ${newest} AS j FROM systems s WHERE ${where}) n CROSS JOIN systems s ON s.sys = n.sys
-    )
-  )`;
+/** A system's live values: its newest point's when at least as new as those kept on its row, else those. */
+export interface LiveRow {
+  sys: number;
+  state: number | null;
+  power_w: number | null;
+  energy_today_wh: number | null;
+  /** Vendor data time, epoch ms. */
+  data_time: number | null;
+  /** The newest point's inverters (each inverter's latest entry) when the point holds; null when the kept values do. */
+  inverters: PackedInverter[] | null;
 }
 
 /**
- * An inverter's live column from its system's `live` row (joined as `l`, the inverter as `i`) and
- * its entry there (`json_each` of `l.inverters` joined as `e`): the entry's value, else the
- * value kept on the inverter's row.
+ * The live values of the systems `where` picks (on `systems s`), by key: each system's newest
+ * point (its time found newest day first, then the point read by key from its day's table),
+ * unless the values kept on its row are newer (a system whose points are gone). Two reads per
+ * table holding a newest point, whatever the fleet's size.
  */
-export const liveInverterSql = {
-  state: "CASE WHEN e.value IS NOT NULL THEN e.value ->> 4 ELSE i.state END",
-  power_w: "CASE WHEN e.value IS NOT NULL THEN e.value ->> 1 ELSE i.power_w END",
-  energy_today_wh: "CASE WHEN e.value IS NOT NULL THEN e.value ->> 2 ELSE i.energy_today_wh END",
-  temperature_c: "CASE WHEN e.value IS NOT NULL THEN (e.value ->> 3) / 10.0 ELSE i.temperature_c END",
-} as const;
-
-/** The join that gives `e`, an inverter's entry in its system's live point (see liveInverterSql). */
-export const liveInverterJoin = sql.raw("LEFT JOIN json_each(l.inverters) AS e ON e.value ->> 0 = i.inv");
+export function liveRowsOf(db: FleetDb, where: SQL): Map<number, LiveRow> {
+  const rows = db.all<KeptSystemLive & { newest: number | null }>(sql`
+    SELECT s.sys, s.state, s.power_w, s.energy_today_wh, s.data_time, ${newestTimeSql(db, sql`s.sys`)} AS newest
+    FROM systems s WHERE ${where}`);
+  const live = new Map<number, LiveRow>(
+    rows.map((row) => [
+      row.sys,
+      {
+        sys: row.sys,
+        state: row.state,
+        power_w: row.power_w,
+        energy_today_wh: row.energy_today_wh,
+        data_time: row.data_time,
+        inverters: null,
+      },
+    ]),
+  );
+  const wanted = rows.filter(
+    (row) => row.newest !== null && (row.data_time === null || (row.newest + 1) * 1000 > row.data_time),
+  );
+  if (wanted.length === 0) return live;
+  const days = new Set(pointDays(db));
+  const byTable = new Map<string, [number, number][]>();
+  for (const row of wanted) {
+    const day = dayOfSecond(row.newest ?? 0);
+    const table = days.has(day) ? tableName(day) : LEGACY;
+    const list = byTable.get(table) ?? [];
+    list.push([row.sys, row.newest ?? 0]);
+    byTable.set(table, list);
+  }
+  const found = new Set<number>();
+  const read = (table: string, keys: [number, number][]) => {
+    const points = db.all<PointRow>(sql`
+      SELECT r.sys, r.t, r.power_w, r.energy_today_wh, r.state, r.ms, r.inverters
+      FROM json_each(${JSON.stringify(keys)}) AS k
+      CROSS JOIN ${tableSql(table)} r ON r.sys = k.value ->> 0 AND r.t = k.value ->> 1`);
+    for (const point of points) {
+      found.add(point.sys);
+      const kept = live.get(point.sys);
+      const time = point.t * 1000 + (point.ms ?? 0);
+      if (!kept || (kept.data_time !== null && kept.data_time > time)) continue;
+      live.set(point.sys, {
+        sys: point.sys,
+        state: point.state,
+        power_w: point.power_w,
+        energy_today_wh: point.energy_today_wh,
+        data_time: time,
+        inverters: point.inverters === null ? [] : (JSON.parse(point.inverters) as PackedInverter[]),
+      });
+    }
+  };
+  for (const [table, keys] of byTable) read(table, keys);
+  // A newest time from the older layout on a day that also has a table.
+  const missing = wanted
+    .filter((row) => !found.has(row.sys))
+    .map((row): [number, number] => [row.sys, row.newest ?? 0]);
+  if (missing.length > 0 && hasLegacyPoints(db)) read(LEGACY, missing);
+  return live;
+}
 
 /** A system's newest point, with its inverters unpacked (times absolute, epoch seconds). */
 export interface NewestPoint {

@@ -10,14 +10,13 @@ import type {
 import type { SqlRow } from "../../../schema/sql-row";
 import { yieldTurn } from "../../lib/yield-turn";
 import type { FleetDb } from "../db";
-import { fromStoredState, stateNameSql } from "../state";
+import { fromStoredState } from "../state";
 import type { LiveValues } from "../types";
 import {
   hasLegacyInverterPoints,
   hasLegacyPoints,
-  liveCte,
-  liveInverterJoin,
-  liveInverterSql,
+  type LiveRow,
+  liveRowsOf,
   pointDays,
   readAcross,
 } from "./points";
@@ -62,31 +61,65 @@ const HOUR_MS = 3_600_000;
 /** A point or an hour of power at its start (epoch ms). */
 type PowerAt = { time: number; power_w: SqlRow<typeof fleetSystemReadings>["power_w"] };
 
-/** A system's columns with its live values (`live` joined as `l`, see points.ts). */
 const SYSTEM_METRIC_COLUMNS =
-  sql.raw(`s.system_id AS id, s.name, s.provider, s.provider_system_id, s.capacity_w,
-  ${stateNameSql("l.state")} AS state, l.power_w, l.energy_today_wh, l.data_time, s.site_id, s.site_name,
-  s.site_capacity_kw, s.address, s.latitude, s.longitude, s.timezone, s.location_key`);
+  sql.raw(`s.sys, s.system_id AS id, s.name, s.provider, s.provider_system_id, s.capacity_w,
+  s.site_id, s.site_name, s.site_capacity_kw, s.address, s.latitude, s.longitude, s.timezone, s.location_key`);
 
-/** An inverter's columns with its live values (its entry in its system's live point, else its row's). */
-const INVERTER_METRIC_COLUMNS = sql`s.system_id, i.serial,
-  ${sql.raw(stateNameSql(`(${liveInverterSql.state})`))} AS state, ${sql.raw(liveInverterSql.power_w)} AS power_w,
-  ${sql.raw(liveInverterSql.energy_today_wh)} AS energy_today_wh,
-  ${sql.raw(liveInverterSql.temperature_c)} AS temperature_c`;
+const stateName = (state: number | null): SystemState => fromStoredState(state) ?? "offline";
 
-/** Systems with their live values, `where` on `systems s`. */
-const systemMetricRows = (db: FleetDb, where: SQL, order: SQL = sql``) =>
-  db.all<SystemMetricRow>(sql`
-    WITH ${liveCte(db, where)}
-    SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s CROSS JOIN live l ON l.sys = s.sys ${order}`);
+/** Systems with their live values (see liveRowsOf), `where` on `systems s`, in `order`. */
+function systemMetricRows(db: FleetDb, where: SQL, live: Map<number, LiveRow>, order: SQL = sql``) {
+  return db
+    .all<Omit<SystemMetricRow, "state" | "power_w" | "energy_today_wh" | "data_time"> & { sys: number }>(
+      sql`SELECT ${SYSTEM_METRIC_COLUMNS} FROM systems s WHERE ${where} ${order}`,
+    )
+    .map(({ sys, ...row }): SystemMetricRow => {
+      const values = live.get(sys);
+      return {
+        ...row,
+        state: stateName(values?.state ?? null),
+        power_w: values?.power_w ?? null,
+        energy_today_wh: values?.energy_today_wh ?? null,
+        data_time: values?.data_time ?? null,
+      };
+    });
+}
 
-/** The inverters of the systems `where` picks (on `systems s`), with their live values. */
-const inverterMetricRows = (db: FleetDb, where: SQL, order: SQL) =>
-  db.all<InverterMetricRow>(sql`
-    WITH ${liveCte(db, where)}
-    SELECT ${INVERTER_METRIC_COLUMNS}
-    FROM live l CROSS JOIN systems s ON s.sys = l.sys CROSS JOIN inverters i ON i.sys = l.sys ${liveInverterJoin}
-    ${order}`);
+/**
+ * The inverters of the systems `where` picks (on `systems s`), in `order`, with their live values:
+ * their entry in their system's newest point, else the values kept on their row.
+ */
+function inverterMetricRows(db: FleetDb, where: SQL, live: Map<number, LiveRow>, order: SQL) {
+  const rows = db.all<
+    Pick<
+      SqlRow<typeof fleetInverters>,
+      "inv" | "sys" | "serial" | "state" | "power_w" | "energy_today_wh" | "temperature_c"
+    > &
+      Pick<SystemColumns, "system_id">
+  >(sql`
+    SELECT i.inv, i.sys, s.system_id, i.serial, i.state, i.power_w, i.energy_today_wh, i.temperature_c
+    FROM systems s CROSS JOIN inverters i ON i.sys = s.sys WHERE ${where} ${order}`);
+  return rows.map((row): InverterMetricRow => {
+    const entry = live.get(row.sys)?.inverters?.find((e) => e[0] === row.inv);
+    return entry
+      ? {
+          system_id: row.system_id,
+          serial: row.serial,
+          state: stateName(entry[4]),
+          power_w: entry[1],
+          energy_today_wh: entry[2],
+          temperature_c: entry[3] === null ? null : entry[3] / 10,
+        }
+      : {
+          system_id: row.system_id,
+          serial: row.serial,
+          state: stateName(row.state),
+          power_w: row.power_w,
+          energy_today_wh: row.energy_today_wh,
+          temperature_c: row.temperature_c,
+        };
+  });
+}
 
 /** Systems read per turn of the store's event loop when the whole fleet is read. */
 const FLEET_READ_SLICE_SYSTEMS = 1_000;
@@ -118,9 +151,15 @@ export async function readFleetMetricSlices(db: FleetDb): Promise<MetricRows[]> 
   for (const [index, { first, last }] of systemKeyRanges(db).entries()) {
     if (index > 0) await yieldTurn();
     const range = sql`s.sys BETWEEN ${first} AND ${last}`;
+    const live = liveRowsOf(db, range);
     slices.push({
-      systems: systemMetricRows(db, range),
-      inverters: inverterMetricRows(db, range, sql`ORDER BY i.sys, i.serial`),
+      systems: systemMetricRows(db, range, live),
+      inverters: inverterMetricRows(
+        db,
+        sql`i.sys BETWEEN ${first} AND ${last}`,
+        live,
+        sql`ORDER BY i.sys, i.serial`,
+      ),
     });
   }
   return slices;
@@ -132,10 +171,22 @@ export function readMetricRows(db: FleetDb, systemOrSiteId: string): MetricRows 
   const keys = db.all<Pick<SystemColumns, "sys">>(sql`
     SELECT sys FROM systems WHERE system_id = ${systemOrSiteId}
     UNION SELECT sys FROM systems WHERE site_id = ${systemOrSiteId}`);
-  const picked = sql`s.sys IN (SELECT value FROM json_each(${JSON.stringify(keys.map((k) => k.sys))}))`;
+  const sysList = JSON.stringify(keys.map((k) => k.sys));
+  const picked = sql`s.sys IN (SELECT value FROM json_each(${sysList}))`;
+  const live = liveRowsOf(db, picked);
   return {
-    systems: systemMetricRows(db, picked, sql`ORDER BY coalesce(s.site_name, s.name), s.name, s.system_id`),
-    inverters: inverterMetricRows(db, picked, sql`ORDER BY i.serial`),
+    systems: systemMetricRows(
+      db,
+      picked,
+      live,
+      sql`ORDER BY coalesce(s.site_name, s.name), s.name, s.system_id`,
+    ),
+    inverters: inverterMetricRows(
+      db,
+      sql`i.sys IN (SELECT value FROM json_each(${sysList}))`,
+      live,
+      sql`ORDER BY i.serial`,
+    ),
   };
 }
 
@@ -233,11 +284,23 @@ export function summedHourlyPower(db: FleetDb, systemIds: string[], startMs: num
 type LiveColumns = Pick<SystemColumns, "system_id" | "state" | "power_w" | "energy_today_wh" | "data_time">;
 
 /** Live values of the systems `where` picks (on `systems s`). */
-const liveRows = (db: FleetDb, where: SQL) =>
-  db.all<LiveColumns>(sql`
-    WITH ${liveCte(db, where)}
-    SELECT s.system_id, l.state, l.power_w, l.energy_today_wh, l.data_time
-    FROM live l CROSS JOIN systems s ON s.sys = l.sys`);
+function liveRows(db: FleetDb, where: SQL): LiveColumns[] {
+  const live = liveRowsOf(db, where);
+  return db
+    .all<Pick<SystemColumns, "sys" | "system_id">>(
+      sql`SELECT s.sys, s.system_id FROM systems s WHERE ${where}`,
+    )
+    .map((row) => {
+      const values = live.get(row.sys);
+      return {
+        system_id: row.system_id,
+        state: (values?.state ?? null) as LiveColumns["state"],
+        power_w: values?.power_w ?? null,
+        energy_today_wh: values?.energy_today_wh ?? null,
+        data_time: values?.data_time ?? null,
+      };
+    });
+}
 
 export function liveValues(db: FleetDb, systemIds: string[]): LiveValues[] {
   return liveRows(db, sql`s.system_id IN (SELECT value FROM json_each(${JSON.stringify(systemIds)}))`).map(

@@ -48,21 +48,23 @@ const roundSql = (value: number) => Math.sign(value) * Math.floor(Math.abs(value
 export function aggregateHours(db: FleetDb, keys: HourKey[]): HourAggregate[] {
   if (keys.length === 0) return [];
   const segments: { sys: number; hour: number; seg: number; from: number; to: number; date: string }[] = [];
+  // A zone's hour splits the same way for every system in it (most of a fleet shares a few).
+  const splits = new Map<string, { from: number; to: number; date: string }[]>();
   for (const key of keys) {
-    const start = key.hour * HOUR_MS;
-    for (let at = start; at < start + HOUR_MS; ) {
-      const day = localDayOf(at, key.zone);
-      const to = Math.min(day.endMs, start + HOUR_MS);
-      segments.push({
-        sys: key.sys,
-        hour: key.hour,
-        seg: segments.length,
-        from: Math.ceil(at / 1000),
-        to: Math.ceil(to / 1000),
-        date: day.date,
-      });
-      at = to;
+    const id = `${key.zone}|${key.hour}`;
+    let split = splits.get(id);
+    if (!split) {
+      split = [];
+      const start = key.hour * HOUR_MS;
+      for (let at = start; at < start + HOUR_MS; ) {
+        const day = localDayOf(at, key.zone);
+        const to = Math.min(day.endMs, start + HOUR_MS);
+        split.push({ from: Math.ceil(at / 1000), to: Math.ceil(to / 1000), date: day.date });
+        at = to;
+      }
+      splits.set(id, split);
     }
+    for (const part of split) segments.push({ sys: key.sys, hour: key.hour, seg: segments.length, ...part });
   }
   const fromS = Math.min(...keys.map((k) => k.hour * HOUR_S));
   const toS = Math.max(...keys.map((k) => (k.hour + 1) * HOUR_S - 1));
@@ -186,11 +188,34 @@ export function storedHours(db: FleetDb, keys: { sys: number; hour: number }[]):
   return new Set(rows.map((row) => `${row.sys}|${row.hour}`));
 }
 
+type OpenHour = HourAggregate & { zone: string };
+
+/** Open hours read under a name, kept while nothing was written (SQLite's change count). */
+const openHoursMemo = new WeakMap<FleetDb, { changes: number; byName: Map<string, OpenHour[]> }>();
+
 /**
  * The open hour of each system `where` picks (on `systems s`): the hour of its newest point when no
- * rollup of it is stored, aggregated from its points as a rollup would be.
+ * rollup of it is stored, aggregated from its points as a rollup would be. Reads that name the
+ * systems (`memo`, e.g. a range of keys) share the answer until the next write: a fleet series
+ * asks the same range for several sums.
  */
-export function openHours(db: FleetDb, where: SQL): (HourAggregate & { zone: string })[] {
+export function openHours(db: FleetDb, where: SQL, memo?: string): OpenHour[] {
+  if (memo === undefined) return readOpenHours(db, where);
+  const changes = db.get<{ n: number }>(sql`SELECT total_changes() AS n`)?.n ?? 0;
+  let held = openHoursMemo.get(db);
+  if (!held || held.changes !== changes) {
+    held = { changes, byName: new Map() };
+    openHoursMemo.set(db, held);
+  }
+  let hours = held.byName.get(memo);
+  if (!hours) {
+    hours = readOpenHours(db, where);
+    held.byName.set(memo, hours);
+  }
+  return hours;
+}
+
+function readOpenHours(db: FleetDb, where: SQL): OpenHour[] {
   const newest = newestTimeSql(db, sql`s.sys`);
   const open = db.all<Pick<SqlRow<typeof fleetSystems>, "sys" | "timezone"> & { hour: number }>(sql`
     SELECT sys, timezone, hour FROM (

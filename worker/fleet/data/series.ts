@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { fleetSystemDaily, fleetSystems } from "../../../schema/fleet-tables";
 import type { SqlRow } from "../../../schema/sql-row";
 import type { FleetDb } from "../db";
-import { liveCte } from "./points";
+import { liveRowsOf } from "./points";
 import type { SystemKeyRange } from "./reads";
 import { openDaysJson, openHours, openHoursJson } from "./rollups";
 
@@ -36,9 +36,13 @@ export function listFleetGroups(db: FleetDb) {
 
 export type ProviderHourRow = Pick<SystemColumns, "provider"> & { hour_start: number; power_w: number };
 
-/** The open hours (with a mean power) of the counted systems of a range. */
-const countedOpenHours = (db: FleetDb, range: SystemKeyRange, where = sql`true`) =>
-  openHours(db, sql`${COUNTED} AND s.sys BETWEEN ${range.first} AND ${range.last} AND ${where}`);
+/** The open hours of the counted systems of a range (read once for the series' sums while nothing is written). */
+const countedOpenHours = (db: FleetDb, range: SystemKeyRange) =>
+  openHours(
+    db,
+    sql`${COUNTED} AND s.sys BETWEEN ${range.first} AND ${range.last}`,
+    `counted|${range.first}|${range.last}`,
+  );
 
 /** Hourly mean power summed per provider over the counted systems, for hours starting in [from, to]. */
 export function sumHourlyPowerByProvider(db: FleetDb, range: SystemKeyRange, fromMs: number, toMs: number) {
@@ -166,7 +170,7 @@ export function sumDailyEnergyByGroup(
   days: { zone: string; date: string }[],
 ) {
   if (days.length === 0) return [];
-  const open = openDaysJson(countedOpenHours(db, range, HAS_EXPECTATION));
+  const open = openDaysJson(countedOpenHours(db, range));
   return db.all<GroupEnergyRow>(sql`
     WITH d AS MATERIALIZED (SELECT value ->> 'zone' AS zone, value ->> 'date' AS date FROM json_each(${JSON.stringify(days)})),
     od AS MATERIALIZED (SELECT value ->> 0 AS sys, value ->> 1 AS date, value ->> 2 AS energy_wh FROM json_each(${open})),
@@ -177,6 +181,7 @@ export function sumDailyEnergyByGroup(
       UNION ALL
       SELECT s.sys, d.date, od.energy_wh FROM od CROSS JOIN systems s ON s.sys = od.sys
         CROSS JOIN d ON d.zone = s.timezone AND d.date = od.date
+      WHERE ${HAS_EXPECTATION}
     )
     SELECT s.timezone AS zone, s.location_key, m.date, sum(m.energy_wh) AS energy_wh, sum(s.capacity_w) AS capacity_w
     FROM (SELECT sys, date, max(energy_wh) AS energy_wh FROM e GROUP BY sys, date) m CROSS JOIN systems s ON s.sys = m.sys
@@ -195,13 +200,19 @@ export function sumTodayEnergyByGroup(
   days: { zone: string; startMs: number; endMs: number }[],
 ) {
   if (days.length === 0) return [];
+  const counted = sql`${COUNTED} AND ${HAS_EXPECTATION} AND s.sys BETWEEN ${range.first} AND ${range.last}`;
+  const live = JSON.stringify(
+    [...liveRowsOf(db, counted).values()].map((l) => [l.sys, l.data_time, l.energy_today_wh]),
+  );
   return db.all<GroupTodayRow>(sql`
-    WITH ${liveCte(db, sql`${COUNTED} AND ${HAS_EXPECTATION} AND s.sys BETWEEN ${range.first} AND ${range.last}`)},
+    WITH l AS MATERIALIZED (
+      SELECT value ->> 0 AS sys, value ->> 1 AS data_time, value ->> 2 AS energy_today_wh FROM json_each(${live})
+    ),
     d AS (SELECT value ->> 'zone' AS zone, value ->> 'startMs' AS start_ms, value ->> 'endMs' AS end_ms
                FROM json_each(${JSON.stringify(days)}))
     SELECT d.zone, s.location_key, sum(s.capacity_w) AS capacity_w,
       sum(CASE WHEN l.data_time >= d.start_ms AND l.data_time < d.end_ms THEN coalesce(l.energy_today_wh, 0) ELSE 0 END)
         AS energy_wh
-    FROM live l CROSS JOIN systems s ON s.sys = l.sys JOIN d ON d.zone = s.timezone
+    FROM l CROSS JOIN systems s ON s.sys = l.sys JOIN d ON d.zone = s.timezone
     GROUP BY 1, 2`);
 }
