@@ -3,7 +3,7 @@ import { readDetectionInput } from "./data/detection";
 import { readHistoryCoverage } from "./data/history";
 import { energyBySystem, producingHoursBySystem } from "./data/monthly-energy";
 import { summedHourlyPower } from "./data/reads";
-import { pruneReadings, type RetentionBudget, type RetentionRun } from "./data/retention";
+import { foldOldHours, pruneReadings, type RetentionBudget, type RetentionRun } from "./data/retention";
 import { type HistoryDayInput, storeHistoryDay, storePoints } from "./data/writes";
 import type { FleetDb } from "./db";
 import type { DetectionSystem, SystemPoint } from "./types";
@@ -100,5 +100,14 @@ export class Readings {
   /** Removes raw points past their retention, at most the budget's rows, from a cursor. */
   prune(budget: RetentionBudget, cursor: RetentionRun["cursor"]): RetentionRun {
     return pruneReadings(this.db, budget, cursor);
+  }
+
+  /**
+   * Folds hourly rollups older than 13 months at `now` into their days, at most `maxHours`, from
+   * the system after `afterSys`; answers the hours folded and where the next step goes on (null
+   * when every system is done).
+   */
+  foldOldHours(now: number, maxHours: number, afterSys: number) {
+    return foldOldHours(this.db, now, maxHours, afterSys);
   }
 }

@@ -10,6 +10,7 @@ import { type LossesPass, runLossesPass } from "./losses";
 import { ownerOf } from "./owner";
 import type { Readings } from "./readings";
 import type { RealtimeHub } from "./realtime-hub";
+import type { SizeWatch } from "./size-watch";
 
 /** Raw 5-minute points are kept this many days unless RAW_RETENTION_DAYS says otherwise. */
 export const DEFAULT_RAW_RETENTION_DAYS = 35;
@@ -33,16 +34,16 @@ const LOSSES_PASS_MS = 3_000;
 const LOSSES_AFTER_HISTORY_MS = 60_000;
 
 const META_RETENTION_CURSOR = "retention_cursor";
+const META_FOLD_CURSOR = "fold_cursor";
 const META_RETENTION_DUE = "retention_due";
 const META_DETECTION_DUE = "detection_due";
 const META_LOSSES_DUE = "losses_due";
 const META_LOSSES_QUEUED = "losses_queued";
 
 /**
- * Where raw points end at `now`: systems' after RAW_RETENTION_DAYS, inverters' after
- * INVERTER_RAW_RETENTION_DAYS (the same unless set). Inverter points are two thirds of a
- * two-inverter system's raw bytes, so keeping them shorter is what fits the largest fleets in
- * one store (see docs/scale.md).
+ * Where raw points end at `now`: systems' after RAW_RETENTION_DAYS, inverters' entries in them
+ * after INVERTER_RAW_RETENTION_DAYS (the same unless set; see docs/scale.md for what that saves
+ * now that they are packed in their systems' points).
  */
 export function rawRetentionCutoffs(
   env: Pick<Env, "RAW_RETENTION_DAYS" | "INVERTER_RAW_RETENTION_DAYS">,
@@ -59,6 +60,8 @@ export interface ScheduleParts {
   env: Env;
   readings: Readings;
   hub: RealtimeHub;
+  /** The store's size against its bound, reported with each retention pass (at least daily). */
+  sizeWatch: SizeWatch;
   /** Fault detection over every system of the organisation (worker/fleet/detection.ts). */
   detect: (orgId: string, now: number) => Promise<DetectionRun | null>;
   /** Something was written: read models rebuild. */
@@ -66,8 +69,9 @@ export interface ScheduleParts {
 }
 
 /**
- * The store's own schedule, on its one alarm: retention of raw points (daily, sooner while a
- * backlog remains), fault detection over every system, loss accounting, and the expiry of the
+ * The store's own schedule, on its one alarm: retention of raw points and hourly rollups older
+ * than 13 months (folded into their days), daily, sooner while a backlog remains, with the
+ * store's size report; fault detection over every system, loss accounting, and the expiry of the
  * open sockets' sign-ins. Every due time but the sockets' is kept in `meta`, so the alarm can
  * always be set again from what is stored.
  */
@@ -127,7 +131,10 @@ export class Schedule {
     if (retentionDue !== null && Number(retentionDue) <= now) {
       const stored = readMeta(db, META_RETENTION_CURSOR);
       const run = this.runRetention(now, stored ? (JSON.parse(stored) as RetentionRun["cursor"]) : null);
-      writeMeta(db, META_RETENTION_DUE, String(now + (run.cursor ? RETENTION_CONTINUE_MS : DAY_MS)));
+      const fold = this.runFold(now);
+      const backlog = run.cursor !== null || fold.next !== null;
+      writeMeta(db, META_RETENTION_DUE, String(now + (backlog ? RETENTION_CONTINUE_MS : DAY_MS)));
+      await this.parts.sizeWatch.check(now);
     }
     const detectionDue = readMeta(db, META_DETECTION_DUE);
     if (detectionDue !== null && Number(detectionDue) <= now) {
@@ -160,6 +167,27 @@ export class Schedule {
     });
     if (run.removed > 0) this.parts.noteWrite();
     return run;
+  }
+
+  /**
+   * One bounded step of folding hourly rollups older than 13 months at `now` into their days
+   * (RETENTION_ROWS_PER_RUN hours at most), from where the last step stopped; where the next goes
+   * on is stored (null: every system done, the next pass starts over).
+   */
+  runFold(now: number): { folded: number; next: number | null } {
+    const { db, storage, readings } = this.parts;
+    const fold = storage.transactionSync(() => {
+      const result = readings.foldOldHours(
+        now,
+        RETENTION_ROWS_PER_RUN,
+        Number(readMeta(db, META_FOLD_CURSOR) ?? 0),
+      );
+      if (result.next === null) deleteMeta(db, META_FOLD_CURSOR);
+      else writeMeta(db, META_FOLD_CURSOR, String(result.next));
+      return result;
+    });
+    if (fold.folded > 0) this.parts.noteWrite();
+    return fold;
   }
 
   /**

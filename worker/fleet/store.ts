@@ -42,6 +42,7 @@ import { systemsPage } from "./read-models/systems-page";
 import { Readings } from "./readings";
 import { RealtimeHub } from "./realtime-hub";
 import { Schedule } from "./schedule";
+import { SizeWatch } from "./size-watch";
 import type {
   DetectionSystem,
   FleetPage,
@@ -90,12 +91,14 @@ export class FleetStore extends DurableObject<Env> {
     this.readings = new Readings(db);
     this.readModels = new CachedReadModels(db, env, this.mirror, (promise) => ctx.waitUntil(promise));
     this.hub = new RealtimeHub(ctx);
+    const sizeWatch = new SizeWatch({ db, storage: ctx.storage, env });
     this.schedule = new Schedule({
       db,
       storage: ctx.storage,
       env,
       readings: this.readings,
       hub: this.hub,
+      sizeWatch,
       noteWrite,
       detect: (orgId, now) =>
         detectInStore(
@@ -116,6 +119,7 @@ export class FleetStore extends DurableObject<Env> {
       readings: this.readings,
       hub: this.hub,
       schedule: this.schedule,
+      sizeWatch,
       noteWrite,
     });
   }

@@ -5,6 +5,7 @@ import type { DirectoryMirror } from "./directory-mirror";
 import type { Readings } from "./readings";
 import type { RealtimeHub } from "./realtime-hub";
 import type { Schedule } from "./schedule";
+import type { SizeWatch } from "./size-watch";
 import type { FleetPage, LegacyRows, StoredHistoryDay, StoredPage } from "./types";
 
 export interface WriteParts {
@@ -14,6 +15,8 @@ export interface WriteParts {
   readings: Readings;
   hub: RealtimeHub;
   schedule: Schedule;
+  /** The store's size against its bound, checked after each write. */
+  sizeWatch: SizeWatch;
   /** Something was written: read models rebuild. */
   noteWrite: () => void;
 }
@@ -21,8 +24,8 @@ export interface WriteParts {
 /**
  * What the store is sent to keep: a sync page (directory entries, points, live messages), a day
  * of one system's history, the rows of the D1 tables it replaced. Each commits in one transaction,
- * then read models are marked stale and retention scheduled; a page's messages are published once
- * it is stored.
+ * then read models are marked stale, retention scheduled and the store's size checked against its
+ * bound; a page's messages are published once it is stored.
  */
 export class FleetWrites {
   constructor(private readonly parts: WriteParts) {}
@@ -42,6 +45,7 @@ export class FleetWrites {
     });
     this.parts.noteWrite();
     await schedule.afterWrite();
+    await this.parts.sizeWatch.check();
     const delivered = page.messages.length > 0 ? hub.publish(page.messages) : 0;
     return {
       points: page.points.length,
@@ -66,6 +70,7 @@ export class FleetWrites {
       this.parts.noteWrite();
       if (day.dayOver) storage.transactionSync(() => schedule.queueLossDay(day.systemId, day.date));
       await schedule.afterWrite();
+      await this.parts.sizeWatch.check();
     }
     return {
       points: day.points.length,
@@ -81,5 +86,6 @@ export class FleetWrites {
     this.parts.storage.transactionSync(() => importLegacyRows(this.parts.db, rows));
     this.parts.noteWrite();
     await this.parts.schedule.afterWrite();
+    await this.parts.sizeWatch.check();
   }
 }
