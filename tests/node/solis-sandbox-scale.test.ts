@@ -4,8 +4,8 @@ import { sandboxAccounts } from "../../sandbox/accounts";
 import { createSandbox } from "../../sandbox/app";
 import { dataTimeAt, faultsOn, siteDaylight, WORLD_SITES } from "../../sandbox/simulation";
 import { solisPlants } from "../../sandbox/solis";
-import { PROVIDER_CALL_TIMEOUT_MS } from "../../worker/providers/http";
-import { SOLIS_MAX_PAGES } from "../../worker/providers/solis/client";
+import { PROVIDER_CALL_TIMEOUT_MS } from "../../worker/providers/call-limits";
+import { SOLIS_MAX_PAGES } from "../../worker/providers/solis/paging";
 import { solisSignedHeaders } from "../../worker/providers/solis/signature";
 
 /**

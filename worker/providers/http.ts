@@ -1,8 +1,8 @@
 import type { Env } from "../env";
 import type { CallBudget } from "./budget";
+import { PROVIDER_CALL_TIMEOUT_MS } from "./call-limits";
 import { CallsStopped, ProviderError } from "./errors";
 
-export const PROVIDER_CALL_TIMEOUT_MS = 10_000;
 /**
  * What one sync unit's calls may take together: twice the minute a queue invocation works on a run.
  * Waits for the credential's budget do not count (30 SolaX dongles at 9 calls a minute are 3.5

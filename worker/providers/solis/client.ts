@@ -5,16 +5,9 @@ import { vendorText } from "../redact";
 import type { ProviderCallContext, ProviderUrls } from "../types";
 import { parseVendorAnswer } from "../vendor-parse";
 import type { SolisCredentials } from "./credentials";
+import { SOLIS_MAX_PAGES, SOLIS_PAGE_SIZE } from "./paging";
 import { envelopeSchema, pageSchema } from "./schemas";
 import { solisSignedHeaders } from "./signature";
-
-/** The documented maximum page size. */
-export const SOLIS_PAGE_SIZE = 100;
-/**
- * 200,000 records: ten times the inverters of the largest organisation Sunfleet sizes for (20,000
- * plants, ~50,000 inverters); stops a vendor that keeps claiming more pages.
- */
-export const SOLIS_MAX_PAGES = 2_000;
 
 const WINDOW_MS: Record<string, number> = { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000, DAY: 86_400_000 };
 

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { providerRegistration } from "../../../schema/provider-registry";
 import type { NormalisedInverter, NormalisedSystem, ProviderAdapter } from "../types";
-import { checkPage, nextPageNo, SOLIS_PAGE_SIZE, SolisClient, solisUrlProblem } from "./client";
+import { checkPage, nextPageNo, SolisClient, solisUrlProblem } from "./client";
 import { type SolisCredentials, solisCredentialsSchema, solisFields } from "./credentials";
 import { fetchSolisHistory } from "./history";
 import { normaliseAlarm, normaliseInverter, normaliseSystem } from "./normalise";
+import { SOLIS_PAGE_SIZE } from "./paging";
 import { alarmSchema, inverterSchema, stationSchema } from "./schemas";
 
 const DAY_MS = 86_400_000;
