@@ -1,5 +1,5 @@
 import type { SqlRow } from "../../schema/sql-row";
-import type { irradianceHourly, monitoringSystems, sites } from "../../schema/tables";
+import type { monitoringSystems, sites } from "../../schema/tables";
 import type { Db } from "../lib/db";
 import { SYSTEM_LOCATION_KEY, SYSTEM_WITH_SITE } from "./system-place";
 
