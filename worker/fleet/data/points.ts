@@ -134,9 +134,10 @@ export interface LiveRow {
  * The live values of the systems `where` picks (on `systems s`), by key: each system's newest
  * point (its time found newest day first, then the point read by key from its day's table),
  * unless the values kept on its row are newer (a system whose points are gone). Two reads per
- * table holding a newest point, whatever the fleet's size.
+ * table holding a newest point, whatever the fleet's size. The inverters' entries are read only
+ * when asked for (`withInverters`).
  */
-export function liveRowsOf(db: FleetDb, where: SQL): Map<number, LiveRow> {
+export function liveRowsOf(db: FleetDb, where: SQL, withInverters = false): Map<number, LiveRow> {
   const rows = db.all<KeptSystemLive & { newest: number | null }>(sql`
     SELECT s.sys, s.state, s.power_w, s.energy_today_wh, s.data_time, ${newestTimeSql(db, sql`s.sys`)} AS newest
     FROM systems s WHERE ${where}`);
@@ -169,7 +170,7 @@ export function liveRowsOf(db: FleetDb, where: SQL): Map<number, LiveRow> {
   const found = new Set<number>();
   const read = (table: string, keys: [number, number][]) => {
     const points = db.all<PointRow>(sql`
-      SELECT r.sys, r.t, r.power_w, r.energy_today_wh, r.state, r.ms, r.inverters
+      SELECT r.sys, r.t, r.power_w, r.energy_today_wh, r.state, r.ms, ${withInverters ? sql`r.inverters` : sql`NULL`} AS inverters
       FROM json_each(${JSON.stringify(keys)}) AS k
       CROSS JOIN ${tableSql(table)} r ON r.sys = k.value ->> 0 AND r.t = k.value ->> 1`);
     for (const point of points) {

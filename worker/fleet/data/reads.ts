@@ -151,7 +151,7 @@ export async function readFleetMetricSlices(db: FleetDb): Promise<MetricRows[]> 
   for (const [index, { first, last }] of systemKeyRanges(db).entries()) {
     if (index > 0) await yieldTurn();
     const range = sql`s.sys BETWEEN ${first} AND ${last}`;
-    const live = liveRowsOf(db, range);
+    const live = liveRowsOf(db, range, true);
     slices.push({
       systems: systemMetricRows(db, range, live),
       inverters: inverterMetricRows(
@@ -173,7 +173,7 @@ export function readMetricRows(db: FleetDb, systemOrSiteId: string): MetricRows 
     UNION SELECT sys FROM systems WHERE site_id = ${systemOrSiteId}`);
   const sysList = JSON.stringify(keys.map((k) => k.sys));
   const picked = sql`s.sys IN (SELECT value FROM json_each(${sysList}))`;
-  const live = liveRowsOf(db, picked);
+  const live = liveRowsOf(db, picked, true);
   return {
     systems: systemMetricRows(
       db,
