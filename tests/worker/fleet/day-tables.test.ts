@@ -112,4 +112,44 @@ describe("points in a table per day", () => {
     expect(open.energy).toHaveLength(2);
     expect(closed.energy?.slice(0, 2)).toEqual(open.energy);
   });
+
+  it("reads the points stored before the per-day tables beside the new ones, until the retention has removed them", async () => {
+    const orgId = await insertOrg();
+    const system = await insertSystem(orgId, { inverters: 1 });
+    const store = storeOf(orgId);
+    const now = Date.now();
+    const before = Math.floor((now - 2 * HOUR) / 1000);
+    // Points of the layout before migration 0005, as an upgraded store holds them.
+    await storeSql(
+      orgId,
+      `INSERT INTO system_readings (sys, t, power_w, energy_today_wh, state)
+       SELECT sys, ?, 700, 3000, 1 FROM systems WHERE system_id = ?`,
+      before,
+      system.id,
+    );
+    await storeSql(
+      orgId,
+      `INSERT INTO inverter_readings (inv, t, power_w, energy_today_wh, temperature_dc, state)
+       SELECT inv, ?, 650, 2900, 380, 2 FROM inverters WHERE inverter_id = ?`,
+      before,
+      system.inverterIds[0] ?? "",
+    );
+    await storePoints(orgId, [point(system, now - 60_000, 900, 3500)]);
+    const [detection] = await store.detectionInput(orgId, [system.id], now - 3 * HOUR, now);
+    expect(detection?.points).toEqual([
+      [before * 1000, 700],
+      [Math.floor((now - 60_000) / 1000) * 1000, 900],
+    ]);
+    expect(detection?.inverters[0]?.points).toEqual([
+      [before * 1000, 650, 1],
+      [Math.floor((now - 60_000) / 1000) * 1000, 900, 0],
+    ]);
+    const analytics = await store.systemAnalytics(orgId, system.id, "24h", now);
+    expect(analytics?.series?.power.map((p) => p.powerW)).toEqual([700, 900]);
+    expect(await store.liveValues(orgId, [system.id])).toMatchObject([{ powerW: 900, energyTodayWh: 3500 }]);
+    // Past the retention, they go as before: key by key.
+    const run = await retentionAt(orgId, now + 36 * DAY);
+    expect(run.removed).toBe(2 + 1);
+    expect(await storedPoints(orgId)).toEqual([]);
+  });
 });
