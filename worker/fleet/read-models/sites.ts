@@ -15,6 +15,7 @@ import type { EnhancedSite, Site, SiteStatus } from "../../../schema/api/sites";
 import type { SiteListRows } from "../../data/site-lists";
 import { type SiteLive, type SystemView, siteLive, toEnhancedSite, toSite } from "../../domain/sites";
 import { yieldTurn } from "../../lib/yield-turn";
+import { sortedPositions } from "./ordering";
 
 /*
  * The organisation's sites as the lists read them: each site's live totals (from the store's live
@@ -189,24 +190,12 @@ function orderOf(index: SitesIndex, key: SiteSortKey, direction: "asc" | "desc")
   const name = `${key}|${direction}`;
   const cached = index.orders.get(name);
   if (cached) return cached;
-  const { entries, nameRank } = index;
-  const positions = Int32Array.from(entries, (_, i) => i);
-  const sign = direction === "asc" ? 1 : -1;
-  if (key === "name") {
-    positions.sort((a, b) => ((nameRank[a] as number) - (nameRank[b] as number)) * sign);
-  } else {
-    const values = entries.map((entry) => sortValue(entry, key));
-    positions.sort((a, b) => {
-      const left = values[a] ?? null;
-      const right = values[b] ?? null;
-      const byName = (nameRank[a] as number) - (nameRank[b] as number);
-      if (left === null || right === null) {
-        if (left === right) return byName;
-        return left === null ? 1 : -1;
-      }
-      return left === right ? byName : (left < right ? -1 : 1) * sign;
-    });
-  }
+  const positions = sortedPositions(
+    index.entries,
+    index.nameRank,
+    key === "name" ? null : (entry) => sortValue(entry, key),
+    direction,
+  );
   index.orders.set(name, positions);
   return positions;
 }

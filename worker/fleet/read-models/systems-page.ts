@@ -1,5 +1,6 @@
 import type { SystemSortKey, SystemsPage, SystemsPageQuery } from "../../../schema/api/dashboard";
 import { type DashboardMetric, inverterCounts, systemName } from "../../../schema/api/metrics";
+import { sortedPositions } from "./ordering";
 
 /*
  * The dashboard's systems list, a page at a time, from the read model's entries. Orders are
@@ -65,25 +66,12 @@ export function orderOf(index: SystemsIndex, key: SystemSortKey, direction: "asc
   const name = `${key}|${direction}`;
   const cached = index.orders.get(name);
   if (cached) return cached;
-  const { metrics, nameRank } = index;
-  const positions = Int32Array.from(metrics, (_, i) => i);
-  const sign = direction === "asc" ? 1 : -1;
-  if (key === "system") {
-    positions.sort((a, b) => ((nameRank[a] as number) - (nameRank[b] as number)) * sign);
-  } else {
-    const values = metrics.map((metric) => sortValue(metric, key));
-    positions.sort((a, b) => {
-      const left = values[a] ?? null;
-      const right = values[b] ?? null;
-      const byName = (nameRank[a] as number) - (nameRank[b] as number);
-      if (left === null || right === null) {
-        if (left === right) return byName;
-        return left === null ? 1 : -1;
-      }
-      const order = left < right ? -1 : left > right ? 1 : 0;
-      return order === 0 ? byName : order * sign;
-    });
-  }
+  const positions = sortedPositions(
+    index.metrics,
+    index.nameRank,
+    key === "system" ? null : (metric) => sortValue(metric, key),
+    direction,
+  );
   index.orders.set(name, positions);
   return positions;
 }
