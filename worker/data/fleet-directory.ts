@@ -43,10 +43,14 @@ const SYSTEM_COLUMNS = `ms.id, ms.provider, ms.provider_system_id, ms.name, ms.c
   ${SYSTEM_LATITUDE} AS latitude, ${SYSTEM_LONGITUDE} AS longitude, ${SYSTEM_ZONE} AS timezone,
   ${SYSTEM_LOCATION_KEY} AS location_key`;
 
-/** Every system of the organisation. */
+/**
+ * Every system of the organisation, in the order they were made: the store's mirror numbers its
+ * systems in this order, so it must not follow whichever index the planner picks (the sites' name
+ * index gave a different order from one organisation to the next).
+ */
 export function allSystemsStatement(db: Db, orgId: string) {
   return db.$client
-    .prepare(`SELECT ${SYSTEM_COLUMNS} FROM ${SYSTEM_WITH_SITE} WHERE ms.org_id = ?`)
+    .prepare(`SELECT ${SYSTEM_COLUMNS} FROM ${SYSTEM_WITH_SITE} WHERE ms.org_id = ? ORDER BY ms.rowid`)
     .bind(orgId);
 }
 
