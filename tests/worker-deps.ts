@@ -22,6 +22,7 @@ export const workerOptimizedDeps = [
   "hono/http-exception",
   "hono/request-id",
   "hono/utils/http-status",
+  "hono/utils/types",
   "jose",
   "luxon",
   "papaparse",

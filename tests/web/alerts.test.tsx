@@ -49,6 +49,20 @@ function renderAlerts(
       return { body: alerts.find((alert) => alert.id === "alert-1") };
     },
     "GET /api/sites": { body: [makeFleetSite(), makeFleetSite({ id: "site-2", name: "Depot" })] },
+    // The Sites badge reads the fleet's counts, not the list.
+    "GET /api/sites/counts": {
+      body: {
+        total: 2,
+        byStatus: { online: 2, offline: 0, fault: 0 },
+        withOpenAlerts: 0,
+        systemCount: 2,
+        capacityKw: 20,
+        providers: [],
+        countries: [],
+        portfolios: [],
+        labels: [],
+      },
+    },
     "GET /api/dashboard/summary": { body: makeSummary() },
     "GET /api/dashboard/systems": systemsPages([makeMetric()]),
   });
@@ -114,8 +128,17 @@ describe("alerts page", () => {
           .map((item) => item.getAttribute("aria-label")),
       ).toEqual(["String low", "Old fault"]),
     );
+    // The list asks the server for the filters (a page at a time).
     expect(
-      calls.some((call) => call.url.endsWith("/api/alerts?state=all&severity=warning&sort=lostEnergy")),
+      calls.some((call) => {
+        const url = new URL(call.url, "http://localhost");
+        return (
+          url.pathname === "/api/alerts" &&
+          url.searchParams.get("state") === "all" &&
+          url.searchParams.get("severity") === "warning" &&
+          url.searchParams.get("sort") === "lostEnergy"
+        );
+      }),
     ).toBe(true);
 
     await user.selectOptions(screen.getByLabelText("Severity"), "info");

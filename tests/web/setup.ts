@@ -52,6 +52,9 @@ window.scrollTo = () => undefined;
 
 afterEach(async () => {
   cleanup();
+  // sonner keeps its toasts in a module-level store and replays the active ones to the next Toaster
+  // that mounts: without this, a test's toast appears again in the next test's app.
+  (await import("sonner")).toast.dismiss();
   vi.mocked(reloadPage).mockClear();
   disconnectLive();
   FakeWebSocket.instances.length = 0;
