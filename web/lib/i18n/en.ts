@@ -73,15 +73,6 @@ export const en = {
     users: "User Management",
     auditLogs: "Audit Logs",
   },
-  lossSummary: {
-    title: "Lost this month",
-    ofExpected: "{{energy}} lost, {{percent}} of the expected energy",
-    energy: "{{energy}} lost",
-    noPrice: "{{energy}} lost. Set a price of energy to see what it cost.",
-    unavailable: "The losses could not be read.",
-    open: "See the losses",
-    portfolio: "Lost this month",
-  },
   dashboard: {
     subtitle: "Live generation, alerts and weather across your fleet.",
     emptyTitle: "No sites yet",

@@ -71,15 +71,6 @@ export const es: Translation = {
     users: "Gestión de usuarios",
     auditLogs: "Registro de auditoría",
   },
-  lossSummary: {
-    title: "Perdido este mes",
-    ofExpected: "{{energy}} perdidos, el {{percent}} de la energía esperada",
-    energy: "{{energy}} perdidos",
-    noPrice: "{{energy}} perdidos. Fije un precio de la energía para ver lo que costó.",
-    unavailable: "No se pudieron leer las pérdidas.",
-    open: "Ver las pérdidas",
-    portfolio: "Perdido este mes",
-  },
   dashboard: {
     subtitle: "Generación en directo, alertas y tiempo de toda su flota.",
     emptyTitle: "Aún no hay instalaciones",

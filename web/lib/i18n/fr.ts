@@ -71,15 +71,6 @@ export const fr: Translation = {
     users: "Gestion des utilisateurs",
     auditLogs: "Journal d’audit",
   },
-  lossSummary: {
-    title: "Perdu ce mois-ci",
-    ofExpected: "{{energy}} perdus, soit {{percent}} de l’énergie attendue",
-    energy: "{{energy}} perdus",
-    noPrice: "{{energy}} perdus. Fixez un prix de l’énergie pour voir ce qu’ils ont coûté.",
-    unavailable: "Les pertes n’ont pas pu être lues.",
-    open: "Voir les pertes",
-    portfolio: "Perdu ce mois-ci",
-  },
   dashboard: {
     subtitle: "Production en direct, alertes et météo de tout votre parc.",
     emptyTitle: "Aucun site pour l’instant",

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AlertSeverity } from "../../../schema/domain";
 import { api, routeUrl } from "../api";
-import { getPage } from "./site-lists";
+import { getPage } from "./paged";
 
 export type AlertStateFilter = "open" | "resolved" | "all";
 

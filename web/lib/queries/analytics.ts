@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { AnalyticsQuery } from "../../../schema/api/analytics";
 import { ApiRequestError, api } from "../api";
 import { shouldRetryQuery } from "../query-client";
-import { getPage } from "./site-lists";
+import { getPage } from "./paged";
 
 export type AnalyticsRange = AnalyticsQuery["range"];
 

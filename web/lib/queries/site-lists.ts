@@ -1,15 +1,8 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { SiteGroupKey } from "../../../schema/api/site-lists";
-import {
-  api,
-  type CallOptions,
-  type OptionsArgument,
-  type PagedPath,
-  type PageItem,
-  respond,
-  routeUrl,
-} from "../api";
+import { api, routeUrl } from "../api";
 import type { SiteListSearch } from "../site-list-search";
+import { getPage } from "./paged";
 import { siteKeys } from "./sites";
 
 /*
@@ -49,18 +42,6 @@ export const siteListKeys = {
   groups: (by: string, filters: string) => [...siteListKeys.all, "groups", by, filters] as const,
   map: (filters: string) => [...siteListKeys.all, "map", filters] as const,
 };
-
-/** One page of a paged list: its items, and how many over all pages (X-Total-Count, else the page's). */
-export async function getPage<P extends PagedPath>(
-  path: P,
-  ...[options]: OptionsArgument<CallOptions<"GET", P>>
-): Promise<{ items: PageItem<P>[]; total: number }> {
-  const response = await respond("GET", routeUrl(path, options?.param, options?.query), options);
-  const text = await response.text();
-  const items = (text ? JSON.parse(text) : []) as PageItem<P>[];
-  const total = response.headers.get("X-Total-Count");
-  return { items, total: total === null ? items.length : Number(total) };
-}
 
 /** Lists refresh every 30 s, as the dashboard's do. */
 const REFRESH_MS = 30_000;

@@ -1,5 +1,15 @@
 /** Strings of the losses, a site's screen and the price and orientation editors: loaded with those only. */
 export const lossesEn = {
+  /** The month's lost energy and value on the dashboard and each portfolio. */
+  summary: {
+    title: "Lost this month",
+    ofExpected: "{{energy}} lost, {{percent}} of the expected energy",
+    energy: "{{energy}} lost",
+    noPrice: "{{energy}} lost. Set a price of energy to see what it cost.",
+    unavailable: "The losses could not be read.",
+    open: "See the losses",
+    portfolio: "Lost this month",
+  },
   categories: {
     downtime: "Downtime",
     partialOutage: "Partial outage",

@@ -1,6 +1,16 @@
 import type { LossesTranslation } from "./en";
 
 export const lossesEs: LossesTranslation = {
+  /** The month's lost energy and value on the dashboard and each portfolio. */
+  summary: {
+    title: "Perdido este mes",
+    ofExpected: "{{energy}} perdidos, el {{percent}} de la energía esperada",
+    energy: "{{energy}} perdidos",
+    noPrice: "{{energy}} perdidos. Fije un precio de la energía para ver lo que costó.",
+    unavailable: "No se pudieron leer las pérdidas.",
+    open: "Ver las pérdidas",
+    portfolio: "Perdido este mes",
+  },
   categories: {
     downtime: "Parada",
     partialOutage: "Parada parcial",

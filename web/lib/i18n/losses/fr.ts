@@ -1,6 +1,16 @@
 import type { LossesTranslation } from "./en";
 
 export const lossesFr: LossesTranslation = {
+  /** The month's lost energy and value on the dashboard and each portfolio. */
+  summary: {
+    title: "Perdu ce mois-ci",
+    ofExpected: "{{energy}} perdus, soit {{percent}} de l’énergie attendue",
+    energy: "{{energy}} perdus",
+    noPrice: "{{energy}} perdus. Fixez un prix de l’énergie pour voir ce qu’ils ont coûté.",
+    unavailable: "Les pertes n’ont pas pu être lues.",
+    open: "Voir les pertes",
+    portfolio: "Perdu ce mois-ci",
+  },
   categories: {
     downtime: "Arrêt",
     partialOutage: "Arrêt partiel",
