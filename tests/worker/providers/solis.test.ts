@@ -80,7 +80,8 @@ describe("solis adapter against the sandbox", () => {
     const ctx = sandboxContext();
     const snapshot = await readAllPages(solisAdapter, ctx, credentials);
 
-    expect(ctx.http.calls).toBe(3);
+    // A page of each list, and the first unit's one-record alarm read that names the list's length.
+    expect(ctx.http.calls).toBe(4);
     expect(snapshot.systems.map((system) => system.providerSystemId)).toEqual(
       plants.map((plant) => plant.id),
     );
@@ -197,10 +198,12 @@ describe("solis adapter against the sandbox", () => {
     const inverterCount = benchPlants.reduce((sum, plant) => sum + plant.inverters.length, 0);
     expect(snapshot.systems.reduce((sum, system) => sum + system.inverters.length, 0)).toBe(inverterCount);
     const alarmPages = Math.max(1, Math.ceil((snapshot.alarms?.length ?? 0) / 100));
-    expect(http.calls).toBe(5 + Math.ceil(inverterCount / 100) + alarmPages);
+    // Plus the first unit's one-record alarm read that names the alarm list's length.
+    expect(http.calls).toBe(5 + Math.ceil(inverterCount / 100) + alarmPages + 1);
     expect(http.retries).toBe(0);
-    // The longest list (inverters) paces the sync: its pages 550 ms apart, the others alongside.
-    expect(clock.now() - startedAt).toBe((Math.ceil(inverterCount / 100) - 1) * 550);
+    // The longest list (inverters) paces the sync, its pages 550 ms apart with the stations
+    // alongside; the alarm pages follow the stations, 550 ms apart too.
+    expect(clock.now() - startedAt).toBe((Math.ceil(inverterCount / 100) - 1 + alarmPages) * 550);
     // The simulation integrates each inverter's day in 5-minute steps: 1,250 inverters take a while.
   }, 60_000);
 });
@@ -410,7 +413,8 @@ describe("solis adapter failures", () => {
   it("refuses a partial list that is short of its own total as malformed", async () => {
     const error = await failure(readAllPages(solisAdapter, sandboxContext("partial"), credentials));
     expect(error.kind).toBe("malformed");
-    expect(error.message).toMatch(/answered 1 of the 3 records/);
+    // The inverter list is read first (its stations come a page behind it).
+    expect(error.message).toMatch(/inverterDetailList page 1 answered 4 of the 8 records/);
   });
 
   it("gives up on a call after the timeout", async () => {
@@ -419,13 +423,25 @@ describe("solis adapter failures", () => {
   });
 
   it("names the record and field when a record has the wrong shape", async () => {
+    const emptyList = {
+      success: true,
+      code: "0",
+      msg: "success",
+      data: { page: { records: [], total: 0, pages: 0 } },
+    };
     const [station] = userStationListExample.data.page.records;
     const broken = {
       ...userStationListExample,
       data: { page: { records: [station, { ...station, id: null }], total: 2, pages: 1 } },
     };
     const error = await failure(
-      readAllPages(solisAdapter, context(exampleFetch({ userStationList: broken })), credentials),
+      readAllPages(
+        solisAdapter,
+        context(
+          exampleFetch({ userStationList: broken, inverterDetailList: emptyList, alarmList: emptyList }),
+        ),
+        credentials,
+      ),
     );
     expect(error.kind).toBe("malformed");
     expect(error.message).toMatch(/userStationList record 2 .*id/);
