@@ -6,6 +6,9 @@ import type {
   ProviderSnapshot,
 } from "../../../worker/providers/types";
 
+/** More units than any test account needs (the 20,000-station list is ~700 units). */
+const MAX_UNITS = 5_000;
+
 /**
  * A whole account as the sync reads it: every unit of `adapter.syncPage`, one after the other;
  * reading the vendor's lists unless `known` hands in the plants a steady cycle reads.
@@ -18,7 +21,10 @@ export async function readAllPages<C>(
 ): Promise<ProviderSnapshot> {
   const snapshot: ProviderSnapshot = { systems: [], alarms: null };
   let cursor: string | null = null;
+  let units = 0;
   do {
+    // An adapter whose cursor never ends would otherwise hang the test file without a timeout.
+    if (++units > MAX_UNITS) throw new Error(`${adapter.id}: the run did not end within ${MAX_UNITS} units`);
     const page = await adapter.syncPage(ctx, credentials, cursor, known);
     snapshot.systems.push(...page.systems);
     if (page.alarms) snapshot.alarms = [...(snapshot.alarms ?? []), ...page.alarms];

@@ -254,6 +254,21 @@ describe("solis adapter against the research example responses", () => {
     ]);
   });
 
+  it("stores a station once both lists have ended, even with fewer inverters than its inverterCount", async () => {
+    const [station] = userStationListExample.data.page.records;
+    const stations = {
+      ...userStationListExample,
+      data: { page: { records: [{ ...station, inverterCount: 3 }], total: 1, pages: 1 } },
+    };
+    const snapshot = await readAllPages(
+      solisAdapter,
+      context(exampleFetch({ ...examples, userStationList: stations })),
+      credentials,
+    );
+    expect(snapshot.systems.map((system) => system.inverters.length)).toEqual([1]);
+    expect(snapshot.alarms).toHaveLength(1);
+  });
+
   it("reads alarms under data.records with a stable id, level and open state", async () => {
     const snapshot = await readAllPages(solisAdapter, context(exampleFetch(examples)), credentials);
     expect(snapshot.alarms).toEqual([

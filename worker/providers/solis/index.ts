@@ -215,14 +215,22 @@ export const solisAdapter: ProviderAdapter<SolisCredentials> = {
         (alarmCount?.total != null ? Math.ceil(alarmCount.total / SOLIS_PAGE_SIZE) : at.alarmPages),
     };
     const done = next.stationPage === null && next.inverterPage === null && next.alarmPage === null;
+    // Once both lists have ended no inverter is still to come: a station whose inverterCount the
+    // inverter list fell short of is stored with those it named (and the alarm list can start).
+    const listsEnded = next.stationPage === null && next.inverterPage === null;
     // Stations leave in list order, so a sync stores them as the vendor lists them.
     const ready: NormalisedSystem[] = [];
     for (const [id, entry] of waiting) {
       const complete = entry.expected !== null && entry.system.inverters.length >= entry.expected;
       // Past the cap, stations are stored with the inverters read so far: the cursor stays small.
-      if (!complete && !done && waiting.size <= MAX_WAITING) break;
+      if (!complete && !listsEnded && waiting.size <= MAX_WAITING) break;
       ready.push(entry.system);
       waiting.delete(id);
+    }
+    const pagesRead = (stations ? 1 : 0) + (inverters ? 1 : 0) + (alarms ? 1 : 0);
+    // A unit that calls nothing and does not end the run would be repeated for ever.
+    if (!done && pagesRead === 0 && alarmCount === null) {
+      throw new Error("SolisCloud sync unit made no progress: no list left to read but the run not ended");
     }
     return {
       systems: ready,
@@ -234,7 +242,7 @@ export const solisAdapter: ProviderAdapter<SolisCredentials> = {
             waiting: [...waiting.values()],
             early: Object.fromEntries([...early].map(([id, inverters]) => [id, inverters.map(packInverter)])),
           }),
-      pagesRead: (stations ? 1 : 0) + (inverters ? 1 : 0) + (alarms ? 1 : 0),
+      pagesRead,
       totalPages:
         next.stationPages === null || next.inverterPages === null || next.alarmPages === null
           ? null
