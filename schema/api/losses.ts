@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { currencyCodes } from "../currencies";
+import { type LossCategory, lossCategories } from "../loss-categories";
 import { isoDateSchema } from "./tariffs";
 
 /*
@@ -9,26 +10,13 @@ import { isoDateSchema } from "./tariffs";
  * expected = actual + downtime + partialOutage + clipping + soiling + underperformance + unmeasured.
  */
 
-/** The causes a day's shortfall is split into. */
-export const lossCategories = [
-  "downtime",
-  "partialOutage",
-  "clipping",
-  "soiling",
-  "underperformance",
-  "unmeasured",
-] as const;
-export type LossCategoryName = (typeof lossCategories)[number];
-
 /** kWh per cause. Underperformance is negative when the system did better than its calibration. */
-export const lossesByCategorySchema = z.object({
-  downtime: z.number(),
-  partialOutage: z.number(),
-  clipping: z.number(),
-  soiling: z.number(),
-  underperformance: z.number(),
-  unmeasured: z.number(),
-});
+export const lossesByCategorySchema = z.object(
+  Object.fromEntries(lossCategories.map((category) => [category, z.number()])) as Record<
+    LossCategory,
+    z.ZodNumber
+  >,
+);
 export type LossesByCategory = z.infer<typeof lossesByCategorySchema>;
 
 /** The longest period one answer covers. */

@@ -1,19 +1,11 @@
+import type { LossesByCategory } from "../../schema/api/losses";
+import { type LossCategory, lossCategories } from "../../schema/loss-categories";
+
 /**
  * What the screens know about losses: the categories in the order they are shown (with actual
  * they add up to expected), their colours, which of them are recoverable, and the periods a
  * reader picks from.
  */
-
-export const lossCategories = [
-  "downtime",
-  "partialOutage",
-  "clipping",
-  "soiling",
-  "underperformance",
-  "unmeasured",
-] as const;
-export type LossCategory = (typeof lossCategories)[number];
-export type LossBreakdown = Record<LossCategory, number>;
 
 /** Tremor colour names, one per category; the weather's share is sky, beside them. */
 export const categoryColors: Record<LossCategory, string> = {
@@ -47,15 +39,15 @@ export const recoverableCategories: readonly LossCategory[] = [
 ];
 
 /** Lost energy: every category, a negative one (better than the calibration) counting against the rest. */
-export const sumLosses = (losses: LossBreakdown, categories: readonly LossCategory[] = lossCategories) =>
+export const sumLosses = (losses: LossesByCategory, categories: readonly LossCategory[] = lossCategories) =>
   categories.reduce((sum, category) => sum + (losses[category] ?? 0), 0);
 
 /** What repairs and cleaning could win back: the recoverable categories' losses, none below 0. */
-export const recoverableLosses = (losses: LossBreakdown) =>
+export const recoverableLosses = (losses: LossesByCategory) =>
   recoverableCategories.reduce((sum, category) => sum + Math.max(losses[category] ?? 0, 0), 0);
 
 /** The category that cost most, or null when nothing was lost. */
-export function mainCause(losses: LossBreakdown): LossCategory | null {
+export function mainCause(losses: LossesByCategory): LossCategory | null {
   let worst: LossCategory | null = null;
   for (const category of lossCategories) {
     if (losses[category] > 0 && (worst === null || losses[category] > losses[worst])) worst = category;

@@ -97,7 +97,8 @@ export const recordIrradianceFetch = (
     )
     .bind(location.key, location.lat, location.lng, now, historyFrom);
 
-type HourColumns = Pick<
+/** A stored hour's columns: what every reader of irradiance_hourly selects. */
+export type HourColumns = Pick<
   SqlRow<typeof irradianceHourly>,
   | "location_key"
   | "hour_start"
@@ -108,6 +109,8 @@ type HourColumns = Pick<
   | "wind_ms"
   | "precipitation_mm"
 >;
+export const HOUR_COLUMNS =
+  "location_key, hour_start, ghi_wm2, direct_wm2, diffuse_wm2, temperature_c, wind_ms, precipitation_mm";
 
 /** A stored hour as the expected-power model reads it. */
 export const toWeatherHour = (row: HourColumns): WeatherHour => ({
@@ -124,7 +127,7 @@ export const toWeatherHour = (row: HourColumns): WeatherHour => ({
 export async function listIrradianceHours(db: Db, locationKeys: string[], fromMs: number, toMs: number) {
   const rows = await db.$client
     .prepare(
-      `SELECT location_key, hour_start, ghi_wm2, direct_wm2, diffuse_wm2, temperature_c, wind_ms, precipitation_mm
+      `SELECT ${HOUR_COLUMNS}
        FROM irradiance_hourly
        WHERE location_key IN (SELECT value FROM json_each(?)) AND hour_start >= ? AND hour_start <= ?`,
     )

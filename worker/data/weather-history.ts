@@ -1,22 +1,8 @@
 import type { SqlRow } from "../../schema/sql-row";
-import type { irradianceHourly, monitoringSystems } from "../../schema/tables";
+import type { monitoringSystems } from "../../schema/tables";
 import type { Db } from "../lib/db";
+import { HOUR_COLUMNS, type HourColumns } from "./irradiance";
 import { locationKeySql, SYSTEM_LOCATION_KEY, SYSTEM_WITH_SITE, SYSTEM_ZONE } from "./system-place";
-
-type HourRow = Pick<
-  SqlRow<typeof irradianceHourly>,
-  | "location_key"
-  | "hour_start"
-  | "ghi_wm2"
-  | "direct_wm2"
-  | "diffuse_wm2"
-  | "temperature_c"
-  | "wind_ms"
-  | "precipitation_mm"
->;
-
-const HOUR_COLUMNS =
-  "location_key, hour_start, ghi_wm2, direct_wm2, diffuse_wm2, temperature_c, wind_ms, precipitation_mm";
 
 export interface HourWindow {
   orgId: string;
@@ -51,7 +37,7 @@ export async function siteHourlyIrradiance(db: Db, window: HourWindow) {
          AND hour_start >= ? AND hour_start < ?`,
     )
     .bind(window.siteId, window.orgId, window.startMs, window.endMs)
-    .all<HourRow>();
+    .all<HourColumns>();
   return rows.results;
 }
 
@@ -78,6 +64,6 @@ export async function hourlyIrradianceAt(db: Db, locationKey: string, startMs: n
       `SELECT ${HOUR_COLUMNS} FROM irradiance_hourly WHERE location_key = ? AND hour_start >= ? AND hour_start < ?`,
     )
     .bind(locationKey, startMs, endMs)
-    .all<HourRow>();
+    .all<HourColumns>();
   return rows.results;
 }

@@ -1,8 +1,10 @@
+import type { LossesByCategory } from "../../schema/api/losses";
 import type { CurrencyCode } from "../../schema/currencies";
+import { type LossCategory, lossCategories } from "../../schema/loss-categories";
 import { listSitesByIds } from "../data/sites";
 import { loadTariffBook } from "../data/tariffs";
 import { answerCurrency, mainCause, priceEnergy, roundMoney, sumValues } from "../domain/losses/money";
-import { LOSS_CATEGORIES, type LossBreakdown, type LossCategory, noLosses } from "../domain/losses/types";
+import { noLosses } from "../domain/losses/types";
 import type { Env } from "../env";
 import type { Db } from "../lib/db";
 import { fleetStoreFor } from "../lib/fleet-store";
@@ -78,10 +80,10 @@ export async function fleetLosses(
   };
   const bySite = new Map<
     string,
-    { expectedWh: number; lostWh: number; losses: LossBreakdown; values: (number | null)[] }
+    { expectedWh: number; lostWh: number; losses: LossesByCategory; values: (number | null)[] }
   >();
   for (const { row, price } of priced) {
-    const losses: LossBreakdown = {
+    const losses: LossesByCategory = {
       downtime: row.downtime_wh,
       partialOutage: row.partial_outage_wh,
       clipping: row.clipping_wh,
@@ -95,13 +97,13 @@ export async function fleetLosses(
     totals.actualWh += row.actual_wh;
     totals.weatherWh += row.weather_wh;
     totals.values.push(value);
-    for (const category of LOSS_CATEGORIES) totals.losses[category] += losses[category];
+    for (const category of lossCategories) totals.losses[category] += losses[category];
     if (row.site_id === null) continue;
     const site = bySite.get(row.site_id) ?? { expectedWh: 0, lostWh: 0, losses: noLosses(), values: [] };
     site.expectedWh += row.expected_wh;
     site.lostWh += lostWh;
     site.values.push(value);
-    for (const category of LOSS_CATEGORIES) site.losses[category] += losses[category];
+    for (const category of lossCategories) site.losses[category] += losses[category];
     bySite.set(row.site_id, site);
   }
   const ranked = [...bySite.entries()]
@@ -120,7 +122,7 @@ export async function fleetLosses(
         a.siteName.localeCompare(b.siteName),
     );
   const losses = Object.fromEntries(
-    LOSS_CATEGORIES.map((category) => [category, kwh(totals.losses[category])]),
+    lossCategories.map((category) => [category, kwh(totals.losses[category])]),
   ) as Record<LossCategory, number>;
   return {
     currency,

@@ -1,5 +1,5 @@
 import type { AlertRuleName, AlertSeverity, Language } from "../../schema/domain";
-import type { LossCategory } from "../domain/losses/types";
+import type { LossCategory } from "../../schema/loss-categories";
 
 /** Every mail's words, in each language a member can choose. */
 export const mailMessages = {

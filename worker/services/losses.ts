@@ -6,13 +6,14 @@ import type {
   LossRankingAnswer,
 } from "../../schema/api/losses";
 import type { CurrencyCode } from "../../schema/currencies";
+import { lossCategories } from "../../schema/loss-categories";
 import { findPortfolio, listPortfolioSiteIds } from "../data/portfolios";
 import { findSite, findSystem, listSystemsOfSites } from "../data/sites";
 import { tariffChangeDates } from "../data/tariff-changes";
 import { loadTariffBook } from "../data/tariffs";
 import { shiftDate } from "../domain/losses/days";
 import { answerCurrency, mainCause, priceEnergy, roundMoney, sumValues } from "../domain/losses/money";
-import { LOSS_CATEGORIES, type LossBreakdown, noLosses } from "../domain/losses/types";
+import { noLosses } from "../domain/losses/types";
 import type { FleetStore } from "../fleet/store";
 import { csvHeaders, toCsv } from "../lib/csv";
 import { notFound } from "../lib/errors";
@@ -33,7 +34,7 @@ type LossTotalsRow = Omit<
 
 const kwh = (wh: number) => Math.round(wh) / 1000;
 
-const breakdownOf = (row: LossTotalsRow): LossBreakdown => ({
+const breakdownOf = (row: LossTotalsRow): LossesByCategory => ({
   downtime: row.downtime_wh,
   partialOutage: row.partial_outage_wh,
   clipping: row.clipping_wh,
@@ -42,7 +43,7 @@ const breakdownOf = (row: LossTotalsRow): LossBreakdown => ({
   unmeasured: row.unmeasured_wh,
 });
 
-const inKwh = (losses: LossBreakdown): LossesByCategory => ({
+const inKwh = (losses: LossesByCategory): LossesByCategory => ({
   downtime: kwh(losses.downtime),
   partialOutage: kwh(losses.partialOutage),
   clipping: kwh(losses.clipping),
@@ -51,8 +52,8 @@ const inKwh = (losses: LossBreakdown): LossesByCategory => ({
   unmeasured: kwh(losses.unmeasured),
 });
 
-const addInto = (total: LossBreakdown, add: LossBreakdown) => {
-  for (const category of LOSS_CATEGORIES) total[category] += add[category];
+const addInto = (total: LossesByCategory, add: LossesByCategory) => {
+  for (const category of lossCategories) total[category] += add[category];
 };
 
 /**
@@ -99,7 +100,7 @@ export async function lossesOf(ctx: UserContext, query: LossesQuery): Promise<Lo
 
   const byDate = new Map<
     string,
-    { expectedWh: number; actualWh: number; losses: LossBreakdown; lostValue: (number | null)[] }
+    { expectedWh: number; actualWh: number; losses: LossesByCategory; lostValue: (number | null)[] }
   >();
   const totals = { expectedWh: 0, actualWh: 0, weatherWh: 0, losses: noLosses() };
   const revenue: (number | null)[] = [];
@@ -152,7 +153,7 @@ export function lossesCsv(answer: LossesAnswer, query: LossesQuery) {
     "date",
     "expectedKwh",
     "actualKwh",
-    ...LOSS_CATEGORIES.map((c) => `${c}Kwh`),
+    ...lossCategories.map((c) => `${c}Kwh`),
     "lostValue",
     "currency",
   ];
@@ -160,7 +161,7 @@ export function lossesCsv(answer: LossesAnswer, query: LossesQuery) {
     day.date,
     day.expectedKwh,
     day.actualKwh,
-    ...LOSS_CATEGORIES.map((category) => day.losses[category]),
+    ...lossCategories.map((category) => day.losses[category]),
     day.lostValue,
     answer.currency,
   ]);
@@ -192,7 +193,7 @@ export async function lossRanking(ctx: UserContext, days: number): Promise<LossR
   ) as CurrencyCode | null;
   const sites = new Map<
     string,
-    { name: string; lostWh: number; losses: LossBreakdown; values: (number | null)[] }
+    { name: string; lostWh: number; losses: LossesByCategory; values: (number | null)[] }
   >();
   for (const { row, price } of priced) {
     const site = sites.get(row.site_id) ?? {

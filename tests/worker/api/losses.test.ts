@@ -7,10 +7,10 @@ import type { Alert } from "../../../schema/api/alerts";
 import {
   type LossesAnswer,
   type LossRankingAnswer,
-  lossCategories,
   lossesAnswerSchema,
   lossRankingAnswerSchema,
 } from "../../../schema/api/losses";
+import { lossCategories } from "../../../schema/loss-categories";
 import { shiftDate } from "../../../worker/domain/losses/days";
 import { createDb } from "../../../worker/lib/db";
 import { localBudget } from "../../../worker/providers/budget";

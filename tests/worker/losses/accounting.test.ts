@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { LOSS_PLANTS, type LossScenario, lossTruth } from "../../../sandbox/losses";
+import { lossCategories } from "../../../schema/loss-categories";
 import { inferAcLimitW } from "../../../worker/domain/losses/ac-limit";
 import { accountDay, type SystemDayInput } from "../../../worker/domain/losses/accounting";
 import { learnCalibration, quantile } from "../../../worker/domain/losses/calibration";
 import { estimateSoiling, theilSen } from "../../../worker/domain/losses/soiling";
 import { learnSystem, needsRecount, settleSoiling } from "../../../worker/domain/losses/system-account";
-import { LOSS_CATEGORIES, type SystemDayLosses } from "../../../worker/domain/losses/types";
+import type { SystemDayLosses } from "../../../worker/domain/losses/types";
 import { clearSkyHour } from "../../../worker/domain/solar/plane-of-array";
 import { DEFAULT_CALIBRATION, expectedEnergyWh } from "../../../worker/domain/solar/pv-model";
 import { sandboxDays } from "./sandbox-days";
@@ -52,7 +53,7 @@ function account(scenario: LossScenario, now: number, options: { inverterPoints?
     days,
     expectedWh: sum(days, (d) => d.expectedWh),
     actualWh: sum(days, (d) => d.actualWh),
-    loss: (category: (typeof LOSS_CATEGORIES)[number]) => sum(days, (d) => d.losses[category]),
+    loss: (category: (typeof lossCategories)[number]) => sum(days, (d) => d.losses[category]),
     truth: {
       actualWh: sum(truth, (t) => t.actualWh),
       downtimeWh: sum(truth, (t) => t.downtimeWh),
@@ -80,7 +81,7 @@ describe("the expected-power model and the daily loss accounting, against the sa
     const lost = result.expectedWh - result.actualWh;
     expect(Math.abs(lost) / result.expectedWh).toBeLessThan(0.03);
     for (const day of result.days) {
-      const categories = LOSS_CATEGORIES.reduce((sum, c) => sum + day.losses[c], 0);
+      const categories = lossCategories.reduce((sum, c) => sum + day.losses[c], 0);
       expect(day.actualWh + categories, day.date).toBe(day.expectedWh);
     }
     expect(result.loss("downtime") + result.loss("partialOutage") + result.loss("clipping")).toBeLessThan(

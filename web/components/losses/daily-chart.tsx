@@ -1,7 +1,8 @@
 import { BarChart } from "@tremor/react";
 import { useTranslation } from "react-i18next";
+import { lossCategories } from "../../../schema/loss-categories";
 import { formatKwh } from "../../lib/format";
-import { categoryColors, lossCategories } from "../../lib/losses";
+import { categoryColors } from "../../lib/losses";
 import type { LossesDay } from "../../lib/queries/losses";
 import { dayLabel } from "../analytics/charts";
 

@@ -3,15 +3,14 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Button, Callout, Card } from "@tremor/react";
 import { lazy, type ReactNode, Suspense, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { type LossCategory, lossCategories } from "../../../schema/loss-categories";
 import { errorDescription } from "../../lib/error-messages";
 import { formatDate, formatKwh, formatPercent, localeFor } from "../../lib/format";
 import { formatMoney } from "../../lib/format-money";
 import {
   type DateRange,
   isValidRange,
-  type LossCategory,
   type LossPeriod,
-  lossCategories,
   lossPeriods,
   periodRange,
   recoverableLosses,

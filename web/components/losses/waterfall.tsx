@@ -1,12 +1,14 @@
 import { useTranslation } from "react-i18next";
+import type { LossesByCategory } from "../../../schema/api/losses";
+import { type LossCategory, lossCategories } from "../../../schema/loss-categories";
 import { formatKwh, formatPercent } from "../../lib/format";
 import { formatMoney } from "../../lib/format-money";
-import { categoryBarClasses, type LossBreakdown, type LossCategory, lossCategories } from "../../lib/losses";
+import { categoryBarClasses } from "../../lib/losses";
 
 interface WaterfallProps {
   expectedKwh: number;
   actualKwh: number;
-  losses: LossBreakdown;
+  losses: LossesByCategory;
   weatherKwh: number;
   /** Each category's value, when the scope's prices give it; null otherwise. */
   values: Record<LossCategory, number> | null;

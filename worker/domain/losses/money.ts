@@ -1,4 +1,5 @@
-import { LOSS_CATEGORIES, type LossBreakdown, type LossCategory } from "./types";
+import type { LossesByCategory } from "../../../schema/api/losses";
+import { type LossCategory, lossCategories } from "../../../schema/loss-categories";
 
 /*
  * Valuing energy: one answer is in one currency. It is the one the organisation's default price
@@ -35,9 +36,9 @@ export function sumValues(values: (number | null)[]): number | null {
 export const roundMoney = (value: number | null) => (value === null ? null : Math.round(value * 100) / 100);
 
 /** The category that lost the most energy; null when none lost anything. */
-export function mainCause(losses: LossBreakdown): LossCategory | null {
+export function mainCause(losses: LossesByCategory): LossCategory | null {
   let best: LossCategory | null = null;
-  for (const category of LOSS_CATEGORIES) {
+  for (const category of lossCategories) {
     if (losses[category] > 0 && (best === null || losses[category] > losses[best])) best = category;
   }
   return best;

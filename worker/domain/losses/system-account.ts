@@ -1,8 +1,8 @@
+import type { LossesByCategory } from "../../../schema/api/losses";
 import type { PvSystem } from "../solar/pv-model";
 import { inferAcLimitW, type PlateauDay } from "./ac-limit";
 import { dailyRatio, learnCalibration, type SoiledDay } from "./calibration";
 import { estimateSoiling } from "./soiling";
-import type { LossBreakdown } from "./types";
 
 /*
  * What a system's accounted days teach about it, and what they owe each other: the calibration
@@ -49,7 +49,7 @@ export interface SettledDay extends SoiledDay {
   date: string;
   precipitationMm: number;
   soilableWh: number;
-  losses: LossBreakdown;
+  losses: LossesByCategory;
 }
 
 /**

@@ -1,16 +1,7 @@
-/** The categories a day's shortfall is split into; with actual they add up to expected. */
-export const LOSS_CATEGORIES = [
-  "downtime",
-  "partialOutage",
-  "clipping",
-  "soiling",
-  "underperformance",
-  "unmeasured",
-] as const;
-export type LossCategory = (typeof LOSS_CATEGORIES)[number];
-export type LossBreakdown = Record<LossCategory, number>;
+import type { LossesByCategory } from "../../../schema/api/losses";
 
-export const noLosses = (): LossBreakdown => ({
+/** No loss in any category (the API's categories: schema/api/losses.ts). */
+export const noLosses = (): LossesByCategory => ({
   downtime: 0,
   partialOutage: 0,
   clipping: 0,
@@ -57,7 +48,7 @@ export interface SystemDayLosses {
   actualWh: number;
   /** Expected under a clear sky less expected: the weather's share, beside the losses. */
   weatherWh: number;
-  losses: LossBreakdown;
+  losses: LossesByCategory;
   /** Temperature-corrected DC at the STC rating over the day's healthy steps, Wh (calibration's denominator). */
   healthyReferenceWh: number;
   /** What the system produced in those steps, Wh. */
