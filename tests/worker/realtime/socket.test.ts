@@ -157,7 +157,9 @@ describe("/ws", () => {
 
   it("closes a socket whose token has expired, and never answers it again", async () => {
     const { user } = await createOrg();
-    const soon = Math.floor(Date.now() / 1000) + 1;
+    // Two to three seconds of life (a token's exp is in whole seconds): long enough to connect and be
+    // answered on a loaded machine, where `floor + 1` could leave a millisecond.
+    const soon = Math.ceil(Date.now() / 1000) + 2;
     const shortLived = await signToken({ sub: user.id, sid: sessionIdOf(user.token), exp: soon });
     const socket = await connect({ ...user, token: shortLived });
     await within(socket.next());
@@ -181,7 +183,9 @@ describe("/ws", () => {
 
   it("closes a silent socket when its token expires: the hub's alarm is set for it", async () => {
     const { user } = await createOrg();
-    const soon = Math.floor(Date.now() / 1000) + 1;
+    // Two to three seconds of life (a token's exp is in whole seconds): long enough to connect and be
+    // answered on a loaded machine, where `floor + 1` could leave a millisecond.
+    const soon = Math.ceil(Date.now() / 1000) + 2;
     const shortLived = await signToken({ sub: user.id, sid: sessionIdOf(user.token), exp: soon });
     const socket = await connect({ ...user, token: shortLived });
     await within(socket.next());
@@ -190,7 +194,7 @@ describe("/ws", () => {
     );
     expect(alarm).toBe(soon * 1000);
     // Nothing is sent either way: the alarm alone closes it.
-    expect(await within(socket.closed, 4000)).toMatchObject({
+    expect(await within(socket.closed, 6000)).toMatchObject({
       code: LIVE_CLOSE_ACCESS_REVOKED,
       reason: "Session expired",
     });
