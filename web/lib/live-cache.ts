@@ -4,6 +4,7 @@ import type { AlertSummary } from "../../schema/api/alerts";
 import type { SystemsPage } from "../../schema/api/dashboard";
 import type { DashboardMetric } from "../../schema/api/metrics";
 import type { LiveMessage, LiveSystemUpdate } from "../../schema/live";
+import { metricReadings } from "../../schema/metric-readings";
 import { localDate } from "../components/dashboard/local-day";
 import { subscribeLiveMessages } from "./live";
 import { alertKeys } from "./queries/alerts";
@@ -32,8 +33,8 @@ export function mergeLiveUpdate(metric: DashboardMetric, update: LiveSystemUpdat
     Number.isFinite(dataTimeMs) &&
     localDate(dataTimeMs, metric.timezone) === localDate(Date.now(), metric.timezone);
   const todayWh = reportedWh === null ? metric.todayGenerationWh : fromToday ? reportedWh : 0;
-  const capacityKw =
-    update.capacityW !== null && update.capacityW > 0 ? update.capacityW / 1000 : metric.capacity;
+  const capacityW =
+    update.capacityW !== null && update.capacityW > 0 ? update.capacityW : metric.capacity * 1000;
   const inverters =
     update.inverters.length > 0
       ? update.inverters.map((inverter) => {
@@ -53,16 +54,7 @@ export function mergeLiveUpdate(metric: DashboardMetric, update: LiveSystemUpdat
     ...metric,
     stationName: update.stationName || metric.stationName,
     siteId: update.siteId ?? metric.siteId,
-    currentPowerW: powerW,
-    pac: powerW,
-    currentPower: powerW,
-    power: powerW,
-    todayGenerationWh: todayWh,
-    etoday: todayWh / 1000,
-    todayGeneration: todayWh / 1000,
-    yieldtoday: todayWh / 1000,
-    capacity: capacityKw,
-    efficiency: capacityKw > 0 ? Math.round((powerW / (capacityKw * 1000)) * 1000) / 10 : 0,
+    ...metricReadings(powerW, todayWh, capacityW),
     state: update.state,
     status: statusOfState(update.state),
     stale: false,

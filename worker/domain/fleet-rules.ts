@@ -26,7 +26,3 @@ export const isStale = (
   place: { dataTime: number | null; latitude: number | null; longitude: number | null },
   now: number,
 ) => isOutdated(place.dataTime, now) && isDaylight(place.latitude, place.longitude, now);
-
-/** Efficiency: current power over rated capacity, in percent with one decimal; 0 without a capacity. */
-export const efficiencyPercent = (powerW: number, capacityW: number) =>
-  capacityW > 0 ? Math.round((powerW / capacityW) * 1000) / 10 : 0;

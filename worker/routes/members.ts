@@ -23,9 +23,8 @@ import {
   revokeInvite,
 } from "../services/members";
 
-/** `/api/users`: the client's user-management calls (list, invite, change role, remove). */
-export const usersRoutes = new Hono<AppEnv>()
-  .use(requireAuth)
+/** What `/api/users` and `/api/members` share: the member list, inviting and removing. */
+const memberListRoutes = new Hono<AppEnv>()
   .get("/", responds("Members", z.array(memberSchema)), async (c) =>
     c.json(await listMembers(userContext(c))),
   )
@@ -35,6 +34,14 @@ export const usersRoutes = new Hono<AppEnv>()
     validate("json", inviteBodySchema),
     async (c) => c.json(await inviteMember(userContext(c), c.req.valid("json")), 201),
   )
+  .delete("/:id", responds("Message", messageResponseSchema), validate("param", idParamSchema), async (c) =>
+    c.json(await removeMember(userContext(c), c.req.valid("param").id)),
+  );
+
+/** `/api/users`: the client's user-management calls (list, invite, change role, remove). */
+export const usersRoutes = new Hono<AppEnv>()
+  .use(requireAuth)
+  .route("/", memberListRoutes)
   .patch(
     "/:id/role",
     responds("Member", memberSchema),
@@ -42,23 +49,12 @@ export const usersRoutes = new Hono<AppEnv>()
     validate("json", changeRoleBodySchema),
     async (c) =>
       c.json(await changeMemberRole(userContext(c), c.req.valid("param").id, c.req.valid("json").role)),
-  )
-  .delete("/:id", responds("Message", messageResponseSchema), validate("param", idParamSchema), async (c) =>
-    c.json(await removeMember(userContext(c), c.req.valid("param").id)),
   );
 
 /** `/api/members`: the member/permission variants of the same operations. */
 export const membersRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/", responds("Members", z.array(memberSchema)), async (c) =>
-    c.json(await listMembers(userContext(c))),
-  )
-  .post(
-    "/invite",
-    responds("InviteCreated", inviteCreatedSchema, { status: 201 }),
-    validate("json", inviteBodySchema),
-    async (c) => c.json(await inviteMember(userContext(c), c.req.valid("json")), 201),
-  )
+  .route("/", memberListRoutes)
   .put(
     "/:id/permissions",
     responds("Member", memberSchema),
@@ -72,9 +68,6 @@ export const membersRoutes = new Hono<AppEnv>()
           c.req.valid("json").permissions,
         ),
       ),
-  )
-  .delete("/:id", responds("Message", messageResponseSchema), validate("param", idParamSchema), async (c) =>
-    c.json(await removeMember(userContext(c), c.req.valid("param").id)),
   );
 
 export const invitesRoutes = new Hono<AppEnv>()

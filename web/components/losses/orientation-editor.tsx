@@ -7,14 +7,11 @@ import type { EnhancedSite, SiteSystem } from "../../../schema/api/sites";
 import type { UpdateSystemInput } from "../../../schema/api/systems";
 import { errorDescription } from "../../lib/error-messages";
 import { formatCapacityKw, formatNumber, localeFor } from "../../lib/format";
+import { useOrientationDraft } from "../../lib/orientation-draft";
 import { providerNames } from "../../lib/providers";
 import { useUpdateSystemMutation } from "../../lib/queries/site-detail";
 import { toast } from "../../lib/toast";
 import { Field } from "../ui/field";
-
-const text = (value: number | null) => (value === null ? "" : String(value));
-/** A blank field clears the value (null: the default applies); the server range-checks the rest. */
-const orNull = (value: string) => (value.trim() ? value.trim() : null);
 
 /** An effective value with where it comes from: "32° (default)". */
 function useEffectiveText() {
@@ -49,22 +46,20 @@ function OrientationForm({ system, onDone }: OrientationFormProps) {
   const id = useId();
   const effective = useEffectiveText();
   const { orientation } = system;
-  const [initial] = useState(() => ({
-    tiltDeg: text(orientation.tiltDeg),
-    azimuthDeg: text(orientation.azimuthDeg),
-    acLimitKw: text(orientation.acLimitKw),
-  }));
-  const [tiltDeg, setTiltDeg] = useState(initial.tiltDeg);
-  const [azimuthDeg, setAzimuthDeg] = useState(initial.azimuthDeg);
-  const [acLimitKw, setAcLimitKw] = useState(initial.acLimitKw);
+  const {
+    tiltDeg,
+    setTiltDeg,
+    azimuthDeg,
+    setAzimuthDeg,
+    acLimitKw,
+    setAcLimitKw,
+    changes: changed,
+  } = useOrientationDraft(orientation);
   const update = useUpdateSystemMutation();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const changes: UpdateSystemInput = {};
-    if (tiltDeg !== initial.tiltDeg) changes.tiltDeg = orNull(tiltDeg);
-    if (azimuthDeg !== initial.azimuthDeg) changes.azimuthDeg = orNull(azimuthDeg);
-    if (acLimitKw !== initial.acLimitKw) changes.acLimitKw = orNull(acLimitKw);
+    const changes: UpdateSystemInput = changed();
     if (Object.keys(changes).length === 0) return onDone();
     update.mutate(
       { systemId: system.id, changes },

@@ -4,13 +4,10 @@ import { useTranslation } from "react-i18next";
 import type { EnhancedSite, UpdateSiteInput } from "../../../schema/api/sites";
 import { errorDescription } from "../../lib/error-messages";
 import { formatCapacityKw, localeFor } from "../../lib/format";
+import { blankAsNull, fieldText, useOrientationDraft } from "../../lib/orientation-draft";
 import { useUpdateSiteMutation } from "../../lib/queries/sites";
 import { toast } from "../../lib/toast";
 import { Field } from "../ui/field";
-
-const text = (value: number | null) => (value === null ? "" : String(value));
-/** A blank optional number clears it (null); the server parses and range-checks the rest. */
-const orNull = (value: string) => (value.trim() ? value.trim() : null);
 
 interface SiteEditFormProps {
   site: EnhancedSite;
@@ -23,28 +20,27 @@ export function SiteEditForm({ site, onDone }: SiteEditFormProps) {
   const locale = localeFor(i18n.language);
   const id = useId();
   const systemsCapacityKw = site.systems.reduce((sum, system) => sum + (system.capacity ?? 0), 0);
-  const [initial] = useState(() => ({
-    capacityKw: site.capacitySource === "manual" ? text(site.capacity) : "",
-    tiltDeg: text(site.tiltDeg),
-    azimuthDeg: text(site.azimuthDeg),
-    acLimitKw: text(site.acLimitKw),
-  }));
+  const [initialCapacityKw] = useState(() =>
+    site.capacitySource === "manual" ? fieldText(site.capacity) : "",
+  );
   const [name, setName] = useState(site.name);
-  const [capacityKw, setCapacityKw] = useState(initial.capacityKw);
-  const [tiltDeg, setTiltDeg] = useState(initial.tiltDeg);
-  const [azimuthDeg, setAzimuthDeg] = useState(initial.azimuthDeg);
-  const [acLimitKw, setAcLimitKw] = useState(initial.acLimitKw);
+  const [capacityKw, setCapacityKw] = useState(initialCapacityKw);
+  const {
+    tiltDeg,
+    setTiltDeg,
+    azimuthDeg,
+    setAzimuthDeg,
+    acLimitKw,
+    setAcLimitKw,
+    changes: changed,
+  } = useOrientationDraft(site);
   const update = useUpdateSiteMutation();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    // Only the fields that changed, so the audit log names what was edited.
-    const changes: UpdateSiteInput = {};
+    const changes: UpdateSiteInput = changed();
     if (name.trim() !== site.name) changes.name = name.trim();
-    if (capacityKw !== initial.capacityKw) changes.capacity = orNull(capacityKw);
-    if (tiltDeg !== initial.tiltDeg) changes.tiltDeg = orNull(tiltDeg);
-    if (azimuthDeg !== initial.azimuthDeg) changes.azimuthDeg = orNull(azimuthDeg);
-    if (acLimitKw !== initial.acLimitKw) changes.acLimitKw = orNull(acLimitKw);
+    if (capacityKw !== initialCapacityKw) changes.capacity = blankAsNull(capacityKw);
     if (Object.keys(changes).length === 0) return onDone();
     update.mutate(
       { siteId: site.id, changes },

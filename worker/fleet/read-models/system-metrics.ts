@@ -1,8 +1,9 @@
 import type { DashboardMetric } from "../../../schema/api/metrics";
 import type { ProviderId } from "../../../schema/api/providers";
+import { metricReadings } from "../../../schema/metric-readings";
 import { type IrradianceWindow, weatherInWindows } from "../../data/irradiance";
 import { localDayOf } from "../../domain/energy/local-day";
-import { efficiencyPercent, isStale } from "../../domain/fleet-rules";
+import { isStale } from "../../domain/fleet-rules";
 import { DEFAULT_CALIBRATION, performanceRatio } from "../../domain/solar/pv-model";
 import { placeOfKey, referenceWhPerKw } from "../../domain/solar/reference-yield";
 import { stateNumber } from "../../domain/system-state";
@@ -123,16 +124,7 @@ export function metricsFromRows(
       stationName: row.name,
       provider: row.provider as ProviderId,
       providerId: row.provider_system_id,
-      currentPowerW: powerW,
-      pac: powerW,
-      currentPower: powerW,
-      power: powerW,
-      todayGenerationWh: todayWh,
-      etoday: todayWh / 1000,
-      todayGeneration: todayWh / 1000,
-      yieldtoday: todayWh / 1000,
-      capacity: capacityW / 1000,
-      efficiency: efficiencyPercent(powerW, capacityW),
+      ...metricReadings(powerW, todayWh, capacityW),
       performanceRatio: expectedTodayWh === null ? null : performanceRatio(todayWh, expectedTodayWh),
       expectedTodayWh,
       state: stateNumber(row.state),

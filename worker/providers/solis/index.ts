@@ -34,29 +34,41 @@ const earlyInverterSchema = z.tuple([
   z.number().nullable(),
   z.number().nullable(),
 ]);
-/** The tuple's fields, in its order: one list for packing and unpacking. */
-const earlyInverterFields = [
-  "providerInverterId",
-  "serial",
-  "model",
-  "ratedPowerW",
-  "state",
-  "powerW",
-  "energyTodayWh",
-  "energyTotalWh",
-  "temperatureC",
-  "dataTime",
-] as const satisfies readonly (keyof NormalisedInverter)[];
-// Fails to compile when NormalisedInverter gains a field the tuple would drop.
-const everyFieldPacked: Record<
-  Exclude<keyof NormalisedInverter, (typeof earlyInverterFields)[number]>,
-  never
-> = {};
-void everyFieldPacked;
-const packInverter = (inverter: NormalisedInverter) =>
-  earlyInverterFields.map((field) => inverter[field]) as z.infer<typeof earlyInverterSchema>;
-const unpackInverter = (packed: z.infer<typeof earlyInverterSchema>) =>
-  Object.fromEntries(earlyInverterFields.map((field, index) => [field, packed[index]])) as NormalisedInverter;
+const packInverter = (inv: NormalisedInverter): z.infer<typeof earlyInverterSchema> => [
+  inv.providerInverterId,
+  inv.serial,
+  inv.model,
+  inv.ratedPowerW,
+  inv.state,
+  inv.powerW,
+  inv.energyTodayWh,
+  inv.energyTotalWh,
+  inv.temperatureC,
+  inv.dataTime,
+];
+const unpackInverter = ([
+  providerInverterId,
+  serial,
+  model,
+  ratedPowerW,
+  state,
+  powerW,
+  energyTodayWh,
+  energyTotalWh,
+  temperatureC,
+  dataTime,
+]: z.infer<typeof earlyInverterSchema>): NormalisedInverter => ({
+  providerInverterId,
+  serial,
+  model,
+  ratedPowerW,
+  state,
+  powerW,
+  energyTodayWh,
+  energyTotalWh,
+  temperatureC,
+  dataTime,
+});
 const page = z.number().int().positive().nullable();
 const solisCursorSchema = z.object({
   stationPage: page,
