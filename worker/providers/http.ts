@@ -47,6 +47,8 @@ export interface ProviderJsonOptions {
    * "too many request", SolaX's 10406), or null. A rate_limited one is retried like HTTP 429.
    */
   vendorError?: (body: unknown) => ProviderError | null;
+  /** Retries of a retryable failure for this call (the policy's unless set; 0: fail at once). */
+  retries?: number;
 }
 
 export interface ProviderHttpOptions {
@@ -357,7 +359,7 @@ export class ProviderHttp {
       } catch (error) {
         if (!retryable(error)) throw error;
         this.lastFailure = error;
-        if (retry > this.retry.retries) throw error;
+        if (retry > (options.retries ?? this.retry.retries)) throw error;
         const waitMs = error.retryAfterMs ?? this.backoffMs(retry);
         if (waitedMs + waitMs > this.retry.maxTotalWaitMs) throw error;
         // Waiting past the unit's limit would only end in its timeout: the vendor's answer is the cause.

@@ -387,6 +387,48 @@ describe("solis adapter failures", () => {
     expect(error.message).toMatch(/408.*15 minutes/);
   });
 
+  it("reads a unit's station page without waiting out a per-second refusal of the inverter page beside it", async () => {
+    const sandbox = sandboxFetch(createSandbox({ now: () => FIXED_NOW }));
+    const inverterCalls: string[] = [];
+    // Every inverter-list call is refused for SolisCloud's per-second limit.
+    const refusingInverters: Fetch = async (request) => {
+      if (!new URL(request.url).pathname.endsWith("/inverterDetailList")) return sandbox(request);
+      inverterCalls.push(request.url);
+      return Response.json({
+        success: false,
+        code: "R0000",
+        msg: "No authority too many request 2 times in 1SECONDS",
+        data: null,
+      });
+    };
+    const cursor = (stationPages: number) =>
+      JSON.stringify({
+        stationPage: 1,
+        inverterPage: 1,
+        alarmPage: 1,
+        stationPages,
+        inverterPages: 13,
+        alarmPages: 1,
+        alarmFrom: "2024-06-18",
+        alarmTo: "2024-06-21",
+        waiting: [],
+        early: {},
+      });
+    // A unit that reads a station page (more station pages left than inverter pages): the
+    // inverter call is made once and its page read in a later unit.
+    const unit = await solisAdapter.syncPage(context(refusingInverters), benchCredentials, cursor(99), null);
+    expect(inverterCalls).toHaveLength(1);
+    expect(unit.pagesRead).toBe(1);
+    expect(JSON.parse(unit.nextCursor ?? "{}")).toMatchObject({ stationPage: 2, inverterPage: 1 });
+    // A unit that reads the inverter list alone retries the refusal as usual, and fails on it.
+    inverterCalls.length = 0;
+    const error = await failure(
+      solisAdapter.syncPage(context(refusingInverters), benchCredentials, cursor(1), null),
+    );
+    expect(error.kind).toBe("rate_limited");
+    expect(inverterCalls.length).toBeGreaterThan(1);
+  });
+
   it("treats a 5xx as unavailable", async () => {
     expect((await failure(readAllPages(solisAdapter, sandboxContext("500"), credentials))).kind).toBe(
       "unavailable",

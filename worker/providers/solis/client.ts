@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ProviderError } from "../errors";
+import type { ProviderJsonOptions } from "../http";
 import { vendorUrlProblem } from "../outbound";
 import { vendorText } from "../redact";
 import type { ProviderCallContext, ProviderUrls } from "../types";
@@ -88,7 +89,11 @@ export class SolisClient {
   }
 
   /** POSTs `body` to /v1/api/<endpoint> and answers the envelope's `data`. */
-  async call(endpoint: string, body: Record<string, unknown>): Promise<unknown> {
+  async call(
+    endpoint: string,
+    body: Record<string, unknown>,
+    options: Pick<ProviderJsonOptions, "retries"> = {},
+  ): Promise<unknown> {
     const path = `/v1/api/${endpoint}`;
     const text = JSON.stringify(body);
     const headers = await solisSignedHeaders({
@@ -104,7 +109,7 @@ export class SolisClient {
       answer = await this.ctx.http.json(
         { method: "POST", url: `${this.baseUrl}${path}`, headers, body: text },
         // R0000 "too many request" arrives inside a 200 answer: the transport retries it.
-        { vendorError: (body) => envelopeError(endpoint, body) },
+        { ...options, vendorError: (body) => envelopeError(endpoint, body) },
       );
     } catch (error) {
       // SolisCloud answers 408 when the Date header is more than 15 minutes off its clock.
@@ -129,8 +134,9 @@ export class SolisClient {
     endpoint: string,
     body: Record<string, unknown>,
     schema: z.ZodType<T>,
+    options: Pick<ProviderJsonOptions, "retries"> = {},
   ): Promise<SolisPage<T>> {
-    const data = await this.call(endpoint, body);
+    const data = await this.call(endpoint, body, options);
     const container = isObject(data) && isObject(data.page) ? data.page : data;
     const page = parseVendorAnswer(pageSchema, container, "SolisCloud", `the page of ${endpoint}`);
     // Each record on its own, so the error names which one is at fault.

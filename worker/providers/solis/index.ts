@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { providerRegistration } from "../../../schema/provider-registry";
+import { ProviderError } from "../errors";
 import type { NormalisedInverter, NormalisedSystem, ProviderAdapter } from "../types";
 import { checkPage, nextPageNo, SolisClient, solisUrlProblem } from "./client";
 import { type SolisCredentials, solisCredentialsSchema, solisFields } from "./credentials";
@@ -168,12 +169,21 @@ export const solisAdapter: ProviderAdapter<SolisCredentials> = {
         (at.stationPages !== null &&
           pagesLeft(at.stationPage, at.stationPages) >= pagesLeft(at.inverterPage, at.inverterPages)));
     const readAlarms = at.stationPage === null && waiting.size === 0;
+    // In a unit that reads a station page, the inverter page beside it does not hold the stations
+    // up: refused for the vendor's per-second limit, it is read in the next unit (the budget spaces
+    // that call) instead of after the vendor's window in this one.
+    const inverterYields = readStations;
     const [stations, inverters, alarms, alarmCount] = await Promise.all([
       readStations && at.stationPage !== null
         ? listPage(client, "userStationList", at.stationPage, {}, stationSchema)
         : null,
       at.inverterPage !== null
-        ? listPage(client, "inverterDetailList", at.inverterPage, {}, inverterSchema)
+        ? listPage(client, "inverterDetailList", at.inverterPage, {}, inverterSchema, {
+            retries: inverterYields ? 0 : undefined,
+          }).catch((error: unknown) => {
+            if (inverterYields && isPerSecondRefusal(error)) return null;
+            throw error;
+          })
         : null,
       readAlarms && at.alarmPage !== null
         ? listPage(
@@ -259,14 +269,24 @@ export const solisAdapter: ProviderAdapter<SolisCredentials> = {
 const pagesLeft = (page: number | null, pages: number | null) =>
   page === null ? 0 : pages === null ? Number.POSITIVE_INFINITY : pages - page + 1;
 
+/** The longest vendor window a yielding call gives up on (SolisCloud's "2 times in 1SECONDS"). */
+const PER_SECOND_WINDOW_MS = 1_000;
+
+/** A refusal for the per-second call limit (a daily limit is not: it ends the run). */
+const isPerSecondRefusal = (error: unknown) =>
+  error instanceof ProviderError &&
+  error.kind === "rate_limited" &&
+  (error.retryAfterMs ?? Number.POSITIVE_INFINITY) <= PER_SECOND_WINDOW_MS;
+
 async function listPage<T>(
   client: SolisClient,
   endpoint: string,
   pageNo: number,
   body: Record<string, unknown>,
   schema: z.ZodType<T>,
+  options: { retries?: number } = {},
 ) {
-  const page = await client.page(endpoint, { ...body, pageNo, pageSize: SOLIS_PAGE_SIZE }, schema);
+  const page = await client.page(endpoint, { ...body, pageNo, pageSize: SOLIS_PAGE_SIZE }, schema, options);
   checkPage(endpoint, pageNo, page);
   return page;
 }
