@@ -72,11 +72,13 @@ export const repeatRuleAlert = (
   finding: { severity: AlertSeverity; message: string; facts: AlertFacts | null },
   addedWh: number,
   now: number,
+  /** The whole condition's loss recounted now, when the rule knows since when it holds. */
+  recountedWh: number | null = null,
 ) =>
   db.$client
     .prepare(
       `UPDATE alerts SET severity = ?, message = ?, facts = ?, last_seen_at = max(coalesce(last_seen_at, 0), ?),
-         lost_energy_wh = coalesce(lost_energy_wh, 0) + ? WHERE org_id = ? AND id = ? AND resolved = 0`,
+         lost_energy_wh = max(coalesce(lost_energy_wh, 0) + ?, coalesce(?, 0)) WHERE org_id = ? AND id = ? AND resolved = 0`,
     )
     .bind(
       finding.severity,
@@ -84,6 +86,7 @@ export const repeatRuleAlert = (
       finding.facts === null ? null : JSON.stringify(finding.facts),
       now,
       addedWh,
+      recountedWh,
       orgId,
       alertId,
     );

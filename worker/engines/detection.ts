@@ -166,7 +166,7 @@ export async function detectAlerts(
       seen.add(key);
       const alert = openByKey.get(key);
       if (finding.holds && alert) {
-        statements.push(...updateStatements(db, orgId, alert, finding, now));
+        statements.push(...updateStatements(db, orgId, alert, finding, now, from));
         run.updated++;
         if (finding.severity !== alert.severity) severityChanged = true;
       } else if (finding.raised) {
@@ -239,10 +239,25 @@ function openStatements(db: Db, orgId: string, systemId: string, finding: Findin
   return statements;
 }
 
-function updateStatements(db: Db, orgId: string, alert: OpenRuleAlertRow, finding: Finding, now: number) {
+function updateStatements(
+  db: Db,
+  orgId: string,
+  alert: OpenRuleAlertRow,
+  finding: Finding,
+  now: number,
+  weatherFrom: number,
+) {
   const lastSeen = alert.lastSeenAt ?? alert.createdAt;
   const addedWh = now > lastSeen ? finding.lostWh(lastSeen, now) : 0;
-  const statements: BatchStatement[] = [repeatRuleAlert(db, orgId, alert.id, finding, addedWh, now)];
+  // A condition that started inside the window the weather was read for is recounted from its
+  // start as well: hours whose weather came after they were first counted (a plant silent before
+  // it was connected, the weather backfilled behind its history) count once it is there, instead
+  // of staying at the nothing they were worth without it. The larger of the two is kept.
+  const recountedWh =
+    finding.since !== null && finding.since >= weatherFrom ? finding.lostWh(finding.since, now) : null;
+  const statements: BatchStatement[] = [
+    repeatRuleAlert(db, orgId, alert.id, finding, addedWh, now, recountedWh),
+  ];
   // The history tells what changed, not every repeat.
   if (finding.severity !== alert.severity) {
     statements.push(

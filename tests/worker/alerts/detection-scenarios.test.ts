@@ -10,6 +10,38 @@ const expectWithin10Pct = (actual: number, expected: number) => {
 
 // Each scenario runs dozens of 5-minute steps (a store write and a detection run each).
 describe("detection scenarios", { timeout: 60_000 }, () => {
+  it("counts a silent plant's hours whose weather arrived after the alert opened", async () => {
+    const p = await plant();
+    // The weather service has not answered for 11:00-12:59 yet.
+    const missing = [at("11:00"), at("12:00")];
+    const stored = await env.DB.prepare(
+      "SELECT location_key, hour_start, ghi_wm2 FROM irradiance_hourly WHERE hour_start IN (?, ?)",
+    )
+      .bind(...missing)
+      .all<{ location_key: string; hour_start: number; ghi_wm2: number }>();
+    await env.DB.prepare("DELETE FROM irradiance_hourly WHERE hour_start IN (?, ?)")
+      .bind(...missing)
+      .run();
+    await drive(p, at("09:00"), at("11:00"), () => [EXPECTED_W]);
+    await drive(p, at("11:05"), at("13:00"), () => null);
+    const [opened] = await alertsOf(p.orgId);
+    expect(opened).toMatchObject({ rule: "communication_lost", resolved: 0 });
+    // Only 12:00 onwards... and not even that: the hours without weather count nothing yet.
+    expect(opened?.lost_energy_wh ?? 0).toBeLessThan(0.2 * EXPECTED_W);
+    // The weather comes; the next runs count the two silent hours it covers.
+    for (const hour of stored.results) {
+      await env.DB.prepare(
+        "INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2) VALUES (?, ?, ?)",
+      )
+        .bind(hour.location_key, hour.hour_start, hour.ghi_wm2)
+        .run();
+    }
+    await drive(p, at("13:05"), at("14:00"), () => null);
+    const [alert] = await alertsOf(p.orgId);
+    // 11:00-14:00 silent under a clear sky: three hours of expected energy.
+    expectWithin10Pct(alert?.lost_energy_wh ?? 0, 3 * EXPECTED_W);
+  });
+
   it("a plant that stops reporting at midday: communication lost, critical after 4 daylight hours", async () => {
     const p = await plant();
     const producing = () => [EXPECTED_W];
