@@ -11,6 +11,7 @@ import type { DashboardMetric } from "../../schema/api/metrics";
 import type { Site } from "../../schema/api/sites";
 import type { CurrentWeather } from "../../schema/api/weather";
 import type { LiveSystemUpdate } from "../../schema/live";
+import { metricReadings } from "../../schema/metric-readings";
 
 /** Fixtures in the server's answer shapes (schema/api) for the dashboard, alerts and live screens. */
 
@@ -24,16 +25,7 @@ export function makeMetric(overrides: Partial<DashboardMetric> = {}): DashboardM
     stationName: "Harbour East",
     provider: "solis",
     providerId: "1298491919448889001",
-    currentPowerW: powerW,
-    pac: powerW,
-    currentPower: powerW,
-    power: powerW,
-    todayGenerationWh: todayWh,
-    etoday: todayWh / 1000,
-    todayGeneration: todayWh / 1000,
-    yieldtoday: todayWh / 1000,
-    capacity: 10,
-    efficiency: 15,
+    ...metricReadings(powerW, todayWh, 10_000),
     performanceRatio: 0.9,
     expectedTodayWh: 13_333,
     state: 1,

@@ -46,20 +46,12 @@ function OrientationForm({ system, onDone }: OrientationFormProps) {
   const id = useId();
   const effective = useEffectiveText();
   const { orientation } = system;
-  const {
-    tiltDeg,
-    setTiltDeg,
-    azimuthDeg,
-    setAzimuthDeg,
-    acLimitKw,
-    setAcLimitKw,
-    changes: changed,
-  } = useOrientationDraft(orientation);
+  const draft = useOrientationDraft(orientation);
   const update = useUpdateSystemMutation();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const changes: UpdateSystemInput = changed();
+    const changes: UpdateSystemInput = draft.changes();
     if (Object.keys(changes).length === 0) return onDone();
     update.mutate(
       { systemId: system.id, changes },
@@ -90,8 +82,8 @@ function OrientationForm({ system, onDone }: OrientationFormProps) {
         >
           <NumberInput
             id={`${id}-tilt`}
-            value={tiltDeg}
-            onChange={(event) => setTiltDeg(event.target.value)}
+            value={draft.tiltDeg}
+            onChange={(event) => draft.setTiltDeg(event.target.value)}
             min={0}
             max={90}
             step="any"
@@ -105,8 +97,8 @@ function OrientationForm({ system, onDone }: OrientationFormProps) {
         >
           <NumberInput
             id={`${id}-azimuth`}
-            value={azimuthDeg}
-            onChange={(event) => setAzimuthDeg(event.target.value)}
+            value={draft.azimuthDeg}
+            onChange={(event) => draft.setAzimuthDeg(event.target.value)}
             min={0}
             max={360}
             step="any"
@@ -120,8 +112,8 @@ function OrientationForm({ system, onDone }: OrientationFormProps) {
         >
           <NumberInput
             id={`${id}-ac-limit`}
-            value={acLimitKw}
-            onChange={(event) => setAcLimitKw(event.target.value)}
+            value={draft.acLimitKw}
+            onChange={(event) => draft.setAcLimitKw(event.target.value)}
             min={0}
             step="any"
             enableStepper={false}

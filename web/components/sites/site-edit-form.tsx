@@ -25,20 +25,12 @@ export function SiteEditForm({ site, onDone }: SiteEditFormProps) {
   );
   const [name, setName] = useState(site.name);
   const [capacityKw, setCapacityKw] = useState(initialCapacityKw);
-  const {
-    tiltDeg,
-    setTiltDeg,
-    azimuthDeg,
-    setAzimuthDeg,
-    acLimitKw,
-    setAcLimitKw,
-    changes: changed,
-  } = useOrientationDraft(site);
+  const draft = useOrientationDraft(site);
   const update = useUpdateSiteMutation();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const changes: UpdateSiteInput = changed();
+    const changes: UpdateSiteInput = draft.changes();
     if (name.trim() !== site.name) changes.name = name.trim();
     if (capacityKw !== initialCapacityKw) changes.capacity = blankAsNull(capacityKw);
     if (Object.keys(changes).length === 0) return onDone();
@@ -91,8 +83,8 @@ export function SiteEditForm({ site, onDone }: SiteEditFormProps) {
         <Field label={t("siteManagement.edit.tilt")} htmlFor={`${id}-tilt`}>
           <NumberInput
             id={`${id}-tilt`}
-            value={tiltDeg}
-            onChange={(event) => setTiltDeg(event.target.value)}
+            value={draft.tiltDeg}
+            onChange={(event) => draft.setTiltDeg(event.target.value)}
             step="1"
             min={0}
             max={90}
@@ -103,8 +95,8 @@ export function SiteEditForm({ site, onDone }: SiteEditFormProps) {
         <Field label={t("siteManagement.edit.azimuth")} htmlFor={`${id}-azimuth`}>
           <NumberInput
             id={`${id}-azimuth`}
-            value={azimuthDeg}
-            onChange={(event) => setAzimuthDeg(event.target.value)}
+            value={draft.azimuthDeg}
+            onChange={(event) => draft.setAzimuthDeg(event.target.value)}
             step="1"
             min={0}
             max={360}
@@ -115,8 +107,8 @@ export function SiteEditForm({ site, onDone }: SiteEditFormProps) {
         <Field label={t("siteManagement.edit.acLimit")} htmlFor={`${id}-ac-limit`}>
           <NumberInput
             id={`${id}-ac-limit`}
-            value={acLimitKw}
-            onChange={(event) => setAcLimitKw(event.target.value)}
+            value={draft.acLimitKw}
+            onChange={(event) => draft.setAcLimitKw(event.target.value)}
             step="0.1"
             min={0}
             enableStepper={false}
