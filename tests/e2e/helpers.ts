@@ -160,6 +160,11 @@ export function browserPages() {
     const page = await context.newPage();
     watch(page, context);
     page.setDefaultTimeout(timeoutMs);
+    // A navigation is done once the document is parsed: every test then waits for the content it
+    // asserts. Waiting for "load" as well (every script chunk and image fetched) only added a
+    // second wait for the same page, and timed out on a CI machine busy with a 2,000-plant sync.
+    const goto = page.goto.bind(page);
+    page.goto = (url, options) => goto(url, { waitUntil: "domcontentloaded", ...options });
     return page;
   };
 }
