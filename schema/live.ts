@@ -61,6 +61,16 @@ export const liveMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("alerts_changed"), data: z.object({ openCount: z.number() }) }),
   /** A sync run moved (a unit stored) or ended. */
   z.object({ type: z.literal("sync_progress"), data: syncProgressSchema }),
+  /**
+   * Systems the socket does not watch got new values (`count` of them): screens read their
+   * totals and order again. A socket that watches everything gets the updates instead.
+   */
+  z.object({ type: z.literal("systems_updated"), data: z.object({ count: z.number() }) }),
+  /** A message the socket sent was not understood; nothing changed. */
+  z.object({
+    type: z.literal("error"),
+    data: z.object({ code: z.literal("invalid_message"), message: z.string() }),
+  }),
 ]);
 export type LiveMessage = z.infer<typeof liveMessageSchema>;
 
@@ -82,6 +92,12 @@ export const framedMessages = (frame: LiveFrame): LiveMessage[] =>
 /** One frame for messages sent together: the message itself when alone. */
 export const frameOf = (messages: LiveMessage[]): LiveFrame =>
   messages.length === 1 && messages[0] ? messages[0] : { type: "batch", data: messages };
+
+/**
+ * Ids a socket may watch at once: a dashboard page (50 systems) and the sites shown beside it.
+ * The socket's hibernation attachment keeps them (at most 2 KB).
+ */
+export const MAX_WATCHED_IDS = 60;
 
 /** The subprotocol the client offers next to its token; the server echoes it on accept. */
 export const LIVE_SUBPROTOCOL = "sunfleet";

@@ -12,6 +12,8 @@ export class FakeWebSocket {
   onclose: ((event: CloseEvent) => void) | null = null;
   onerror: ((event: Event) => void) | null = null;
   closedWith: number | undefined;
+  /** What the app sent, in order. */
+  readonly sent: string[] = [];
 
   constructor(
     readonly url: string,
@@ -25,7 +27,9 @@ export class FakeWebSocket {
     this.readyState = FakeWebSocket.CLOSED;
   }
 
-  send(): void {}
+  send(data: string): void {
+    this.sent.push(data);
+  }
 
   serverOpens(): void {
     this.readyState = FakeWebSocket.OPEN;

@@ -3,7 +3,6 @@ import { describe, expect, it, vi } from "vitest";
 import type { Language } from "../../schema/domain";
 import { roleLabels } from "../../schema/roles";
 import { i18n, loadStringSet, publicLanguageLoaders, type StringSet, stringSets } from "../../web/lib/i18n";
-import { alertingResources } from "../../web/lib/i18n/alerting";
 import { en } from "../../web/lib/i18n/en";
 import { fr } from "../../web/lib/i18n/fr";
 import { lossesResources } from "../../web/lib/i18n/losses";
@@ -76,20 +75,6 @@ describe("translations", () => {
   ])("%s keeps every interpolation placeholder of the English text", (_language, resource) => {
     for (const [key, value] of leaves(resource)) {
       expect(placeholders(value), key).toEqual(placeholders(english.get(key)));
-    }
-  });
-
-  it.each([
-    ["es", alertingResources.es],
-    ["fr", alertingResources.fr],
-  ])("%s has exactly the English keys and placeholders of the alerting strings", (_language, resource) => {
-    const alertingEnglish = new Map(leaves(alertingResources.en));
-    const entries = leaves(resource);
-    expect(entries.map(([key]) => key).sort()).toEqual([...alertingEnglish.keys()].sort());
-    for (const [key, value] of entries) {
-      expect(typeof value, key).toBe("string");
-      expect(String(value).trim(), key).not.toBe("");
-      expect(placeholders(value), key).toEqual(placeholders(alertingEnglish.get(key)));
     }
   });
 

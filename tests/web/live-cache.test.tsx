@@ -1,8 +1,8 @@
-import { QueryClientProvider } from "@tanstack/react-query";
+import { QueryClientProvider, useQueries } from "@tanstack/react-query";
 import { act, render, screen } from "@testing-library/react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { AlertSummary } from "../../schema/api/alerts";
-import type { SystemsPage } from "../../schema/api/dashboard";
+import type { SystemsPage, SystemsPageQuery } from "../../schema/api/dashboard";
 import type { DashboardMetric } from "../../schema/api/metrics";
 import { SystemLiveRow } from "../../web/components/dashboard/system-live-row";
 import { ProfileProvider } from "../../web/components/profile-context";
@@ -242,5 +242,58 @@ describe("reconnecting", () => {
 
 function SyncOnly() {
   useLiveCacheSync();
+  return null;
+}
+
+describe("what the socket watches", () => {
+  const dashboardPage: SystemsPageQuery = { page: 1, pageSize: 50, q: "", sort: "system", direction: "asc" };
+  const sitePageQuery: SystemsPageQuery = { ...dashboardPage, pageSize: 200, siteId: "site-1" };
+  const watchesSent = (socket: FakeWebSocket | undefined) =>
+    (socket?.sent ?? []).map((text) => JSON.parse(text)).filter((message) => message.type === "watch");
+
+  it("tells the server the systems of the pages on screen and the sites listed, then everything once they go", async () => {
+    const queryClient = testQueryClient();
+    const pages = new Map([
+      [dashboardPage, sitePage([makeMetric({ systemId: "sys-2" }), makeMetric({ systemId: "sys-1" })])],
+      [sitePageQuery, sitePage([makeMetric({ systemId: "sys-3", siteId: "site-1" })])],
+    ]);
+    const view = render(
+      <QueryClientProvider client={queryClient}>
+        <ShowingPages pages={pages} />
+      </QueryClientProvider>,
+    );
+    connectLive("tok");
+    const socket = FakeWebSocket.instances[0];
+    act(() => socket?.serverOpens());
+    // Watches go at most one per 1.5 s (the server closes a socket that floods it).
+    await vi.waitFor(
+      () =>
+        expect(watchesSent(socket).at(-1)).toEqual({
+          type: "watch",
+          data: { systemIds: ["sys-2", "sys-1"], siteIds: ["site-1"] },
+        }),
+      { timeout: 3000 },
+    );
+    // A page of other systems' news has the totals and the pages read again.
+    queryClient.setQueryData(dashboardKeys.summary(), makeSummary());
+    act(() => socket?.serverSends({ type: "systems_updated", data: { count: 98 } }));
+    expect(queryClient.getQueryState(dashboardKeys.summary())?.isInvalidated).toBe(true);
+
+    view.unmount();
+    await vi.waitFor(() => expect(watchesSent(socket).at(-1)).toEqual({ type: "watch", data: null }), {
+      timeout: 3000,
+    });
+  });
+});
+
+/** Screens showing these systems pages, with the live cache mounted. */
+function ShowingPages({ pages }: { pages: Map<SystemsPageQuery, SystemsPage> }) {
+  useLiveCacheSync();
+  useQueries({
+    queries: [...pages].map(([query, page]) => ({
+      queryKey: dashboardKeys.systems(query),
+      queryFn: () => page,
+    })),
+  });
   return null;
 }

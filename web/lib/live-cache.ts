@@ -1,12 +1,13 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
 import type { AlertSummary } from "../../schema/api/alerts";
-import type { SystemsPage } from "../../schema/api/dashboard";
+import type { SystemsPage, SystemsPageQuery } from "../../schema/api/dashboard";
 import type { DashboardMetric } from "../../schema/api/metrics";
-import type { LiveMessage, LiveSystemUpdate } from "../../schema/live";
+import { type LiveMessage, type LiveSystemUpdate, MAX_WATCHED_IDS } from "../../schema/live";
+import type { LiveWatch } from "../../schema/live-client";
 import { metricReadings } from "../../schema/metric-readings";
 import { localDate } from "../components/dashboard/local-day";
-import { subscribeLiveMessages } from "./live";
+import { setLiveWatch, subscribeLiveMessages } from "./live";
 import { alertKeys } from "./queries/alerts";
 import { dashboardKeys } from "./queries/metrics";
 import { notificationKeys } from "./queries/notifications";
@@ -78,9 +79,33 @@ function applySystemUpdate(queryClient: QueryClient, update: LiveSystemUpdate): 
     items[index] = mergeLiveUpdate(current, update);
     queryClient.setQueryData(queryKey, { ...page, items });
   }
+  readTotalsAgain(queryClient);
+}
+
+/** The fleet's totals and the pages' order come from the API: read them again after new values. */
+function readTotalsAgain(queryClient: QueryClient): void {
   // A sync page's updates arrive together: a read already under way is not restarted for each.
   void queryClient.invalidateQueries({ queryKey: dashboardKeys.summary() }, { cancelRefetch: false });
   void queryClient.invalidateQueries({ queryKey: dashboardKeys.systemPages() }, { cancelRefetch: false });
+}
+
+/**
+ * What the screens on view show: the systems of the dashboard's page and the sites whose systems
+ * Site Management lists; null (everything) when that is more than a socket may watch.
+ */
+export function watchOfScreens(queryClient: QueryClient): LiveWatch {
+  const systemIds: string[] = [];
+  const siteIds: string[] = [];
+  for (const { queryKey, state } of queryClient
+    .getQueryCache()
+    .findAll({ queryKey: dashboardKeys.systemPages(), type: "active" })) {
+    const siteId = (queryKey[2] as SystemsPageQuery).siteId;
+    if (siteId) siteIds.push(siteId);
+    else
+      for (const metric of (state.data as SystemsPage | undefined)?.items ?? [])
+        systemIds.push(metric.systemId);
+  }
+  return systemIds.length + siteIds.length > MAX_WATCHED_IDS ? null : { systemIds, siteIds };
 }
 
 function applyAlertsChanged(queryClient: QueryClient, openCount: number): void {
@@ -98,6 +123,9 @@ export function applyLiveMessage(queryClient: QueryClient, message: LiveMessage)
     case "solis_realtime_update":
     case "realtime_update":
       applySystemUpdate(queryClient, message.data);
+      return;
+    case "systems_updated":
+      readTotalsAgain(queryClient);
       return;
     case "alerts_changed":
       applyAlertsChanged(queryClient, message.data.openCount);
@@ -156,8 +184,13 @@ export function useLiveCacheSync(): void {
       }
       applyLiveMessage(queryClient, message);
     });
+    // The socket carries the updates of what is on screen; the rest come as a count.
+    setLiveWatch(watchOfScreens(queryClient));
+    const unwatch = queryClient.getQueryCache().subscribe(() => setLiveWatch(watchOfScreens(queryClient)));
     return () => {
       unsubscribe();
+      unwatch();
+      setLiveWatch(null);
       resetLiveSeen();
     };
   }, [queryClient]);

@@ -6,6 +6,7 @@ import {
   type LiveMessage,
   liveFrameSchema,
 } from "../../schema/live";
+import type { LiveClientMessage, LiveWatch } from "../../schema/live-client";
 import { getSession, subscribeSession } from "./session";
 
 /** The one live channel of the app: a WebSocket at /ws, authenticated by its subprotocol. */
@@ -29,6 +30,14 @@ let currentToken: string | null = null;
 let attempt = 0;
 let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
 
+/** What the screens show (null: everything), and the watch message the open socket last got. */
+let watch: LiveWatch = null;
+let watchSent: string | null = null;
+let watchTimer: ReturnType<typeof setTimeout> | null = null;
+/** The server closes a socket past 10 messages in 10 s: a changed watch goes after 1.5 s at most once. */
+const WATCH_SPACING_MS = 1500;
+const watchMessage = (data: LiveWatch) => JSON.stringify({ type: "watch", data } satisfies LiveClientMessage);
+
 function setState(patch: Partial<LiveState>): void {
   state = { ...state, ...patch };
   for (const listener of stateListeners) listener();
@@ -51,6 +60,9 @@ function open(): void {
   ws.onopen = () => {
     attempt = 0;
     setState({ status: "live" });
+    // A new socket watches everything until told otherwise.
+    watchSent = watchMessage(null);
+    sendWatch();
   };
   // Any arrival dates the data; only messages of the shared union reach the subscribers.
   ws.onmessage = (event: MessageEvent) => {
@@ -70,6 +82,20 @@ function open(): void {
     }
     scheduleReconnect();
   };
+}
+
+/** Tells the server which systems the screens show, so the socket carries only their updates. */
+export function setLiveWatch(next: LiveWatch): void {
+  watch = next;
+  watchTimer ??= setTimeout(sendWatch, WATCH_SPACING_MS);
+}
+
+function sendWatch(): void {
+  watchTimer = null;
+  const text = watchMessage(watch);
+  if (socket?.readyState !== WebSocket.OPEN || text === watchSent) return;
+  socket.send(text);
+  watchSent = text;
 }
 
 function scheduleReconnect(): void {
@@ -97,6 +123,8 @@ export function disconnectLive(): void {
   currentToken = null;
   if (reconnectTimer) clearTimeout(reconnectTimer);
   reconnectTimer = null;
+  if (watchTimer) clearTimeout(watchTimer);
+  watchTimer = null;
   const ws = socket;
   socket = null;
   if (ws) {

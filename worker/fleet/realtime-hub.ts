@@ -1,4 +1,5 @@
-import { frameOf, LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, type LiveMessage } from "../../schema/live";
+import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, type LiveMessage } from "../../schema/live";
+import { liveClientMessageSchema } from "../../schema/live-client";
 import {
   closeIfExpired,
   closeIfFlooding,
@@ -9,9 +10,18 @@ import {
   type SocketSession,
   sessionTag,
 } from "../realtime/socket-session";
+import {
+  PublishFrames,
+  type StoredWatch,
+  storedWatchOf,
+  type WatchFilter,
+  watchFilterOf,
+} from "../realtime/socket-watch";
 
 interface SocketAttachment extends SocketSession {
   userId: string;
+  /** What the socket's screen shows; absent or null watches everything. */
+  watch?: StoredWatch | null;
 }
 
 /**
@@ -20,6 +30,9 @@ interface SocketAttachment extends SocketSession {
  * frame. The object that stores a page publishes its live update itself.
  */
 export class RealtimeHub {
+  /** Each socket's filter, read from its attachment once (hibernation starts the map afresh). */
+  private readonly filters = new WeakMap<WebSocket, WatchFilter>();
+
   constructor(private readonly ctx: DurableObjectState) {}
 
   /**
@@ -68,7 +81,25 @@ export class RealtimeHub {
           data: { serverTime: new Date().toISOString() },
         } satisfies LiveMessage),
       );
+      return;
     }
+    const parsed = typeof message === "string" ? parseClientMessage(message) : null;
+    if (!parsed?.success) {
+      ws.send(
+        JSON.stringify({
+          type: "error",
+          data: {
+            code: "invalid_message",
+            message: parsed?.error.issues[0]?.message ?? "Send ping or a watch message",
+          },
+        } satisfies LiveMessage),
+      );
+      return;
+    }
+    const stored = storedWatchOf(parsed.data.data);
+    const attachment = ws.deserializeAttachment() as SocketAttachment;
+    ws.serializeAttachment({ ...attachment, watch: stored } satisfies SocketAttachment);
+    this.filters.set(ws, watchFilterOf(stored));
   }
 
   close(ws: WebSocket, code: number, reason: string): void {
@@ -80,24 +111,33 @@ export class RealtimeHub {
   }
 
   /**
-   * Sends messages to every socket of the organisation as one frame, serialised once; answers the
+   * Sends messages to every socket of the organisation as one frame: the systems it watches and
+   * a `systems_updated` for the others (each distinct frame serialised once); answers the
    * messages delivered.
    */
   publish(messages: LiveMessage[]): number {
     if (messages.length === 0) return 0;
     // Sockets whose token has expired are closed on the way, so none outlives its sign-in.
     const sockets = openSockets(this.ctx.getWebSockets(), Date.now());
-    const payload = JSON.stringify(frameOf(messages));
+    const frames = new PublishFrames(messages);
     let delivered = 0;
     for (const ws of sockets) {
+      const { payload, messageCount } = frames.frameFor(this.filterOf(ws));
       try {
         ws.send(payload);
-        delivered += messages.length;
+        delivered += messageCount;
       } catch {
         // A socket closing mid-broadcast is not an error for the others.
       }
     }
     return delivered;
+  }
+
+  private filterOf(ws: WebSocket): WatchFilter {
+    if (this.filters.has(ws)) return this.filters.get(ws) ?? null;
+    const filter = watchFilterOf((ws.deserializeAttachment() as SocketAttachment | null)?.watch);
+    this.filters.set(ws, filter);
+    return filter;
   }
 
   /** Closes the sockets whose token has expired at `now`, without waiting for them to speak. */
@@ -134,5 +174,13 @@ export class RealtimeHub {
 
   connectedUsers(): string[] {
     return this.ctx.getWebSockets().map((ws) => (ws.deserializeAttachment() as SocketAttachment).userId);
+  }
+}
+
+function parseClientMessage(text: string) {
+  try {
+    return liveClientMessageSchema.safeParse(JSON.parse(text));
+  } catch {
+    return null;
   }
 }

@@ -2,7 +2,12 @@ import type { Hono } from "hono";
 import { type ZodType, z } from "zod";
 import { apiErrorBodySchema } from "../../schema/api/errors";
 import { runningSyncSchema } from "../../schema/api/providers";
-import { LIVE_CLOSE_ACCESS_REVOKED, LIVE_SUBPROTOCOL, liveFrameSchema } from "../../schema/live";
+import {
+  LIVE_CLOSE_ACCESS_REVOKED,
+  LIVE_SUBPROTOCOL,
+  liveFrameSchema,
+  MAX_WATCHED_IDS,
+} from "../../schema/live";
 import { type DescribedResponse, responseOf } from "../lib/responds";
 import { type DescribedInput, INPUT_DESCRIPTION } from "../lib/validate";
 import {
@@ -106,7 +111,7 @@ function successResponse(response: DescribedResponse | undefined, schemas: Recor
   };
 }
 
-const liveChannelDescription = `Live updates over a WebSocket at \`/ws\`. Offer two subprotocols: \`${LIVE_SUBPROTOCOL}\` and a session token (\`new WebSocket(url, ["${LIVE_SUBPROTOCOL}", token])\`); the server echoes \`${LIVE_SUBPROTOCOL}\`. Send the text \`ping\` to get a \`pong\`. The server closes with code ${LIVE_CLOSE_ACCESS_REVOKED} when the member loses access, and with ${SOCKET_CLOSE_POLICY_VIOLATION} after more than ${SOCKET_MESSAGES_PER_WINDOW} messages in ${SOCKET_MESSAGE_WINDOW_MS / 1000} s. A session holds at most ${MAX_SOCKETS_PER_SESSION} sockets: one more answers 429 with \`Retry-After\`. Every message is JSON \`{ type, data }\`, described by \`LiveMessage\`: \`connected\`, \`pong\`, \`solis_realtime_update\`, \`realtime_update\` (one system's new live values), \`alerts_changed\` (\`openCount\`) and \`sync_progress\` (a sync run's pages done and total, systems stored and status, or a history run's days done and total, after each stored unit and at its end). Messages sent together arrive as one frame \`{ type: "batch", data: [message, …] }\`, in order: a stored page's systems come as one batch.`;
+const liveChannelDescription = `Live updates over a WebSocket at \`/ws\`. Offer two subprotocols: \`${LIVE_SUBPROTOCOL}\` and a session token (\`new WebSocket(url, ["${LIVE_SUBPROTOCOL}", token])\`); the server echoes \`${LIVE_SUBPROTOCOL}\`. Send the text \`ping\` to get a \`pong\`. The server closes with code ${LIVE_CLOSE_ACCESS_REVOKED} when the member loses access, and with ${SOCKET_CLOSE_POLICY_VIOLATION} after more than ${SOCKET_MESSAGES_PER_WINDOW} messages in ${SOCKET_MESSAGE_WINDOW_MS / 1000} s. A session holds at most ${MAX_SOCKETS_PER_SESSION} sockets: one more answers 429 with \`Retry-After\`. Every message is JSON \`{ type, data }\`, described by \`LiveMessage\`: \`connected\`, \`pong\`, \`solis_realtime_update\`, \`realtime_update\` (one system's new live values), \`alerts_changed\` (\`openCount\`) and \`sync_progress\` (a sync run's pages done and total, systems stored and status, or a history run's days done and total, after each stored unit and at its end). Messages sent together arrive as one frame \`{ type: "batch", data: [message, …] }\`, in order: a stored page's systems come as one batch. A socket receives every system's updates until it sends \`{ "type": "watch", "data": { "systemIds": […], "siteIds": […] } }\` (at most ${MAX_WATCHED_IDS} ids in all; \`data: null\` watches everything again): then each page brings the updates of the systems it names and of the sites' systems, and one \`systems_updated\` (\`count\`) for the rest. A message the server cannot take is answered with \`error\` (\`invalid_message\`) and changes nothing.`;
 
 /**
  * The OpenAPI 3.1 document of every route the app serves, built by walking the app's routes and

@@ -1,8 +1,9 @@
 import { runInDurableObject, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { LIVE_CLOSE_ACCESS_REVOKED } from "../../../schema/live";
+import { LIVE_CLOSE_ACCESS_REVOKED, type LiveMessage, MAX_WATCHED_IDS } from "../../../schema/live";
 import type { FleetStore } from "../../../worker/fleet/store";
+import { makeLiveUpdate } from "../../web/dashboard-fixtures";
 import { connectProvider, storeLiveRows } from "../fleet-helpers";
 import {
   BASE,
@@ -18,7 +19,7 @@ import {
   signToken,
   tableCounts,
 } from "../helpers";
-import { connect, upgrade, within } from "../socket-helpers";
+import { connect, type OpenSocket, upgrade, within } from "../socket-helpers";
 
 const hubOf = (orgId: string) => env.FLEET_STORE.get(env.FLEET_STORE.idFromName(orgId));
 
@@ -245,5 +246,97 @@ describe("live updates after a sync", () => {
     expect(theirs.messages).toHaveLength(1);
     mine.ws.close(1000, "done");
     theirs.ws.close(1000, "done");
+  });
+});
+
+describe("what a socket watches", () => {
+  const update = (systemId: string, siteId: string | null): LiveMessage => ({
+    type: "solis_realtime_update",
+    data: makeLiveUpdate({ systemId, siteId, stationId: `station-${systemId}` }),
+  });
+  /** A watch is taken once the server has answered a ping sent after it (messages are handled in order). */
+  const watch = async (socket: OpenSocket, data: unknown) => {
+    socket.ws.send(JSON.stringify({ type: "watch", data }));
+    socket.ws.send("ping");
+    const answers: LiveMessage[] = [];
+    for (;;) {
+      const message = await within(socket.next());
+      if (message.type === "pong") return answers;
+      answers.push(message);
+    }
+  };
+  const systemA = crypto.randomUUID();
+  const systemB = crypto.randomUUID();
+  const systemC = crypto.randomUUID();
+  const siteS = crypto.randomUUID();
+
+  it("sends each socket the updates of the systems and sites it watches, and a count for the rest", async () => {
+    const { owner } = await createOrg();
+    const bySystem = await connect(owner);
+    const everything = await connect(owner);
+    const bySite = await connect(owner);
+    const nothing = await connect(owner);
+    const sockets = [bySystem, everything, bySite, nothing];
+    for (const socket of sockets) await within(socket.next());
+    expect(await watch(bySystem, { systemIds: [systemA], siteIds: [] })).toEqual([]);
+    expect(await watch(bySite, { systemIds: [], siteIds: [siteS] })).toEqual([]);
+    expect(await watch(nothing, { systemIds: [], siteIds: [] })).toEqual([]);
+
+    const page = [update(systemA, null), update(systemB, siteS), update(systemC, null)];
+    const progress: LiveMessage = { type: "alerts_changed", data: { openCount: 2 } };
+    const framesBefore = new Map(sockets.map((socket) => [socket, socket.frames.length]));
+    const delivered = await hubOf(owner.orgId).publish(owner.orgId, [...page, progress]);
+
+    /** The socket's first frame after the publish, its messages taken. */
+    const frame = async (socket: OpenSocket) => {
+      await within(socket.next());
+      const arrived = socket.frames[framesBefore.get(socket) ?? -1];
+      for (let taken = 1; arrived?.type === "batch" && taken < arrived.data.length; taken++) {
+        await within(socket.next());
+      }
+      return arrived;
+    };
+    // One frame each: the watched systems, every other message, then the count of the rest.
+    expect(await frame(bySystem)).toEqual({
+      type: "batch",
+      data: [page[0], progress, { type: "systems_updated", data: { count: 2 } }],
+    });
+    expect(await frame(bySite)).toEqual({
+      type: "batch",
+      data: [page[1], progress, { type: "systems_updated", data: { count: 2 } }],
+    });
+    expect(await frame(nothing)).toEqual({
+      type: "batch",
+      data: [progress, { type: "systems_updated", data: { count: 3 } }],
+    });
+    expect(await frame(everything)).toEqual({ type: "batch", data: [...page, progress] });
+    expect(delivered).toBe(3 + 3 + 2 + 4);
+
+    // Watching everything again (null) brings every update back.
+    expect(await watch(bySystem, null)).toEqual([]);
+    const later = update(systemC, null);
+    await hubOf(owner.orgId).publish(owner.orgId, [later]);
+    expect(await within(bySystem.next())).toEqual(later);
+    for (const socket of sockets) socket.ws.close(1000, "done");
+  });
+
+  it("answers a watch it cannot take with an error and keeps the socket's previous watch", async () => {
+    const { owner } = await createOrg();
+    const socket = await connect(owner);
+    await within(socket.next());
+    expect(await watch(socket, { systemIds: [systemA], siteIds: [] })).toEqual([]);
+    const tooMany = Array.from({ length: MAX_WATCHED_IDS + 1 }, () => crypto.randomUUID());
+    for (const refused of [{ systemIds: tooMany, siteIds: [] }, { systemIds: "all" }, 42]) {
+      expect(await watch(socket, refused)).toEqual([
+        { type: "error", data: { code: "invalid_message", message: expect.any(String) } },
+      ]);
+    }
+    socket.ws.send("not json");
+    expect(await within(socket.next())).toMatchObject({ type: "error", data: { code: "invalid_message" } });
+    const watched = update(systemA, null);
+    await hubOf(owner.orgId).publish(owner.orgId, [watched, update(systemB, null)]);
+    expect(await within(socket.next())).toEqual(watched);
+    expect(await within(socket.next())).toEqual({ type: "systems_updated", data: { count: 1 } });
+    socket.ws.close(1000, "done");
   });
 });

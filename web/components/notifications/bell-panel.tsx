@@ -4,7 +4,6 @@ import { Button } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import type { Notification } from "../../../schema/api/notifications";
 import { formatDateTime, localeFor } from "../../lib/format";
-import { useAlertingStrings } from "../../lib/i18n/alerting";
 import { notificationsQueryOptions, useMarkNotificationsReadMutation } from "../../lib/queries/notifications";
 import { useAlertWording } from "../alerts/alert-facts";
 import { SeverityBadge } from "../alerts/severity-badge";
@@ -52,7 +51,6 @@ function NotificationRow({ notification, onRead }: { notification: Notification;
 /** The bell's list: the member's newest notifications, unread ones marked, with mark-read actions. */
 export function BellPanel({ id, onClose }: { id: string; onClose: () => void }) {
   const { t } = useTranslation();
-  useAlertingStrings();
   const query = useQuery(notificationsQueryOptions());
   const markRead = useMarkNotificationsReadMutation();
 

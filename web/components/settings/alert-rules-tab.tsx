@@ -5,7 +5,6 @@ import { useTranslation } from "react-i18next";
 import type { AlertRule, AlertRulePatch } from "../../../schema/api/alert-rules";
 import { can } from "../../../schema/roles";
 import { ApiRequestError } from "../../lib/api";
-import { useAlertingStrings } from "../../lib/i18n/alerting";
 import { actorFromProfile } from "../../lib/permissions";
 import { alertRulesQueryOptions, useUpdateAlertRulesMutation } from "../../lib/queries/alert-rules";
 import { toast } from "../../lib/toast";
@@ -191,7 +190,6 @@ function AlertRulesForm({ rules, canEdit }: { rules: AlertRule[]; canEdit: boole
 /** The organisation's detection rules: everyone reads them, owners and engineers edit them. */
 export function AlertRulesTab() {
   const { t } = useTranslation();
-  useAlertingStrings();
   const profile = useCurrentProfile();
   const query = useQuery(alertRulesQueryOptions());
   if (query.isPending) return <Spinner className="py-10" />;

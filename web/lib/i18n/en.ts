@@ -1,9 +1,11 @@
+import { alertingEn } from "./alerting/en";
 /**
  * English strings of the signed-in app (and the demo), the reference for es and fr (checked by type
  * and test): loaded when those screens are first visited. The strings of the pages shown before
  * sign-in are ./public/en.ts.
  */
 export const en = {
+  alerting: alertingEn,
   roles: {
     superAdmin: "Super Administrator",
     orgOwner: "Organization Owner",

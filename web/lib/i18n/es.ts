@@ -1,6 +1,8 @@
+import { alertingEs } from "./alerting/es";
 import type { Translation } from "./en";
 
 export const es: Translation = {
+  alerting: alertingEs,
   roles: {
     superAdmin: "Superadministrador",
     orgOwner: "Propietario de la organización",

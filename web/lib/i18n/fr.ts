@@ -1,6 +1,8 @@
+import { alertingFr } from "./alerting/fr";
 import type { Translation } from "./en";
 
 export const fr: Translation = {
+  alerting: alertingFr,
   roles: {
     superAdmin: "Super administrateur",
     orgOwner: "Propriétaire de l’organisation",

@@ -1,5 +1,4 @@
 import "i18next";
-import type { AlertingTranslation } from "./alerting/en";
 import type { apiErrorsEn } from "./api-errors/en";
 import type { en } from "./en";
 import type { FleetListsTranslation } from "./fleet-lists/en";
@@ -12,7 +11,7 @@ import type { VerificationTranslation } from "./verification/en";
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "translation";
-    // The string sets (see `stringSets` in ./index.ts), `alerting` (see ./alerting),
+    // The string sets (see `stringSets` in ./index.ts, the app's with `alerting` in it),
     // `verification` (see ./verification), `fleetLists` (see ./fleet-lists) and `losses` (see
     // ./losses) are merged in at run time by what shows them.
     resources: {
@@ -21,7 +20,6 @@ declare module "i18next" {
         typeof pricingEn &
         typeof apiErrorsEn &
         typeof en & {
-          alerting: AlertingTranslation;
           verification: VerificationTranslation;
           losses: LossesTranslation;
           fleetLists: FleetListsTranslation;

@@ -14,7 +14,6 @@ import { PageHeader } from "../../components/ui/page-header";
 import { Spinner } from "../../components/ui/spinner";
 import { useUserTimeZone } from "../../components/use-user-time-zone";
 import { formatCount, localeFor } from "../../lib/format";
-import { useAlertingStrings } from "../../lib/i18n/alerting";
 import { useFleetListsStrings } from "../../lib/i18n/fleet-lists";
 import { actorFromProfile } from "../../lib/permissions";
 import {
@@ -43,7 +42,6 @@ export function AlertsPage({
   const timeZone = useUserTimeZone();
   const profile = useCurrentProfile();
   const canManage = can(actorFromProfile(profile), "alerts:manage");
-  useAlertingStrings();
   useFleetListsStrings();
   const { page = 1, ...filters } = search;
   const setFilters = (next: Filters) => onSearch({ ...next, page: undefined });

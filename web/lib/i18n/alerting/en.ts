@@ -1,4 +1,4 @@
-/** Strings of the bell panel, the alert actions and the alert rules: loaded with those screens only. */
+/** Strings of the bell panel, the alert actions and the alert rules: part of the app's strings (../en.ts). */
 export const alertingEn = {
   bell: {
     title: "Notifications",
