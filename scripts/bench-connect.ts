@@ -25,6 +25,7 @@ import { sandboxAccounts } from "../sandbox/accounts";
 import { createSandbox } from "../sandbox/app";
 import { solisPlants } from "../sandbox/solis";
 import { framedMessages, liveFrameSchema } from "../schema/live";
+import type { LiveClientMessage } from "../schema/live-client";
 
 const root = path.resolve(import.meta.dirname, "..");
 const accountName = process.env.ACCOUNT ?? "fleet";
@@ -38,6 +39,8 @@ const origin = `http://127.0.0.1:${appPort}`;
 const SOLIS_PAGE = 100;
 /** Sockets whose arrivals are timed: 20 × 20,000 stations stay in memory, 500 × 20,000 would not. */
 const ARRIVAL_SAMPLE_SOCKETS = 20;
+/** Systems on a page of the dashboard's list. */
+const DASHBOARD_PAGE = 50;
 /** SolisCloud: 2 calls a second per endpoint. */
 const SOLIS_CALL_MS = 500;
 
@@ -259,13 +262,37 @@ async function main() {
     companyName: "Bench Fleet",
   });
 
-  // Sockets: SOCKETS of them, ten per session, each noting when a station's update first arrives.
+  // Sockets: SOCKETS of them, ten per session. The first ARRIVAL_SAMPLE_SOCKETS watch every
+  // system (an API client, or a screen showing more than a socket may watch) and note when each
+  // station's update first arrives; every other socket is a browser on the dashboard: it watches
+  // the page it shows (none while the account is empty, then a page of DASHBOARD_PAGE systems of
+  // those listed, the pages dealt round the sockets), as the client tells the server.
   const arrivals = new Map<string, number>();
   const sockets: WebSocket[] = [];
   let historyRunId: string | null = null;
   let historyDone = 0;
   let historyTotal = 0;
   let historyStatus = "";
+  let bytesReceived = 0;
+  /** Systems in the order their first update arrived: the dashboard pages the browsers show. */
+  const listedSystemIds: string[] = [];
+  const knownSystems = new Set<string>();
+  const browsersWatching = new Set<number>();
+  const watch = (ws: WebSocket, systemIds: string[]) =>
+    ws.send(JSON.stringify({ type: "watch", data: { systemIds, siteIds: [] } } satisfies LiveClientMessage));
+  /** Each browser socket watches its page once that page's systems are all listed. */
+  const watchListedPages = () => {
+    const pages = Math.floor(listedSystemIds.length / DASHBOARD_PAGE);
+    for (let i = ARRIVAL_SAMPLE_SOCKETS; i < sockets.length && pages > 0; i++) {
+      if (browsersWatching.has(i)) continue;
+      const page = (i - ARRIVAL_SAMPLE_SOCKETS) % Math.ceil(plants.length / DASHBOARD_PAGE);
+      if (page >= pages) continue;
+      const socket = sockets[i];
+      if (!socket) continue;
+      watch(socket, listedSystemIds.slice(page * DASHBOARD_PAGE, (page + 1) * DASHBOARD_PAGE));
+      browsersWatching.add(i);
+    }
+  };
   let sessionToken = owner.token;
   for (let i = 0; i < socketCount; i++) {
     // At most ten sockets a session, as a browser's tabs would hold them.
@@ -275,34 +302,40 @@ async function main() {
       ).token;
     }
     const index = i;
-    // The `ws` client with UTF-8 checks off: the sockets stand in for 500 browsers on other
-    // machines, so each frame is received (the app sends every byte) but only the sampled sockets
-    // decode and parse it; the runtime's own WebSocket decoded ~40 MB of text a page on the app's cores.
+    // The `ws` client with UTF-8 checks off: the sockets stand in for browsers on other machines,
+    // so each frame is received (the app sends every byte) but only the sampled sockets decode it.
     const ws = new WebSocket(`${origin.replace("http", "ws")}/ws`, ["sunfleet", sessionToken], {
       skipUTF8Validation: true,
     });
-    if (index < ARRIVAL_SAMPLE_SOCKETS) {
-      ws.on("message", (data: Buffer) => {
-        const at = Date.now();
-        for (const message of framedMessages(liveFrameSchema.parse(JSON.parse(data.toString())))) {
-          // Arrivals are noted on the sampled sockets (every socket gets the same frames).
-          if (message.type === "solis_realtime_update") {
-            const key = `${index}:${message.data.stationId}`;
-            if (!arrivals.has(key)) arrivals.set(key, at);
-          }
-          if (message.type === "sync_progress" && message.data.historyDaysTotal !== undefined) {
-            historyRunId = message.data.runId;
-            historyDone = Math.max(historyDone, message.data.historyDaysDone ?? 0);
-            historyTotal = message.data.historyDaysTotal;
-            historyStatus = message.data.status;
+    ws.on("message", (data: Buffer) => {
+      bytesReceived += data.length;
+      if (index >= ARRIVAL_SAMPLE_SOCKETS) return;
+      const at = Date.now();
+      for (const message of framedMessages(liveFrameSchema.parse(JSON.parse(data.toString())))) {
+        // Arrivals are noted on the sampled sockets (every socket gets the same frames).
+        if (message.type === "solis_realtime_update") {
+          const key = `${index}:${message.data.stationId}`;
+          if (!arrivals.has(key)) arrivals.set(key, at);
+          if (!knownSystems.has(message.data.systemId)) {
+            knownSystems.add(message.data.systemId);
+            listedSystemIds.push(message.data.systemId);
           }
         }
-      });
-    }
+        if (message.type === "sync_progress" && message.data.historyDaysTotal !== undefined) {
+          historyRunId = message.data.runId;
+          historyDone = Math.max(historyDone, message.data.historyDaysDone ?? 0);
+          historyTotal = message.data.historyDaysTotal;
+          historyStatus = message.data.status;
+        }
+      }
+      if (index === 0) watchListedPages();
+    });
     await new Promise<void>((resolve, reject) => {
       ws.once("open", () => resolve());
       ws.once("error", () => reject(new Error(`socket ${i} did not open`)));
     });
+    // An empty dashboard shows no systems.
+    if (index >= ARRIVAL_SAMPLE_SOCKETS) watch(ws, []);
     sockets.push(ws);
   }
   console.log(`${sockets.length} sockets open on the organisation`);
@@ -345,6 +378,7 @@ async function main() {
     saved,
   ]);
   const afterListing = d1Footprint();
+  const listingBytes = bytesReceived;
   // Every plant once: the sites' systems, a page of 1,000 sites at a time.
   const listedPlantIds: string[] = [];
   // Bounded: a list that ignored its page would otherwise be read forever.
@@ -393,7 +427,7 @@ async function main() {
   const row = (name: string, idle: number[], during: number[], history: number[]) =>
     `| ${name} | ${ms(percentile(idle, 0.95))} | ${ms(percentile(during, 0.95))} | ${ms(percentile(history, 0.95))} |`;
   console.log(`
-Connecting SolisCloud account ${account.keyId}: ${plants.length} stations in ${new Set(plants.map((p) => p.timezone)).size} zones, ${inverterPages} inverter pages, ${refusePercent} % of calls refused, ${sockets.length} sockets
+Connecting SolisCloud account ${account.keyId}: ${plants.length} stations in ${new Set(plants.map((p) => p.timezone)).size} zones, ${inverterPages} inverter pages, ${refusePercent} % of calls refused, ${sockets.length} sockets (${Math.min(ARRIVAL_SAMPLE_SOCKETS, sockets.length)} watching every system, ${browsersWatching.size} browsers watching a ${DASHBOARD_PAGE}-system page by the end of the listing)
 
 | figure | measured | bound |
 | --- | --- | --- |
@@ -402,6 +436,7 @@ Connecting SolisCloud account ${account.keyId}: ${plants.length} stations in ${n
 | live per page p50 / p95 (${latencies.length} arrivals) | ${ms(percentile(latencies, 0.5))} / ${ms(percentile(latencies, 0.95))} (after the station's last inverter page: ${ms(percentile(afterInverters, 0.5))} / ${ms(percentile(afterInverters, 0.95))}) | p95 < 2 s |
 | history days per minute | ${daysPerMinute.toFixed(1)} (${historyDone} of ${historyTotal} days after ${historyMinutes.toFixed(1)} min, run ${historyRunId ?? "none"} ${historyStatus}; stationDay calls ${callsPerMinute.toFixed(0)}/min, ${refusedStationDay} refused) | floor ${floorDaysPerMinute}/min: ${(historyTotal / floorDaysPerMinute / 60).toFixed(1)} h for the plan; at this rate ${(historyTotal / Math.max(daysPerMinute, 0.001) / 60).toFixed(1)} h |
 | the emulator's list answers p95 / max (${listAnswerMs.length} calls) | ${ms(percentile(listAnswerMs, 0.95))} / ${ms(Math.max(...listAnswerMs))} | < 10 s call timeout |
+| frames received by the ${sockets.length} sockets while listing | ${(listingBytes / 1e6).toFixed(1)} MB (${(listingBytes / Math.max(1, sockets.length) / 1e3).toFixed(0)} KB a socket) | |
 | D1 added per plant by the listing | ${((afterListing.rows - before.rows) / plants.length).toFixed(2)} rows, ${((afterListing.bytes - before.bytes) / plants.length / 1024).toFixed(2)} KB on disk (write-ahead log included) | |
 
 | p95 | idle (no connection) | while listing | during history |
