@@ -6,6 +6,7 @@ import { pruneReadings } from "../../../worker/fleet/data/retention";
 import { createFleetDb } from "../../../worker/fleet/db";
 import {
   BACKGROUND_REBUILD_FROM_SYSTEMS,
+  LARGE_FLEET_ANSWER_MAX_AGE_MS,
   READ_MODEL_MAX_AGE_MS,
 } from "../../../worker/fleet/read-models/cached";
 import {
@@ -259,6 +260,31 @@ describe("the fleet store of an organisation", () => {
     const rebuilt = await store.metricsAnswer(orgId, now + 2, 1, first.key);
     expect(rebuilt.key).not.toBe(first.key);
     expect(await powerIn(rebuilt)).toBe(1900);
+    const rebuildDone = () =>
+      runInDurableObject(store, (instance: FleetStore) =>
+        (
+          instance as unknown as { readModels: { rebuilding: Map<string, Promise<void>> } }
+        ).readModels.rebuilding.get("metrics"),
+      );
+
+    // Past its max age the model is answered as it is once more, and rebuilt behind the answer...
+    const agedAt = now + 2 + READ_MODEL_MAX_AGE_MS;
+    expect(await store.metricsAnswer(orgId, agedAt, 1, rebuilt.key)).toMatchObject({
+      key: rebuilt.key,
+      gzip: null,
+    });
+    await rebuildDone();
+    const afterAge = await store.metricsAnswer(orgId, agedAt + 1, 1, rebuilt.key);
+    expect(afterAge.key).not.toBe(rebuilt.key);
+    // ...but one older than the large fleet's limit is rebuilt before answering.
+    const longAfter = await store.metricsAnswer(
+      orgId,
+      agedAt + LARGE_FLEET_ANSWER_MAX_AGE_MS,
+      1,
+      afterAge.key,
+    );
+    expect(longAfter.key).not.toBe(afterAge.key);
+    expect(longAfter.gzip).not.toBeNull();
 
     // One system fewer than the threshold: the answer after a write already holds it.
     const smallOrg = await insertOrg();

@@ -107,6 +107,33 @@ describe("plant and device lists, read daily", () => {
     expect(listCalls(await sync("cron"))).toEqual([]);
   });
 
+  it("moves the organisation's counter only when a re-read of the lists changes a plant", async () => {
+    const owner = await registerOwner();
+    const { clock, sync, connectionId } = await froniusHarness(owner);
+    const orgVersion = () =>
+      env.DB.prepare("SELECT version FROM data_versions WHERE scope = ?")
+        .bind(`org:${owner.orgId}`)
+        .first<number>("version");
+    await sync("cron");
+    const listed = await orgVersion();
+    expect(listed).toBeGreaterThan(0);
+    // The lists are read again and every plant marked as listed: nothing a read model shows moved.
+    clock.now += LISTS_REFRESH_MS;
+    expect(listCalls(await sync("cron"))).toHaveLength(1 + plants.length);
+    const listedAt = await env.DB.prepare(
+      "SELECT min(listed_at) AS at FROM monitoring_systems WHERE connection_id = ?",
+    )
+      .bind(connectionId)
+      .first<number>("at");
+    expect(listedAt).toBe(clock.now);
+    expect(await orgVersion()).toBe(listed);
+    // A plant renamed by a member does move it.
+    await env.DB.prepare("UPDATE monitoring_systems SET name = 'Renamed' WHERE connection_id = ?")
+      .bind(connectionId)
+      .run();
+    expect(await orgVersion()).toBeGreaterThan(listed ?? 0);
+  });
+
   it("reads the lists on a user's sync", async () => {
     const owner = await registerOwner();
     const { clock, sync } = await froniusHarness(owner);
