@@ -6,6 +6,7 @@ import { pruneReadings } from "../../../worker/fleet/data/retention";
 import { createFleetDb } from "../../../worker/fleet/db";
 import {
   BACKGROUND_REBUILD_FROM_SYSTEMS,
+  type CachedReadModels,
   LARGE_FLEET_ANSWER_MAX_AGE_MS,
   READ_MODEL_MAX_AGE_MS,
 } from "../../../worker/fleet/read-models/cached";
@@ -294,6 +295,55 @@ describe("the fleet store of an organisation", () => {
     await storePoints(smallOrg, [point(small, now, 1900, 1000)]);
     const smallNext = await storeOf(smallOrg).metricsAnswer(smallOrg, now + 1, 1, smallFirst.key);
     expect(smallNext.key).not.toBe(smallFirst.key);
+  });
+
+  it("rebuilds a large fleet's site lists behind the answer when only the weather moved, and before it after a member's edit", async () => {
+    const orgId = await insertOrg();
+    const now = Date.now();
+    await env.DB.prepare(
+      `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, capacity_w, state, timezone,
+         created_at, updated_at)
+       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${BACKGROUND_REBUILD_FROM_SYSTEMS})
+       SELECT ? || '-' || i, ?, 'solis', 'P' || i, 'Zone ' || i, 5000, 'online', 'UTC', ?, ? FROM n`,
+    )
+      .bind(orgId, orgId, now, now)
+      .run();
+    const siteId = crypto.randomUUID();
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO sites (id, org_id, name, address, latitude, longitude, timezone, created_at, updated_at)
+         VALUES (?, ?, 'Harbour', 'Quay 1', 51.5, -0.1, 'UTC', ?, ?)`,
+      ).bind(siteId, orgId, now, now),
+      env.DB.prepare("UPDATE monitoring_systems SET site_id = ? WHERE id = ?").bind(siteId, `${orgId}-1`),
+    ]);
+    const store = storeOf(orgId);
+    /** The site's name in the model answered at `at`, and whether a rebuild is running behind it. */
+    const answered = (at: number) =>
+      runInDurableObject(store, async (instance: FleetStore) => {
+        const models = (
+          instance as unknown as {
+            readModels: {
+              sitesIndex: CachedReadModels["sitesIndex"];
+              rebuilding: Map<string, Promise<void>>;
+            };
+          }
+        ).readModels;
+        const index = await models.sitesIndex(orgId, at);
+        const running = models.rebuilding.get("sites");
+        await running;
+        return { name: index.entries[0]?.row.name, rebuiltBehind: running !== undefined };
+      });
+    expect(await answered(now)).toEqual({ name: "Harbour", rebuiltBehind: false });
+    // A history backfill's weather moves D1's irradiance counter: the lists answer at once.
+    await env.DB.prepare(
+      "INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2) VALUES ('51.5,-0.1', ?, 300)",
+    )
+      .bind(now - (now % 3_600_000))
+      .run();
+    expect(await answered(now + 1)).toEqual({ name: "Harbour", rebuiltBehind: true });
+    // A member renames the site: the next answer already says so.
+    await env.DB.prepare("UPDATE sites SET name = 'Harbour North' WHERE id = ?").bind(siteId).run();
+    expect(await answered(now + 2)).toEqual({ name: "Harbour North", rebuiltBehind: false });
   });
 
   it("removes points stored before the per-day tables past the retention in bounded runs, keeping rollups", async () => {

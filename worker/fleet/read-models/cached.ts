@@ -33,8 +33,15 @@ export const BACKGROUND_REBUILD_FROM_SYSTEMS = 2_000;
  */
 export const LARGE_FLEET_ANSWER_MAX_AGE_MS = 5 * 60_000;
 
-/** The part of a read model's inputs that D1's counters make (after the instance and the write count). */
-const d1Inputs = (inputs: string) => inputs.split("|").slice(2).join("|");
+/**
+ * The part of a read model's inputs that what members change in D1 moves: the organisation's
+ * counter and the site lists' (the inputs are instance|writes|org|irradiance[|lists]). Irradiance
+ * is left out: the weather of a history backfill moves it for hours and changes only expectations.
+ */
+const editedInputs = (inputs: string) => {
+  const [, , org, , lists] = inputs.split("|");
+  return `${org}|${lists}`;
+};
 
 interface CacheEntry {
   /** What the value was built from. */
@@ -218,7 +225,7 @@ export class CachedReadModels {
     }
     // The site lists show what members change in D1 (a site's name or label, a portfolio, an
     // alert resolved) at once, whatever the fleet's size: only new readings are answered late.
-    const d1Moved = readsLists && entry !== undefined && d1Inputs(entry.inputs) !== d1Inputs(inputs);
+    const d1Moved = readsLists && entry !== undefined && editedInputs(entry.inputs) !== editedInputs(inputs);
     const large = entry !== undefined && entry.systems >= BACKGROUND_REBUILD_FROM_SYSTEMS;
     if (entry && large && age < LARGE_FLEET_ANSWER_MAX_AGE_MS && !d1Moved) {
       if (!this.rebuilding.has(name)) {
