@@ -104,19 +104,25 @@ export const versionFrom = (result: D1Result<unknown> | undefined): number =>
   (result?.results?.[0] as { version: Version } | undefined)?.version ?? 0;
 
 /**
- * The organisation's counter, the shared irradiance counter and the organisation's counter of
- * alert and portfolio changes (what the site lists read besides), in one query.
+ * The organisation's counter, the shared irradiance counter and the organisation's counters of
+ * portfolio changes and of alert changes (what the site lists read besides), in one query.
  */
 export async function readVersions(db: Db, orgId: string) {
   const row = await db.$client
     .prepare(
       `SELECT coalesce((SELECT version FROM data_versions WHERE scope = ?), 0) AS org,
          coalesce((SELECT version FROM data_versions WHERE scope = 'irradiance'), 0) AS irradiance,
-         coalesce((SELECT version FROM data_versions WHERE scope = ?), 0) AS lists`,
+         coalesce((SELECT version FROM data_versions WHERE scope = ?), 0) AS lists,
+         coalesce((SELECT version FROM data_versions WHERE scope = ?), 0) AS alerts`,
     )
-    .bind(`org:${orgId}`, `lists:${orgId}`)
-    .first<{ org: Version; irradiance: Version; lists: Version }>();
-  return { org: row?.org ?? 0, irradiance: row?.irradiance ?? 0, lists: row?.lists ?? 0 };
+    .bind(`org:${orgId}`, `lists:${orgId}`, `alerts:${orgId}`)
+    .first<{ org: Version; irradiance: Version; lists: Version; alerts: Version }>();
+  return {
+    org: row?.org ?? 0,
+    irradiance: row?.irradiance ?? 0,
+    lists: row?.lists ?? 0,
+    alerts: row?.alerts ?? 0,
+  };
 }
 
 /** Directory entries from the rows of the statements above. */

@@ -5,7 +5,14 @@ import type { AvailableSystem, EnhancedSite, Site } from "../../../schema/api/si
 import { localDayOf } from "../../../worker/domain/energy/local-day";
 import { DEFAULT_CALIBRATION } from "../../../worker/domain/solar/pv-model";
 import { referenceWhPerKw } from "../../../worker/domain/solar/reference-yield";
-import { attach, connectProvider, createSite, expectFleetUnchanged, setSystemLive } from "../fleet-helpers";
+import {
+  attach,
+  connectProvider,
+  createSite,
+  expectFleetUnchanged,
+  setSystemLive,
+  sunnyLongitudeNow,
+} from "../fleet-helpers";
 import {
   auditLog,
   call,
@@ -226,7 +233,14 @@ describe("a portfolio's sites", () => {
   });
 
   it("sums capacity, live power and today's energy from its sites", async () => {
-    const site = await createSite(orgA.owner, { name: "Live" });
+    // Where it is mid-afternoon now, so today has a past daylight hour whatever time the test runs
+    // (at Amsterdam, 11:00 local was still to come between local midnight and noon).
+    const place = { latitude: 0.5, longitude: Math.round((sunnyLongitudeNow() + 45 + 180) % 360) - 180 };
+    const site = await createSite(orgA.owner, {
+      name: "Live",
+      latitude: String(place.latitude),
+      longitude: String(place.longitude),
+    });
     const [one, two] = [systemsA[0], systemsA[1]];
     if (!one || !two) throw new Error("sandbox systems missing");
     await attach(orgA.owner, site.id, one.id);
@@ -251,15 +265,17 @@ describe("a portfolio's sites", () => {
     expect(listed?.capacityKw).toBeCloseTo((one.capacity ?? 0) + (two.capacity ?? 0) + 40, 6);
     expect(listed?.performanceRatio).toBeNull();
 
-    // Irradiance at the site in today's first daylight hour gives today's expectation, and so a PR.
-    const hourStart = localDayOf(now, site.timezone).startMs + 11 * 3_600_000;
+    // Irradiance at the site in a daylight hour of today gone by (about local noon) gives today's
+    // expectation, and so a PR.
+    const hourStart = Math.floor(now / 3_600_000) * 3_600_000 - 3 * 3_600_000;
+    expect(hourStart).toBeGreaterThanOrEqual(localDayOf(now, site.timezone).startMs);
     await env.DB.prepare(
-      "INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2) VALUES ('52.38,4.89', ?, 500)",
+      "INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2) VALUES (?, ?, 500)",
     )
-      .bind(hourStart)
+      .bind(`${place.latitude.toFixed(2)},${place.longitude.toFixed(2)}`, hourStart)
       .run();
     // The one model's reference yield at the place, times each system's capacity at PVWatts' calibration.
-    const whPerKw = referenceWhPerKw({ latitude: 52.38, longitude: 4.89 }, [
+    const whPerKw = referenceWhPerKw(place, [
       {
         hourStart,
         ghiWm2: 500,

@@ -297,7 +297,7 @@ describe("the fleet store of an organisation", () => {
     expect(smallNext.key).not.toBe(smallFirst.key);
   });
 
-  it("rebuilds a large fleet's site lists behind the answer when only the weather moved, and before it after a member's edit", async () => {
+  it("rebuilds a large fleet's site lists behind the answer when only the weather moved, recounts alerts at once, and rebuilds before answering after a member's edit", async () => {
     const orgId = await insertOrg();
     const now = Date.now();
     await env.DB.prepare(
@@ -331,19 +331,31 @@ describe("the fleet store of an organisation", () => {
         const index = await models.sitesIndex(orgId, at);
         const running = models.rebuilding.get("sites");
         await running;
-        return { name: index.entries[0]?.row.name, rebuiltBehind: running !== undefined };
+        return {
+          name: index.entries[0]?.row.name,
+          openAlerts: index.entries[0]?.openAlerts,
+          rebuiltBehind: running !== undefined,
+        };
       });
-    expect(await answered(now)).toEqual({ name: "Harbour", rebuiltBehind: false });
+    expect(await answered(now)).toEqual({ name: "Harbour", openAlerts: 0, rebuiltBehind: false });
     // A history backfill's weather moves D1's irradiance counter: the lists answer at once.
     await env.DB.prepare(
       "INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2) VALUES ('51.5,-0.1', ?, 300)",
     )
       .bind(now - (now % 3_600_000))
       .run();
-    expect(await answered(now + 1)).toEqual({ name: "Harbour", rebuiltBehind: true });
+    expect(await answered(now + 1)).toEqual({ name: "Harbour", openAlerts: 0, rebuiltBehind: true });
+    // An alert the vendor's alarm list or the detection raises is counted at once, without a rebuild.
+    await env.DB.prepare(
+      `INSERT INTO alerts (id, org_id, system_id, title, message, severity, created_at, resolved, rule)
+       VALUES (?, ?, ?, 'Inverter fault', 'Grid lost', 'critical', ?, 0, 'vendor_alarm')`,
+    )
+      .bind(crypto.randomUUID(), orgId, `${orgId}-1`, now)
+      .run();
+    expect(await answered(now + 2)).toEqual({ name: "Harbour", openAlerts: 1, rebuiltBehind: false });
     // A member renames the site: the next answer already says so.
     await env.DB.prepare("UPDATE sites SET name = 'Harbour North' WHERE id = ?").bind(siteId).run();
-    expect(await answered(now + 2)).toEqual({ name: "Harbour North", rebuiltBehind: false });
+    expect(await answered(now + 3)).toEqual({ name: "Harbour North", openAlerts: 1, rebuiltBehind: false });
   });
 
   it("removes points stored before the per-day tables past the retention in bounded runs, keeping rollups", async () => {

@@ -1,6 +1,6 @@
 import type { AnalyticsRange, AnalyticsRecord } from "../../../schema/api/analytics";
 import type { FleetSeries } from "../../../schema/api/fleet-series";
-import { readSiteListRows, type SiteListRows } from "../../data/site-lists";
+import { readOpenAlerts, readSiteListRows, type SiteListRows } from "../../data/site-lists";
 import type { Env } from "../../env";
 import { createDb } from "../../lib/db";
 import { gzipText } from "../../lib/gzip";
@@ -15,7 +15,7 @@ import type { MetricsAnswer } from "../types";
 import { buildSystemAnalytics } from "./analytics";
 import { buildFleetMetrics, type FleetMetricsSnapshot } from "./metrics";
 import { buildFleetSeries } from "./series";
-import { buildSitesIndex, type SitesIndex } from "./sites";
+import { buildSitesIndex, type SitesIndex, withOpenAlerts } from "./sites";
 
 /** A read model is reused while nothing it read changed, and for at most this long (stale flags, today's window). */
 export const READ_MODEL_MAX_AGE_MS = 60_000;
@@ -35,13 +35,21 @@ export const LARGE_FLEET_ANSWER_MAX_AGE_MS = 5 * 60_000;
 
 /**
  * The part of a read model's inputs that what members change in D1 moves: the organisation's
- * counter and the site lists' (the inputs are instance|writes|org|irradiance[|lists]). Irradiance
- * is left out: the weather of a history backfill moves it for hours and changes only expectations.
+ * counter and the portfolios' (the inputs are instance|writes|org|irradiance[|lists|alerts]).
+ * Irradiance and alerts are left out: a history backfill's weather moves the one for hours, a
+ * vendor's alarm list and the detection the other all day.
  */
-const editedInputs = (inputs: string) => {
+const editedInputs = (inputs: string): string => {
   const [, , org, , lists] = inputs.split("|");
   return `${org}|${lists}`;
 };
+/** The alerts counter in a read model's inputs, and the inputs with another. */
+const alertsInput = (inputs: string) => inputs.split("|")[5];
+const withAlertsInput = (inputs: string, alerts: number) =>
+  [...inputs.split("|").slice(0, 5), String(alerts)].join("|");
+
+/** How a read model takes new alerts without a rebuild: its value with them, and the counter read. */
+type AlertsRefresh<T> = (value: T) => Promise<{ value: T; alerts: number }>;
 
 interface CacheEntry {
   /** What the value was built from. */
@@ -126,7 +134,10 @@ export class CachedReadModels {
       async (versions) => {
         const held = this.siteListRows;
         const rows =
-          held && held.org === versions.org && held.lists === versions.lists
+          held &&
+          held.org === versions.org &&
+          held.lists === versions.lists &&
+          held.alerts === versions.alerts
             ? held
             : await readSiteListRows(createDb(this.env.DB), orgId);
         this.siteListRows = rows;
@@ -140,7 +151,16 @@ export class CachedReadModels {
         const live = new Map(allLiveValues(this.db).map((values) => [values.systemId, values]));
         return buildSitesIndex(rows, live, expected, now);
       },
-      true,
+      {
+        readsLists: true,
+        // An alert raised or resolved (all day, by the vendors' alarm lists and the detection)
+        // recounts the sites' open alerts in the model held: one query, at once, at any size.
+        refreshAlerts: async (index) => {
+          const { alerts, openAlerts } = await readOpenAlerts(createDb(this.env.DB), orgId);
+          if (this.siteListRows) this.siteListRows = { ...this.siteListRows, alerts, openAlerts };
+          return { value: withOpenAlerts(index, openAlerts), alerts };
+        },
+      },
     );
     return value;
   }
@@ -213,18 +233,24 @@ export class CachedReadModels {
     name: string,
     now: number,
     build: (versions: D1Versions) => Promise<T>,
-    readsLists = false,
+    { readsLists = false, refreshAlerts }: { readsLists?: boolean; refreshAlerts?: AlertsRefresh<T> } = {},
   ): Promise<{ value: T; key: string }> {
     const versions = await this.mirror.current(orgId);
     // The site lists also read alerts and portfolios; the other models do not rebuild for those.
-    const inputs = `${this.instance}|${this.writes}|${versions.org}|${versions.irradiance}${readsLists ? `|${versions.lists}` : ""}`;
+    const inputs = `${this.instance}|${this.writes}|${versions.org}|${versions.irradiance}${readsLists ? `|${versions.lists}|${versions.alerts}` : ""}`;
     const entry = this.cache.get(name);
     const age = entry !== undefined && now >= entry.builtAt ? now - entry.builtAt : Number.POSITIVE_INFINITY;
+    if (entry && refreshAlerts && alertsInput(entry.inputs) !== alertsInput(inputs)) {
+      const refreshed = await refreshAlerts(entry.value as T);
+      entry.value = refreshed.value;
+      entry.inputs = withAlertsInput(entry.inputs, refreshed.alerts);
+      entry.key = `${entry.inputs}|${now}`;
+    }
     if (entry && age < READ_MODEL_MAX_AGE_MS && entry.inputs === inputs) {
       return { value: entry.value as T, key: entry.key };
     }
-    // The site lists show what members change in D1 (a site's name or label, a portfolio, an
-    // alert resolved) at once, whatever the fleet's size: only new readings are answered late.
+    // The site lists show what members change in D1 (a site's name or label, a system moved, a
+    // portfolio) at once, whatever the fleet's size: new readings, weather and alerts come late.
     const d1Moved = readsLists && entry !== undefined && editedInputs(entry.inputs) !== editedInputs(inputs);
     const large = entry !== undefined && entry.systems >= BACKGROUND_REBUILD_FROM_SYSTEMS;
     if (entry && large && age < LARGE_FLEET_ANSWER_MAX_AGE_MS && !d1Moved) {
