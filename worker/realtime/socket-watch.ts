@@ -8,7 +8,7 @@ import type { LiveWatch } from "../../schema/live-client";
  */
 
 /**
- * A watch keeps the first 16 characters of each id (56 random bits of a UUID), so 60 ids fit the
+ * A watch keeps the first 16 characters of each id (52 random bits of a UUID), so 60 ids fit the
  * socket's attachment; two ids sharing a prefix only send the socket one update more.
  */
 const WATCH_KEY_CHARS = 16;
