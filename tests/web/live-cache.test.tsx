@@ -1,4 +1,4 @@
-import { QueryClientProvider, useQueries } from "@tanstack/react-query";
+import { QueryClientProvider, useQueries, useQuery } from "@tanstack/react-query";
 import { act, render, screen } from "@testing-library/react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { AlertSummary } from "../../schema/api/alerts";
@@ -8,7 +8,13 @@ import { SystemLiveRow } from "../../web/components/dashboard/system-live-row";
 import { ProfileProvider } from "../../web/components/profile-context";
 import { loadStringSet } from "../../web/lib/i18n";
 import { connectLive } from "../../web/lib/live";
-import { applyLiveMessage, mergeLiveUpdate, resetLiveSeen, useLiveCacheSync } from "../../web/lib/live-cache";
+import {
+  applyLiveMessage,
+  mergeLiveUpdate,
+  resetLiveSeen,
+  useLiveCacheSync,
+  watchOfScreens,
+} from "../../web/lib/live-cache";
 import { alertKeys } from "../../web/lib/queries/alerts";
 import { dashboardKeys, keepNewerEntries } from "../../web/lib/queries/metrics";
 import { makeLiveUpdate, makeMetric, makeSummary } from "./dashboard-fixtures";
@@ -285,6 +291,30 @@ describe("what the socket watches", () => {
     });
   });
 });
+
+describe("a page still loading", () => {
+  it("watches everything until its systems are known", async () => {
+    const queryClient = testQueryClient();
+    const query: SystemsPageQuery = { page: 2, pageSize: 50, q: "", sort: "system", direction: "asc" };
+    render(
+      <QueryClientProvider client={queryClient}>
+        <LoadingPage query={query} />
+      </QueryClientProvider>,
+    );
+    await vi.waitFor(() =>
+      expect(queryClient.getQueryCache().findAll({ queryKey: dashboardKeys.systems(query) })).toHaveLength(1),
+    );
+    // Told "nothing", the socket would miss the updates of the systems the page is about to show.
+    expect(watchOfScreens(queryClient)).toBeNull();
+    queryClient.setQueryData(dashboardKeys.systems(query), sitePage([makeMetric({ systemId: "sys-7" })]));
+    expect(watchOfScreens(queryClient)).toEqual({ systemIds: ["sys-7"], siteIds: [] });
+  });
+});
+
+function LoadingPage({ query }: { query: SystemsPageQuery }) {
+  useQuery({ queryKey: dashboardKeys.systems(query), queryFn: () => new Promise<SystemsPage>(() => {}) });
+  return null;
+}
 
 /** Screens showing these systems pages, with the live cache mounted. */
 function ShowingPages({ pages }: { pages: Map<SystemsPageQuery, SystemsPage> }) {

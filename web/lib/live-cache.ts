@@ -91,7 +91,8 @@ function readTotalsAgain(queryClient: QueryClient): void {
 
 /**
  * What the screens on view show: the systems of the dashboard's page and the sites whose systems
- * Site Management lists; null (everything) when that is more than a socket may watch.
+ * Site Management lists; null (everything) while a page is loading or when that is more than a
+ * socket may watch.
  */
 export function watchOfScreens(queryClient: QueryClient): LiveWatch {
   const systemIds: string[] = [];
@@ -100,10 +101,11 @@ export function watchOfScreens(queryClient: QueryClient): LiveWatch {
     .getQueryCache()
     .findAll({ queryKey: dashboardKeys.systemPages(), type: "active" })) {
     const siteId = (queryKey[2] as SystemsPageQuery).siteId;
+    const page = state.data as SystemsPage | undefined;
     if (siteId) siteIds.push(siteId);
-    else
-      for (const metric of (state.data as SystemsPage | undefined)?.items ?? [])
-        systemIds.push(metric.systemId);
+    // A page still loading will show systems not known yet: everything until they are known.
+    else if (!page) return null;
+    else for (const metric of page.items) systemIds.push(metric.systemId);
   }
   return systemIds.length + siteIds.length > MAX_WATCHED_IDS ? null : { systemIds, siteIds };
 }

@@ -30,12 +30,18 @@ let currentToken: string | null = null;
 let attempt = 0;
 let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
 
-/** What the screens show (null: everything), and the watch message the open socket last got. */
+/**
+ * What the screens show (null: everything), the watch the open socket last got, and the one
+ * waiting to go. A wider watch goes at once (0.5 s after the last), so no update of a system
+ * coming on screen is missed; a narrower one once it has held for 1 s and 1.5 s after the last
+ * (a page loading watches everything until its systems are known). At most 10 a 10 s: the
+ * server closes a socket past that.
+ */
 let watch: LiveWatch = null;
-let watchSent: string | null = null;
+let watchSent: LiveWatch = null;
+let watchSentAt = 0;
+let watchPending: string | null = null;
 let watchTimer: ReturnType<typeof setTimeout> | null = null;
-/** The server closes a socket past 10 messages in 10 s: a changed watch goes after 1.5 s at most once. */
-const WATCH_SPACING_MS = 1500;
 const watchMessage = (data: LiveWatch) => JSON.stringify({ type: "watch", data } satisfies LiveClientMessage);
 
 function setState(patch: Partial<LiveState>): void {
@@ -61,8 +67,9 @@ function open(): void {
     attempt = 0;
     setState({ status: "live" });
     // A new socket watches everything until told otherwise.
-    watchSent = watchMessage(null);
-    sendWatch();
+    watchSent = null;
+    watchPending = null;
+    setLiveWatch(watch);
   };
   // Any arrival dates the data; only messages of the shared union reach the subscribers.
   ws.onmessage = (event: MessageEvent) => {
@@ -87,15 +94,32 @@ function open(): void {
 /** Tells the server which systems the screens show, so the socket carries only their updates. */
 export function setLiveWatch(next: LiveWatch): void {
   watch = next;
-  watchTimer ??= setTimeout(sendWatch, WATCH_SPACING_MS);
-}
-
-function sendWatch(): void {
+  const text = watchMessage(next);
+  if (text === watchPending) return;
+  if (watchTimer) clearTimeout(watchTimer);
   watchTimer = null;
-  const text = watchMessage(watch);
-  if (socket?.readyState !== WebSocket.OPEN || text === watchSent) return;
-  socket.send(text);
-  watchSent = text;
+  watchPending = null;
+  const ws = socket;
+  if (ws?.readyState !== WebSocket.OPEN || text === watchMessage(watchSent)) return;
+  const sent = watchSent;
+  const wider =
+    sent !== null &&
+    (next === null ||
+      next.systemIds.some((id) => !sent.systemIds.includes(id)) ||
+      next.siteIds.some((id) => !sent.siteIds.includes(id)));
+  const wait = wider ? watchSentAt + 500 - Date.now() : Math.max(1000, watchSentAt + 1500 - Date.now());
+  watchPending = text;
+  watchTimer = setTimeout(
+    () => {
+      watchTimer = null;
+      watchPending = null;
+      if (socket !== ws || ws.readyState !== WebSocket.OPEN) return;
+      ws.send(text);
+      watchSent = next;
+      watchSentAt = Date.now();
+    },
+    Math.max(0, wait),
+  );
 }
 
 function scheduleReconnect(): void {
@@ -125,6 +149,7 @@ export function disconnectLive(): void {
   reconnectTimer = null;
   if (watchTimer) clearTimeout(watchTimer);
   watchTimer = null;
+  watchPending = null;
   const ws = socket;
   socket = null;
   if (ws) {
