@@ -7,6 +7,7 @@ import { timezoneAt } from "../../../worker/domain/geo/timezone-at";
 import { refreshIrradiance } from "../../../worker/engines/irradiance";
 import worker from "../../../worker/index";
 import { gunzipText } from "../../../worker/lib/gzip";
+import { insertSystemsInBulk } from "../fleet/fleet-fixtures";
 import { attach, connectProvider, createSite, patchStoreLive, storeOf, storeSql } from "../fleet-helpers";
 import { BASE, call, expectError, expectRejectsBadTokens, expectStatus, registerOwner } from "../helpers";
 
@@ -86,14 +87,7 @@ describe("GET /api/dashboard/metrics", () => {
     const owner = await registerOwner();
     const systemCount = 2 * METRICS_PAGE_SIZE + 345;
     const now = Date.now();
-    await env.DB.prepare(
-      `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, capacity_w, state, timezone,
-         created_at, updated_at)
-       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${systemCount})
-       SELECT ? || '-' || i, ?, 'solis', 'P' || i, 'Plant ' || i, 5000, 'online', 'UTC', ?, ? FROM n`,
-    )
-      .bind(owner.orgId, owner.orgId, now, now)
-      .run();
+    await insertSystemsInBulk(owner.orgId, systemCount, now);
     const pageAt = async (page: number) => {
       const res = await call(`/api/dashboard/metrics?page=${page}`, { token: owner.token });
       expect(res.status).toBe(200);

@@ -21,6 +21,18 @@ export interface SystemSeed {
   inverters?: number;
 }
 
+/** `count` systems of one organisation in D1 in one statement (ids `${orgId}-1` …), for fleet-size tests. */
+export async function insertSystemsInBulk(orgId: string, count: number, now = Date.now()): Promise<void> {
+  await env.DB.prepare(
+    `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, capacity_w, state, timezone,
+       created_at, updated_at)
+     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+     SELECT ? || '-' || i, ?, 'solis', 'P' || i, 'Plant ' || i, 5000, 'online', 'UTC', ?, ? FROM n`,
+  )
+    .bind(count, orgId, orgId, now, now)
+    .run();
+}
+
 /** A system (and its inverters) in D1, as a sync's metadata write leaves it. */
 export async function insertSystem(orgId: string, seed: SystemSeed = {}) {
   const id = crypto.randomUUID();

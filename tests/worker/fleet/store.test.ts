@@ -18,7 +18,7 @@ import {
 import type { FleetStore } from "../../../worker/fleet/store";
 import { gunzipText } from "../../../worker/lib/gzip";
 import { pointTableOf, storedPoints, storeOf, storeSql, sunnyLongitudeNow } from "../fleet-helpers";
-import { insertOrg, insertSystem, point, storePoints } from "./fleet-fixtures";
+import { insertOrg, insertSystem, insertSystemsInBulk, point, storePoints } from "./fleet-fixtures";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -230,14 +230,7 @@ describe("the fleet store of an organisation", () => {
   it("answers a large fleet's read model while rebuilding it after a write, a small one's after rebuilding", async () => {
     const orgId = await insertOrg();
     const now = Date.now();
-    await env.DB.prepare(
-      `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, capacity_w, state, timezone,
-         created_at, updated_at)
-       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${BACKGROUND_REBUILD_FROM_SYSTEMS - 1})
-       SELECT ? || '-' || i, ?, 'solis', 'P' || i, 'Zone ' || i, 5000, 'online', 'UTC', ?, ? FROM n`,
-    )
-      .bind(orgId, orgId, now, now)
-      .run();
+    await insertSystemsInBulk(orgId, BACKGROUND_REBUILD_FROM_SYSTEMS - 1, now);
     const system = await insertSystem(orgId);
     await storePoints(orgId, [point(system, now - 60_000, 900, 900)]);
     const store = storeOf(orgId);
@@ -253,20 +246,16 @@ describe("the fleet store of an organisation", () => {
       key: first.key,
       gzip: null,
     });
-    await runInDurableObject(store, (instance: FleetStore) =>
-      (
-        instance as unknown as { readModels: { rebuilding: Map<string, Promise<void>> } }
-      ).readModels.rebuilding.get("metrics"),
-    );
-    const rebuilt = await store.metricsAnswer(orgId, now + 2, 1, first.key);
-    expect(rebuilt.key).not.toBe(first.key);
-    expect(await powerIn(rebuilt)).toBe(1900);
     const rebuildDone = () =>
       runInDurableObject(store, (instance: FleetStore) =>
         (
           instance as unknown as { readModels: { rebuilding: Map<string, Promise<void>> } }
         ).readModels.rebuilding.get("metrics"),
       );
+    await rebuildDone();
+    const rebuilt = await store.metricsAnswer(orgId, now + 2, 1, first.key);
+    expect(rebuilt.key).not.toBe(first.key);
+    expect(await powerIn(rebuilt)).toBe(1900);
 
     // Past its max age the model is answered as it is once more, and rebuilt behind the answer...
     const agedAt = now + 2 + READ_MODEL_MAX_AGE_MS;
@@ -300,14 +289,7 @@ describe("the fleet store of an organisation", () => {
   it("rebuilds a large fleet's site lists behind the answer when only the weather moved, recounts alerts at once, and rebuilds before answering after a member's edit", async () => {
     const orgId = await insertOrg();
     const now = Date.now();
-    await env.DB.prepare(
-      `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, capacity_w, state, timezone,
-         created_at, updated_at)
-       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${BACKGROUND_REBUILD_FROM_SYSTEMS})
-       SELECT ? || '-' || i, ?, 'solis', 'P' || i, 'Zone ' || i, 5000, 'online', 'UTC', ?, ? FROM n`,
-    )
-      .bind(orgId, orgId, now, now)
-      .run();
+    await insertSystemsInBulk(orgId, BACKGROUND_REBUILD_FROM_SYSTEMS, now);
     const siteId = crypto.randomUUID();
     await env.DB.batch([
       env.DB.prepare(
