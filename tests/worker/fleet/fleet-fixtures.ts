@@ -21,15 +21,23 @@ export interface SystemSeed {
   inverters?: number;
 }
 
-/** `count` systems of one organisation in D1 in one statement (ids `${orgId}-1` …), for fleet-size tests. */
-export async function insertSystemsInBulk(orgId: string, count: number, now = Date.now()): Promise<void> {
+/**
+ * `count` systems of one organisation in D1 in one statement (ids `${orgId}-1` …, named
+ * `${namePrefix}1` …), for fleet-size tests.
+ */
+export async function insertSystemsInBulk(
+  orgId: string,
+  count: number,
+  now = Date.now(),
+  namePrefix = "Plant ",
+): Promise<void> {
   await env.DB.prepare(
     `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, capacity_w, state, timezone,
        created_at, updated_at)
      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-     SELECT ? || '-' || i, ?, 'solis', 'P' || i, 'Plant ' || i, 5000, 'online', 'UTC', ?, ? FROM n`,
+     SELECT ? || '-' || i, ?, 'solis', 'P' || i, ? || i, 5000, 'online', 'UTC', ?, ? FROM n`,
   )
-    .bind(count, orgId, orgId, now, now)
+    .bind(count, orgId, orgId, namePrefix, now, now)
     .run();
 }
 

@@ -230,7 +230,8 @@ describe("the fleet store of an organisation", () => {
   it("answers a large fleet's read model while rebuilding it after a write, a small one's after rebuilding", async () => {
     const orgId = await insertOrg();
     const now = Date.now();
-    await insertSystemsInBulk(orgId, BACKGROUND_REBUILD_FROM_SYSTEMS - 1, now);
+    // Named after the system under test ("Plant …"), so it is on the first page by name.
+    await insertSystemsInBulk(orgId, BACKGROUND_REBUILD_FROM_SYSTEMS - 1, now, "Zone ");
     const system = await insertSystem(orgId);
     await storePoints(orgId, [point(system, now - 60_000, 900, 900)]);
     const store = storeOf(orgId);
@@ -289,7 +290,7 @@ describe("the fleet store of an organisation", () => {
   it("rebuilds a large fleet's site lists behind the answer when only the weather moved, recounts alerts at once, and rebuilds before answering after a member's edit", async () => {
     const orgId = await insertOrg();
     const now = Date.now();
-    await insertSystemsInBulk(orgId, BACKGROUND_REBUILD_FROM_SYSTEMS, now);
+    await insertSystemsInBulk(orgId, BACKGROUND_REBUILD_FROM_SYSTEMS, now, "Zone ");
     const siteId = crypto.randomUUID();
     await env.DB.batch([
       env.DB.prepare(
