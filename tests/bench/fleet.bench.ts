@@ -5,6 +5,7 @@ import type { DashboardSummary, SystemsPage } from "../../schema/api/dashboard";
 import { METRICS_PAGE_SIZE } from "../../schema/api/metrics";
 import { ensureDayTable } from "../../worker/fleet/data/points";
 import { createFleetDb } from "../../worker/fleet/db";
+import { LOSSES_PASS_MS } from "../../worker/fleet/schedule";
 import type { FleetStore } from "../../worker/fleet/store";
 import worker from "../../worker/index";
 import { createDb } from "../../worker/lib/db";
@@ -17,11 +18,12 @@ import { BASE, call, expectStatus, login, registerOwner, type TestUser } from ".
 /**
  * Fleet scale: one organisation of SYSTEMS systems with two inverters each in D1 and in its fleet
  * store, live values, RAW_DAYS of 5-minute readings (system and inverters) for RAW_SYSTEMS of them,
- * and a year of hourly and daily rollups for every system; a week of irradiance at every site.
+ * and a year of hourly and daily rollups for every system; 32 days of irradiance at every site.
  * Reports p50/p95 of the dashboard metrics, the dashboard's summary and a page of its systems
  * list (with the bytes each sends), a 7-day analytics call, the fleet series, storing a
- * sync page of 100 systems, the fan-out to 500 sockets, and /api/health in the same run; the
- * store's bytes and rows per system-day and system-year; D1's size around 1,000 stored pages.
+ * sync page of 100 systems, 30 days of losses accounted and read, the fan-out to 500 sockets, and
+ * /api/health in the same run; the store's bytes and rows per system-day and system-year; D1's
+ * size around 1,000 stored pages.
  * Scale is set by BENCH_SYSTEMS / BENCH_RAW_SYSTEMS (vitest.config.ts).
  */
 const SYSTEMS = inject("benchSystems");
@@ -175,8 +177,8 @@ it(`seeds ${SYSTEMS} systems, ${SYSTEMS * 2} inverters, ${RAW_DAYS} days of read
   )
     .bind(orgId, now, orgId)
     .run();
-  // A week and a day of hourly irradiance at every site's location (what expected energy reads).
-  const firstHour = Math.floor((now - 8 * DAY) / HOUR) * HOUR;
+  // 32 days of hourly irradiance at every site's location (what expected energy and losses read).
+  const firstHour = Math.floor((now - 32 * DAY) / HOUR) * HOUR;
   await env.DB.prepare(
     `INSERT OR REPLACE INTO irradiance_hourly (location_key, hour_start, ghi_wm2)
      WITH RECURSIVE h(t) AS (SELECT ? UNION ALL SELECT t + ${HOUR} FROM h WHERE t + ${HOUR} <= ?)
@@ -403,6 +405,84 @@ it("measures the dashboard's fleet series", async () => {
     `fleet series (${SYSTEMS} systems): p50 ${ms(p50)}, p95 ${ms(p95)} (target < 50 ms) · ${await health()}`,
   );
   report.push(await afterAPage("/api/dashboard/series?tz=Europe/Amsterdam", "series|Europe/Amsterdam"));
+});
+
+it("measures 30 days of losses: accounted on the store's schedule, a site's losses and the fleet ranking", async () => {
+  const orgId = owner.orgId;
+  const store = storeOf(orgId);
+  await expectStatus(
+    await call("/api/organization/tariff", {
+      method: "PUT",
+      token: owner.token,
+      body: { currency: "EUR", pricePerKwh: 0.25 },
+    }),
+    200,
+  );
+  // The schedule's passes (LOSSES_PASS_MS each, the next a second later), the first queueing
+  // every finished day of the window; timed until every queued day is accounted.
+  const now = Date.now();
+  const passes: { ms: number; days: number; rowsRead: number; rowsWritten: number; remaining: number }[] = [];
+  const started = performance.now();
+  for (let queue = true; passes.length < 10_000; queue = false) {
+    const pass = await store.settleLosses(orgId, now, LOSSES_PASS_MS, queue);
+    passes.push({
+      ms: pass.ms,
+      days: pass.daysAccounted,
+      rowsRead: pass.rowsRead,
+      rowsWritten: pass.rowsWritten,
+      remaining: pass.remaining,
+    });
+    if (pass.remaining <= 0 || pass.daysAccounted === 0) break;
+  }
+  const elapsedS = (performance.now() - started) / 1000;
+  const accounted = passes.reduce((sum, pass) => sum + pass.days, 0);
+  const busyS = passes.reduce((sum, pass) => sum + pass.ms, 0) / 1000;
+  const rowsRead = passes.map((pass) => pass.rowsRead);
+  // Systems with raw points come first in key order: the passes over them are what a fleet with
+  // every system's points costs.
+  const rawDays = RAW_SYSTEMS * 31;
+  let covered = 0;
+  const rawPasses = passes.filter((pass) => {
+    const before = covered;
+    covered += pass.days;
+    return before < rawDays;
+  });
+  const rawDaysPerS =
+    rawPasses.reduce((sum, pass) => sum + pass.days, 0) /
+    (rawPasses.reduce((sum, pass) => sum + pass.ms, 0) / 1000);
+  const fullFleetS = (SYSTEMS * 31) / rawDaysPerS;
+  report.push(
+    `losses of ${SYSTEMS} systems' last 31 finished days on the schedule's passes (${LOSSES_PASS_MS / 1000} s each, the next 1 s later): ${accounted} system-days in ${passes.length} passes, ${elapsedS.toFixed(0)} s (${busyS.toFixed(0)} s accounting, ${(busyS + passes.length).toFixed(0)} s on the schedule); a pass p50 ${percentile(
+      passes.map((pass) => pass.days),
+      50,
+    )} system-days, rows read p50 ${percentile(rowsRead, 50)} / max ${Math.max(...rowsRead)}, rows written p50 ${percentile(
+      passes.map((pass) => pass.rowsWritten),
+      50,
+    )}; ${(accounted === 0 ? 0 : passes.reduce((sum, pass) => sum + pass.rowsRead, 0) / accounted).toFixed(0)} rows read per system-day`,
+  );
+  report.push(
+    `  over the ${RAW_SYSTEMS} systems with raw points (${rawPasses.length} passes): ${rawDaysPerS.toFixed(0)} system-days a second of accounting, so ${SYSTEMS} systems × 31 days take ${(fullFleetS / 60).toFixed(1)} min of passes (${((fullFleetS * (LOSSES_PASS_MS + 1000)) / LOSSES_PASS_MS / 60).toFixed(1)} min on the schedule) and one finished day of the whole fleet ${((SYSTEMS / rawDaysPerS) * ((LOSSES_PASS_MS + 1000) / LOSSES_PASS_MS)).toFixed(0)} s`,
+  );
+  expect(passes.at(-1)?.remaining).toBe(0);
+
+  const from = new Date(now - 30 * DAY).toISOString().slice(0, 10);
+  const to = new Date(now - DAY).toISOString().slice(0, 10);
+  const sitePath = `/api/losses?siteId=site-0&from=${from}&to=${to}`;
+  await fetched(sitePath);
+  const site = await timed(30, () => fetched(sitePath));
+  report.push(
+    `GET /api/losses of one site (20 systems, 30 days; ${await answerBytes(sitePath)}): p50 ${ms(site.p50)}, p95 ${ms(site.p95)} (target < 50 ms) · ${await health()}`,
+  );
+  for (const days of [30, 7]) {
+    const path = `/api/losses/ranking?days=${days}`;
+    const firstStart = performance.now();
+    await fetched(path);
+    const first = performance.now() - firstStart;
+    const ranking = await timed(20, () => fetched(path));
+    report.push(
+      `GET /api/losses/ranking?days=${days} (${SITES} sites; ${await answerBytes(path)}): first ${ms(first)}, then p50 ${ms(ranking.p50)}, p95 ${ms(ranking.p95)} (target < 100 ms) · ${await health()}`,
+    );
+  }
 });
 
 /** A SolisCloud page of 100 of the fleet's solis systems (every fourth) with two inverters each, at `time`. */

@@ -5,7 +5,7 @@ import { createDb } from "../lib/db";
 import { deleteMeta, hasSystems, readMeta, writeMeta } from "./data/directory";
 import { queueDayOf, systemZones } from "./data/losses";
 import type { RetentionRun } from "./data/retention";
-import type { FleetDb } from "./db";
+import type { FleetDb, SqlMeter } from "./db";
 import { type LossesPass, runLossesPass } from "./losses";
 import { ownerOf } from "./owner";
 import type { Readings } from "./readings";
@@ -29,9 +29,12 @@ const DAY_MS = 86_400_000;
 const RETENTION_CONTINUE_MS = 1_000;
 const LOSSES_CONTINUE_MS = 1_000;
 /** A pass's share of one alarm: the rest of the work continues in the next. */
-const LOSSES_PASS_MS = 3_000;
+export const LOSSES_PASS_MS = 3_000;
 /** Days a history run filled are accounted this soon after (a run stores many in a row). */
 const LOSSES_AFTER_HISTORY_MS = 60_000;
+
+/** A pass of loss accounting with the rows its statements read and wrote. */
+export type MeteredLossesPass = LossesPass & { rowsRead: number; rowsWritten: number };
 
 const META_RETENTION_CURSOR = "retention_cursor";
 const META_FOLD_CURSOR = "fold_cursor";
@@ -66,6 +69,8 @@ export interface ScheduleParts {
   detect: (orgId: string, now: number) => Promise<DetectionRun | null>;
   /** Something was written: read models rebuild. */
   noteWrite: () => void;
+  /** Counts the rows a pass of loss accounting reads and writes. */
+  meter: SqlMeter;
 }
 
 /**
@@ -191,20 +196,32 @@ export class Schedule {
   }
 
   /**
-   * Accounts every due day now, pass after pass, queueing the finished days first: what the alarm
-   * does over time, at once (tools, tests, the benchmark). Answers the passes' totals.
+   * Accounts every due day now, pass after pass, queueing the finished days first (unless
+   * `queue` is false): what the alarm does over time, at once (tools, tests, the benchmark).
+   * Answers the passes' totals.
    */
-  async settleLosses(now: number, maxMs: number) {
+  async settleLosses(now: number, maxMs: number, queue = true) {
     const started = Date.now();
-    const total = { passes: 0, systems: 0, daysAccounted: 0, daysWaiting: 0, remaining: 0, ms: 0 };
-    let queue = true;
+    const total = {
+      passes: 0,
+      systems: 0,
+      daysAccounted: 0,
+      daysWaiting: 0,
+      remaining: 0,
+      rowsRead: 0,
+      rowsWritten: 0,
+      ms: 0,
+    };
+    let queueFirst = queue;
     while (Date.now() - started < maxMs) {
-      const pass = await this.runLosses(now, maxMs - (Date.now() - started), queue);
-      queue = false;
+      const pass = await this.runLosses(now, maxMs - (Date.now() - started), queueFirst);
+      queueFirst = false;
       if (!pass) break;
       total.passes++;
       total.systems += pass.systems;
       total.daysAccounted += pass.daysAccounted;
+      total.rowsRead += pass.rowsRead;
+      total.rowsWritten += pass.rowsWritten;
       total.daysWaiting = pass.daysWaiting;
       total.remaining = pass.remaining;
       if (pass.remaining <= 0 || pass.daysAccounted === 0) break;
@@ -256,19 +273,22 @@ export class Schedule {
    * One pass of loss accounting at `now` within `maxMs` (worker/fleet/losses.ts): finished days
    * are queued at most hourly. A failure is logged, never thrown (the alarm's other work stands).
    */
-  private async runLosses(now: number, maxMs: number, queue?: boolean): Promise<LossesPass | null> {
+  private async runLosses(now: number, maxMs: number, queue?: boolean): Promise<MeteredLossesPass | null> {
     const { db, storage, env } = this.parts;
     const orgId = ownerOf(db);
     if (orgId === null) return null;
     const queuedAt = Number(readMeta(db, META_LOSSES_QUEUED) ?? 0);
     const queueNow = queue ?? now - queuedAt >= LOSSES_INTERVAL_MS;
     try {
-      const pass = await runLossesPass(
-        { db, d1: createDb(env.DB), orgId, transaction: (work) => storage.transactionSync(work) },
-        systemZones(db),
-        now,
-        { maxMs, queue: queueNow },
+      const measured = await this.parts.meter.measure(() =>
+        runLossesPass(
+          { db, d1: createDb(env.DB), orgId, transaction: (work) => storage.transactionSync(work) },
+          systemZones(db),
+          now,
+          { maxMs, queue: queueNow },
+        ),
       );
+      const pass = { ...measured.value, rowsRead: measured.rowsRead, rowsWritten: measured.rowsWritten };
       if (queueNow) writeMeta(db, META_LOSSES_QUEUED, String(now));
       if (pass.daysAccounted > 0) this.parts.noteWrite();
       return pass;

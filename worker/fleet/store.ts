@@ -19,7 +19,7 @@ import { learnedModels } from "./data/models";
 import { liveValues, tableRowCounts } from "./data/reads";
 import type { RetentionRun } from "./data/retention";
 import type { HistoryDayInput } from "./data/writes";
-import { createFleetDb, type FleetDb, migrateFleetDb } from "./db";
+import { createFleetDb, type FleetDb, migrateFleetDb, SqlMeter } from "./db";
 import { detectInStore } from "./detection";
 import { DirectoryMirror } from "./directory-mirror";
 import { claimOwner } from "./owner";
@@ -79,7 +79,8 @@ export class FleetStore extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    const db = createFleetDb(ctx.storage);
+    const meter = new SqlMeter();
+    const db = createFleetDb(ctx.storage, meter);
     this.db = db;
     void ctx.blockConcurrencyWhile(() => migrateFleetDb(db));
     const noteWrite = () => this.readModels.noteWrite();
@@ -100,6 +101,7 @@ export class FleetStore extends DurableObject<Env> {
       hub: this.hub,
       sizeWatch,
       noteWrite,
+      meter,
       detect: (orgId, now) =>
         detectInStore(
           env,
@@ -333,13 +335,14 @@ export class FleetStore extends DurableObject<Env> {
   // -- losses -----------------------------------------------------------------------------------
 
   /**
-   * Accounts every due day now, pass after pass, queueing the finished days first: what the alarm
-   * does over time, at once (tools, tests, the benchmark). Answers the passes' totals.
+   * Accounts every due day now, pass after pass, queueing the finished days first (unless `queue`
+   * is false): what the alarm does over time, at once (tools, tests, the benchmark). Answers the
+   * passes' totals, with the rows they read and wrote.
    */
-  async settleLosses(orgId: string, now: number, maxMs = 600_000) {
+  async settleLosses(orgId: string, now: number, maxMs = 600_000, queue = true) {
     this.claim(orgId);
     await this.mirror.current(orgId);
-    return this.schedule.settleLosses(now, maxMs);
+    return this.schedule.settleLosses(now, maxMs, queue);
   }
 
   /** What the listed systems' own days taught the expected-power model (calibration, inferred AC limit). */

@@ -102,6 +102,11 @@ async function connectLossesAccount(): Promise<Fleet> {
   }
   const settled = await storeOf(owner.orgId).settleLosses(owner.orgId, Date.now());
   expect(settled.remaining).toBe(0);
+  // What the passes cost, as SQLite counts it: every accounted day read its points (5-minute,
+  // at least a daylight's worth) and wrote its account.
+  expect(settled.daysAccounted).toBeGreaterThanOrEqual(LOSS_PLANTS.length * 30);
+  expect(settled.rowsRead).toBeGreaterThan(settled.daysAccounted * 100);
+  expect(settled.rowsWritten).toBeGreaterThanOrEqual(settled.daysAccounted);
   const rows = await env.DB.prepare("SELECT id, name, site_id FROM monitoring_systems WHERE org_id = ?")
     .bind(owner.orgId)
     .all<{ id: string; name: string; site_id: string }>();
