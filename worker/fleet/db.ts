@@ -44,7 +44,9 @@ export function createFleetDb(storage: DurableObjectStorage, meter?: SqlMeter) {
   if (!meter) return drizzle(storage, { schema: tables });
   // Drizzle's session uses only these two members of the storage.
   const metered = {
-    sql: { exec: (query: string, ...bindings: unknown[]) => meter.track(storage.sql.exec(query, ...bindings)) },
+    sql: {
+      exec: (query: string, ...bindings: unknown[]) => meter.track(storage.sql.exec(query, ...bindings)),
+    },
     transactionSync: <T>(work: () => T): T => storage.transactionSync(work),
   } as unknown as DurableObjectStorage;
   return drizzle(metered, { schema: tables });
