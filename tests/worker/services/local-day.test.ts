@@ -36,6 +36,28 @@ describe("local days in the site's own zone", () => {
     expect(days.map((d) => (d.endMs - d.startMs) / HOUR)).toEqual([24, 25, 24]);
     expect(days[1]?.startMs).toBe(days[0]?.endMs);
   });
+
+  it("answers the days of the local day the instant falls in, asked again across midnight and in other zones", () => {
+    // 21:59 UTC is still 26 October in Amsterdam (UTC+1); 23:00 UTC is the 27th there.
+    const before = lastLocalDays(Date.UTC(2026, 9, 26, 22, 59), "Europe/Amsterdam", 2);
+    expect(before.map((d) => d.date)).toEqual(["2026-10-25", "2026-10-26"]);
+    const after = lastLocalDays(Date.UTC(2026, 9, 26, 23, 0), "Europe/Amsterdam", 2);
+    expect(after.map((d) => d.date)).toEqual(["2026-10-26", "2026-10-27"]);
+    // 13:00 UTC is midnight starting 27 October in Sydney (UTC+11), still the 26th in Amsterdam.
+    expect(lastLocalDays(Date.UTC(2026, 9, 26, 13, 0), "Australia/Sydney", 2).map((d) => d.date)).toEqual([
+      "2026-10-26",
+      "2026-10-27",
+    ]);
+    // Back to the earlier day, and a caller changing its copy changes no later answer.
+    const again = lastLocalDays(Date.UTC(2026, 9, 26, 12), "Europe/Amsterdam", 2);
+    expect(again.map((d) => d.date)).toEqual(["2026-10-25", "2026-10-26"]);
+    again[0] = { date: "changed", startMs: 0, endMs: 0 };
+    (again[1] as { date: string }).date = "changed";
+    expect(lastLocalDays(Date.UTC(2026, 9, 26, 13), "Europe/Amsterdam", 2).map((d) => d.date)).toEqual([
+      "2026-10-25",
+      "2026-10-26",
+    ]);
+  });
 });
 
 describe("the hours of a local day", () => {

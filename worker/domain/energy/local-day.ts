@@ -11,10 +11,17 @@ export interface LocalDay {
   endMs: number;
 }
 
+/** The local day last worked out per zone: most calls ask for the same day again (today's). */
+const latestDays = new Map<string, LocalDay>();
+
 export function localDayOf(at: number, zone: string): LocalDay {
+  const known = latestDays.get(zone);
+  if (known && at >= known.startMs && at < known.endMs) return { ...known };
   const start = DateTime.fromMillis(at, { zone }).startOf("day");
   const end = start.plus({ days: 1 });
-  return { date: start.toISODate() ?? "", startMs: start.toMillis(), endMs: end.toMillis() };
+  const day = { date: start.toISODate() ?? "", startMs: start.toMillis(), endMs: end.toMillis() };
+  latestDays.set(zone, day);
+  return { ...day };
 }
 
 export function localDay(date: string, zone: string): LocalDay {
@@ -36,17 +43,29 @@ export function hourStartsOf(day: LocalDay): number[] {
   return hours;
 }
 
+/**
+ * The days last worked out per zone and count: they depend only on which local day `at` falls in,
+ * and a history plan asks for the same zone's days once per plant (20,000 plants, a dozen zones).
+ */
+const recentDays = new Map<string, readonly LocalDay[]>();
+
 /** The last `count` local days ending with the one containing `at`, oldest first. */
 export function lastLocalDays(at: number, zone: string, count: number): LocalDay[] {
-  const today = DateTime.fromMillis(at, { zone }).startOf("day");
-  return Array.from({ length: count }, (_, i) => {
-    const start = today.minus({ days: count - 1 - i });
+  const key = `${zone}|${count}`;
+  const known = recentDays.get(key);
+  const today = known?.at(-1);
+  if (known && today && at >= today.startMs && at < today.endMs) return known.map((day) => ({ ...day }));
+  const start = DateTime.fromMillis(at, { zone }).startOf("day");
+  const days = Array.from({ length: count }, (_, i) => {
+    const dayStart = start.minus({ days: count - 1 - i });
     return {
-      date: start.toISODate() ?? "",
-      startMs: start.toMillis(),
-      endMs: start.plus({ days: 1 }).toMillis(),
+      date: dayStart.toISODate() ?? "",
+      startMs: dayStart.toMillis(),
+      endMs: dayStart.plus({ days: 1 }).toMillis(),
     };
   });
+  if (count > 0) recentDays.set(key, days);
+  return days.map((day) => ({ ...day }));
 }
 
 /**

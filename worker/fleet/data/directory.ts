@@ -1,5 +1,6 @@
-import { eq, sql } from "drizzle-orm";
-import { fleetInverters, fleetMeta, fleetSystems } from "../../../schema/fleet-tables";
+import { sql } from "drizzle-orm";
+import { fleetInverters, type fleetMeta, fleetSystems } from "../../../schema/fleet-tables";
+import type { SqlRow } from "../../../schema/sql-row";
 import type { FleetDb } from "../db";
 import type { DirectoryEntry } from "../types";
 
@@ -71,9 +72,11 @@ export function replaceDirectory(db: FleetDb, entries: DirectoryEntry[]): void {
   }
 }
 
+/** One value of the store's `meta` table (read on every call: a plain statement, not the query builder's). */
 export function readMeta(db: FleetDb, key: string): string | null {
   return (
-    db.select({ value: fleetMeta.value }).from(fleetMeta).where(eq(fleetMeta.key, key)).get()?.value ?? null
+    db.get<Pick<SqlRow<typeof fleetMeta>, "value">>(sql`SELECT value FROM meta WHERE key = ${key}`)?.value ??
+    null
   );
 }
 
