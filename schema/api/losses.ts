@@ -96,14 +96,27 @@ export const lossesAnswerSchema = z.object({
 });
 export type LossesAnswer = z.infer<typeof lossesAnswerSchema>;
 
+/** Sites per page of the ranking unless `pageSize` says otherwise: a fleet of up to 1,000 sites is one page. */
+export const LOSS_RANKING_PAGE_SIZE = 1_000;
+
 export const lossRankingQuerySchema = z.strictObject({
   days: z.enum(["7", "30"]).default("7").transform(Number),
+  /** 1-based; a page past the last has no sites. */
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(LOSS_RANKING_PAGE_SIZE).default(LOSS_RANKING_PAGE_SIZE),
 });
 export type LossRankingQuery = z.infer<typeof lossRankingQuerySchema>;
 
 export const lossRankingAnswerSchema = z.object({
   currency: z.enum(currencyCodes).nullable(),
-  /** Every site with an account in its last `days` finished days, by lost value (lost energy without a price), worst first. */
+  /** Sites ranked in all pages (also in `X-Total-Count`, with `Link` headers to the other pages). */
+  total: z.number().int(),
+  page: z.number().int(),
+  pageCount: z.number().int(),
+  /**
+   * One page of the sites with an account in their last `days` finished days, by lost value (lost
+   * energy without a price), worst first.
+   */
   sites: z.array(
     z.object({
       siteId: z.string(),

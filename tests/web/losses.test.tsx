@@ -183,6 +183,9 @@ describe("a site's Losses tab", () => {
 describe("the fleet's Losses page", () => {
   const ranking: LossRanking = {
     currency: "USD",
+    total: 3,
+    page: 1,
+    pageCount: 1,
     sites: [
       { siteId: "site-2", name: "Depot", lostValue: 1234.5, lostKwh: 8230, mainCause: "downtime" },
       { siteId: "site-1", name: "Warehouse Roof", lostValue: 98.76, lostKwh: 658.4, mainCause: "clipping" },
@@ -211,12 +214,50 @@ describe("the fleet's Losses page", () => {
       "/app/sites/site-2?tab=losses",
     );
     expect(calls.filter((call) => call.path === "/api/losses/ranking").map((call) => call.url)).toEqual([
-      "/api/losses/ranking?days=30",
+      "/api/losses/ranking?days=30&page=1&pageSize=50",
     ]);
     await user.click(screen.getByRole("tab", { name: "7 days" }));
     await screen.findByRole("table", { name: "Sites by lost value over the last 7 days" });
     await waitFor(() => expect(screen.queryByRole("link", { name: "Depot" })).not.toBeInTheDocument());
-    expect(calls.some((call) => call.url === "/api/losses/ranking?days=7")).toBe(true);
+    expect(calls.some((call) => call.url === "/api/losses/ranking?days=7&page=1&pageSize=50")).toBe(true);
+  });
+
+  it("pages through a large fleet's ranking, numbering on from the page before", async () => {
+    const profile = makeProfile();
+    storeSession(profile);
+    const site = (rank: number) => ({
+      siteId: `site-${rank}`,
+      name: `Site ${rank}`,
+      lostValue: 1000 - rank,
+      lostKwh: 5000 - rank,
+      mainCause: "downtime" as const,
+    });
+    const { calls } = mockApi({
+      ...signedInApi(profile),
+      "GET /api/losses/ranking": ({ url }) => {
+        const page = Number(new URL(url, "http://localhost").searchParams.get("page"));
+        const first = (page - 1) * 50 + 1;
+        return {
+          body: {
+            currency: "USD",
+            total: 60,
+            page,
+            pageCount: 2,
+            sites: Array.from({ length: page === 1 ? 50 : 10 }, (_, i) => site(first + i)),
+          },
+        };
+      },
+    });
+    const { user } = renderApp("/app/losses");
+    const table = await screen.findByRole("table", { name: "Sites by lost value over the last 30 days" });
+    expect(within(table).getAllByRole("row")).toHaveLength(51);
+    expect(screen.getByText("Page 1 of 2")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    await waitFor(() => expect(screen.getByRole("link", { name: "Site 51" })).toBeInTheDocument());
+    const rows = within(screen.getByRole("table")).getAllByRole("row").slice(1);
+    expect(rows).toHaveLength(10);
+    expect(rows[0]).toHaveTextContent(/^51Site 51/);
+    expect(calls.map((call) => call.url)).toContain("/api/losses/ranking?days=30&page=2&pageSize=50");
   });
 
   it("is in the menu, and says so when nothing was lost", async () => {
@@ -224,7 +265,7 @@ describe("the fleet's Losses page", () => {
     storeSession(profile);
     mockApi({
       ...signedInApi(profile),
-      "GET /api/losses/ranking": { body: { currency: "EUR", sites: [] } },
+      "GET /api/losses/ranking": { body: { currency: "EUR", total: 0, page: 1, pageCount: 1, sites: [] } },
     });
     const { user } = renderApp("/app/dashboard");
     await user.click(await screen.findByRole("link", { name: "Losses" }));

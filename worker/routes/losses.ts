@@ -6,6 +6,8 @@ import {
   lossRankingQuerySchema,
 } from "../../schema/api/losses";
 import { type AppEnv, userContext } from "../hono-env";
+import { jsonAnswer, jsonText } from "../lib/gzip";
+import { pageLinks } from "../lib/page-links";
 import { responds } from "../lib/responds";
 import { validate } from "../lib/validate";
 import { requireAuth } from "../middleware/auth";
@@ -24,12 +26,19 @@ export const lossesRoutes = new Hono<AppEnv>()
         const csv = lossesCsv(answer, query);
         return c.body(csv.body, 200, csv.headers);
       }
-      return c.json(answer, 200);
+      return jsonAnswer(c.req.header("Accept-Encoding"), { json: jsonText(answer) });
     },
   )
   .get(
     "/ranking",
     responds("LossRanking", lossRankingAnswerSchema),
     validate("query", lossRankingQuerySchema),
-    async (c) => c.json(await lossRanking(userContext(c), c.req.valid("query").days), 200),
+    async (c) => {
+      const answer = await lossRanking(userContext(c), c.req.valid("query"));
+      return jsonAnswer(
+        c.req.header("Accept-Encoding"),
+        { json: jsonText(answer) },
+        pageLinks(c.req.url, answer),
+      );
+    },
   );

@@ -4,6 +4,7 @@ import type {
   LossesByCategory,
   LossesQuery,
   LossRankingAnswer,
+  LossRankingQuery,
 } from "../../schema/api/losses";
 import type { CurrencyCode } from "../../schema/currencies";
 import { lossCategories } from "../../schema/loss-categories";
@@ -18,6 +19,7 @@ import type { FleetStore } from "../fleet/store";
 import { csvHeaders, toCsv } from "../lib/csv";
 import { notFound } from "../lib/errors";
 import { fleetStoreOf } from "../lib/fleet-store";
+import { pageCountOf } from "../lib/paged-answer";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
 
@@ -176,7 +178,10 @@ export function lossesCsv(answer: LossesAnswer, query: LossesQuery) {
  * Every site by what it lost over its last `days` finished plant-local days (each site on its
  * own clock), worst first: lost value, or lost energy where nothing has a price.
  */
-export async function lossRanking(ctx: UserContext, days: number): Promise<LossRankingAnswer> {
+export async function lossRanking(
+  ctx: UserContext,
+  { days, page, pageSize }: LossRankingQuery,
+): Promise<LossRankingAnswer> {
   const org = authorizeOrgAction(ctx, "org:read");
   const orgId = org.user.orgId;
   // The days of every zone lie within a day of UTC's: price changes in that span cut the periods.
@@ -221,5 +226,12 @@ export async function lossRanking(ctx: UserContext, days: number): Promise<LossR
       b.lostKwh - a.lostKwh ||
       a.name.localeCompare(b.name),
   );
-  return { currency, sites: ranked };
+  const start = (page - 1) * pageSize;
+  return {
+    currency,
+    total: ranked.length,
+    page,
+    pageCount: pageCountOf(ranked.length, pageSize),
+    sites: ranked.slice(start, start + pageSize),
+  };
 }

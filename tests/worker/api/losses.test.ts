@@ -287,6 +287,19 @@ describe("losses of the sandbox's losses account", () => {
     expect(causeOf("clipping")).toBe("clipping");
     expect(causeOf("inverter")).toBe("partialOutage");
     expect(causeOf("soiling")).toBe("soiling");
+    expect(ranking).toMatchObject({ total: LOSS_PLANTS.length, page: 1, pageCount: 1 });
+
+    // A page at a time: the same order, the count and the other pages in the headers.
+    const paged: LossRankingAnswer["sites"] = [];
+    for (let page = 1; page <= 3; page++) {
+      const res = await call(`/api/losses/ranking?days=30&pageSize=2&page=${page}`, { token: owner.token });
+      expect(res.headers.get("X-Total-Count")).toBe(String(LOSS_PLANTS.length));
+      if (page === 1) expect(res.headers.get("Link")).toContain('pageSize=2&page=2>; rel="next"');
+      const answer = lossRankingAnswerSchema.parse(await expectStatus<LossRankingAnswer>(res, 200));
+      expect(answer).toMatchObject({ total: LOSS_PLANTS.length, page, pageCount: 3 });
+      paged.push(...answer.sites);
+    }
+    expect(paged).toEqual(ranking.sites);
   });
 
   it("answers a system's and a portfolio's losses, and the days as CSV", async () => {
@@ -342,11 +355,13 @@ describe("losses of the sandbox's losses account", () => {
     ]) {
       await expectCode(await call(`/api/losses?${query}`, { token: owner.token }), 400, "validation_failed");
     }
-    await expectCode(
-      await call("/api/losses/ranking?days=14", { token: owner.token }),
-      400,
-      "validation_failed",
-    );
+    for (const query of ["days=14", "days=30&pageSize=0", "days=30&pageSize=1001", "days=30&page=0"]) {
+      await expectCode(
+        await call(`/api/losses/ranking?${query}`, { token: owner.token }),
+        400,
+        "validation_failed",
+      );
+    }
     const stranger = await registerOwner();
     await expectCode(
       await call(`/api/losses?siteId=${site}&from=${from}&to=${today}`, { token: stranger.token }),

@@ -41,7 +41,7 @@ export const lossKeys = {
   all: ["losses"] as const,
   report: (scope: LossScope, range: DateRange) =>
     [...lossKeys.all, "report", scopeParams(scope), range] as const,
-  ranking: (days: RankingDays) => [...lossKeys.all, "ranking", days] as const,
+  ranking: (days: RankingDays, page: number) => [...lossKeys.all, "ranking", days, page] as const,
 };
 
 export const lossesQueryOptions = (scope: LossScope, range: DateRange) =>
@@ -50,8 +50,12 @@ export const lossesQueryOptions = (scope: LossScope, range: DateRange) =>
     queryFn: ({ signal }) => api.get("/losses", { query: lossesQuery(scope, range), signal }),
   });
 
-export const lossRankingQueryOptions = (days: RankingDays) =>
+/** Sites on a page of the Losses screen's ranking. */
+export const RANKING_PAGE_SIZE = 50;
+
+export const lossRankingQueryOptions = (days: RankingDays, page: number) =>
   queryOptions({
-    queryKey: lossKeys.ranking(days),
-    queryFn: ({ signal }) => api.get("/losses/ranking", { query: { days }, signal }),
+    queryKey: lossKeys.ranking(days, page),
+    queryFn: ({ signal }) =>
+      api.get("/losses/ranking", { query: { days, page, pageSize: RANKING_PAGE_SIZE }, signal }),
   });

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { can } from "../../../schema/roles";
 import { useCurrentProfile } from "../../components/profile-context";
+import { Pager } from "../../components/site-lists/list-controls";
 import { NoOrganisation } from "../../components/sites/no-organisation";
 import { EmptyState } from "../../components/ui/empty-state";
 import { ErrorState } from "../../components/ui/error-state";
@@ -13,20 +14,36 @@ import { PageHeader } from "../../components/ui/page-header";
 import { Spinner } from "../../components/ui/spinner";
 import { formatCount, formatKwh, localeFor } from "../../lib/format";
 import { formatMoney } from "../../lib/format-money";
+import { useFleetListsStrings } from "../../lib/i18n/fleet-lists";
 import { useLossesStrings } from "../../lib/i18n/losses";
 import { actorFromProfile } from "../../lib/permissions";
-import { lossRankingQueryOptions, type RankingDays, rankingDays } from "../../lib/queries/losses";
+import {
+  lossRankingQueryOptions,
+  RANKING_PAGE_SIZE,
+  type RankingDays,
+  rankingDays,
+} from "../../lib/queries/losses";
 
-/** The fleet's losses: every site ranked worst-first by what it lost over 7 or 30 days, with its main cause. */
+/**
+ * The fleet's losses: the sites ranked worst-first by what they lost over 7 or 30 days, with their
+ * main cause, a page at a time.
+ */
 export function LossesPage() {
-  const [days, onDaysChange] = useState<RankingDays>(30);
+  const [days, setDays] = useState<RankingDays>(30);
+  const [page, setPage] = useState(1);
+  const onDaysChange = (next: RankingDays) => {
+    setDays(next);
+    setPage(1);
+  };
   useLossesStrings();
+  // The pager's words.
+  useFleetListsStrings();
   const { t, i18n } = useTranslation();
   const locale = localeFor(i18n.language);
   const actor = actorFromProfile(useCurrentProfile());
   const canRead = can(actor, "org:read");
   const query = useQuery({
-    ...lossRankingQueryOptions(days),
+    ...lossRankingQueryOptions(days, page),
     enabled: canRead,
     placeholderData: keepPreviousData,
   });
@@ -76,7 +93,8 @@ export function LossesPage() {
       </>
     );
   }
-  const { currency, sites } = query.data;
+  const { currency, sites, pageCount } = query.data;
+  const firstRank = (page - 1) * RANKING_PAGE_SIZE + 1;
   const lost = sites.filter((site) => site.lostKwh > 0 || (site.lostValue ?? 0) > 0);
   return (
     <>
@@ -84,7 +102,7 @@ export function LossesPage() {
       {currency === null && lost.length > 0 ? (
         <Callout title={t("losses.noPrice")} color="amber" icon={RiErrorWarningLine} className="mb-6" />
       ) : null}
-      {lost.length === 0 ? (
+      {lost.length === 0 && page === 1 ? (
         <EmptyState
           icon={RiCheckboxCircleLine}
           title={t("losses.ranking.emptyTitle")}
@@ -116,7 +134,7 @@ export function LossesPage() {
             <tbody className="divide-y divide-tremor-border">
               {lost.map((site, index) => (
                 <tr key={site.siteId} className="hover:bg-tremor-background-muted">
-                  <td className="px-4 py-2.5 tabular-nums">{formatCount(index + 1, locale)}</td>
+                  <td className="px-4 py-2.5 tabular-nums">{formatCount(firstRank + index, locale)}</td>
                   <th scope="row" className="px-4 py-2.5 text-left font-medium">
                     <Link
                       to="/app/sites/$siteId"
@@ -140,6 +158,7 @@ export function LossesPage() {
           </table>
         </Card>
       )}
+      <Pager page={page} pageCount={pageCount} onPage={setPage} />
     </>
   );
 }
