@@ -451,6 +451,12 @@ it("measures 30 days of losses: accounted on the store's schedule, a site's loss
     rawPasses.reduce((sum, pass) => sum + pass.days, 0) /
     (rawPasses.reduce((sum, pass) => sum + pass.ms, 0) / 1000);
   const fullFleetS = (SYSTEMS * 31) / rawDaysPerS;
+  const rawRowsPerDay =
+    rawPasses.reduce((sum, pass) => sum + pass.rowsRead, 0) /
+    rawPasses.reduce((sum, pass) => sum + pass.days, 0);
+  const rawWrittenPerDay =
+    rawPasses.reduce((sum, pass) => sum + pass.rowsWritten, 0) /
+    rawPasses.reduce((sum, pass) => sum + pass.days, 0);
   report.push(
     `losses of ${SYSTEMS} systems' last 31 finished days on the schedule's passes (${LOSSES_PASS_MS / 1000} s each, the next 1 s later): ${accounted} system-days in ${passes.length} passes, ${elapsedS.toFixed(0)} s (${busyS.toFixed(0)} s accounting, ${(busyS + passes.length).toFixed(0)} s on the schedule); a pass p50 ${percentile(
       passes.map((pass) => pass.days),
@@ -461,7 +467,7 @@ it("measures 30 days of losses: accounted on the store's schedule, a site's loss
     )}; ${(accounted === 0 ? 0 : passes.reduce((sum, pass) => sum + pass.rowsRead, 0) / accounted).toFixed(0)} rows read per system-day`,
   );
   report.push(
-    `  over the ${RAW_SYSTEMS} systems with raw points (${rawPasses.length} passes): ${rawDaysPerS.toFixed(0)} system-days a second of accounting, so ${SYSTEMS} systems × 31 days take ${(fullFleetS / 60).toFixed(1)} min of passes (${((fullFleetS * (LOSSES_PASS_MS + 1000)) / LOSSES_PASS_MS / 60).toFixed(1)} min on the schedule) and one finished day of the whole fleet ${((SYSTEMS / rawDaysPerS) * ((LOSSES_PASS_MS + 1000) / LOSSES_PASS_MS)).toFixed(0)} s`,
+    `  over the ${RAW_SYSTEMS} systems with raw points (${rawPasses.length} passes): ${rawRowsPerDay.toFixed(0)} rows read and ${rawWrittenPerDay.toFixed(1)} written per system-day, ${rawDaysPerS.toFixed(0)} system-days a second of accounting, so ${SYSTEMS} systems × 31 days take ${(fullFleetS / 60).toFixed(1)} min of passes (${((fullFleetS * (LOSSES_PASS_MS + 1000)) / LOSSES_PASS_MS / 60).toFixed(1)} min on the schedule) and one finished day of the whole fleet ${((SYSTEMS / rawDaysPerS) * ((LOSSES_PASS_MS + 1000) / LOSSES_PASS_MS)).toFixed(0)} s`,
   );
   expect(passes.at(-1)?.remaining).toBe(0);
 
