@@ -12,6 +12,7 @@ import {
   applyLiveMessage,
   mergeLiveUpdate,
   resetLiveSeen,
+  TOTALS_READ_INTERVAL_MS,
   useLiveCacheSync,
   watchOfScreens,
 } from "../../web/lib/live-cache";
@@ -152,6 +153,36 @@ const sitePage = (items: DashboardMetric[]): SystemsPage => ({
   page: 1,
   pageSize: 200,
   total: items.length,
+});
+
+describe("reading the totals again after live messages", () => {
+  it("reads them at once, then at most once an interval however many pages a sync stores", () => {
+    vi.useFakeTimers();
+    try {
+      const queryClient = testQueryClient();
+      const invalidated = () => queryClient.getQueryState(dashboardKeys.summary())?.isInvalidated;
+      queryClient.setQueryData(dashboardKeys.summary(), makeSummary());
+      applyLiveMessage(queryClient, { type: "systems_updated", data: { count: 100 } });
+      expect(invalidated()).toBe(true);
+      // The read came back; a large fleet's next pages follow within seconds: no read for them.
+      queryClient.setQueryData(dashboardKeys.summary(), makeSummary());
+      for (let page = 0; page < 9; page++) {
+        vi.advanceTimersByTime(1_000);
+        applyLiveMessage(queryClient, { type: "systems_updated", data: { count: 100 } });
+        applyLiveMessage(queryClient, {
+          type: "realtime_update",
+          data: makeLiveUpdate({ systemId: "sys-1" }),
+        });
+      }
+      expect(invalidated()).toBe(false);
+      // An interval after the last read, the next page's message reads them again.
+      vi.advanceTimersByTime(TOTALS_READ_INTERVAL_MS - 9_000);
+      applyLiveMessage(queryClient, { type: "systems_updated", data: { count: 100 } });
+      expect(invalidated()).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe("SystemLiveRow", () => {

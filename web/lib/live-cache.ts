@@ -82,9 +82,20 @@ function applySystemUpdate(queryClient: QueryClient, update: LiveSystemUpdate): 
   readTotalsAgain(queryClient);
 }
 
+/**
+ * The totals and the pages' order are read again at most this often after live messages (the
+ * dashboard's polling reads them between): a large fleet's sync stores a page every second or
+ * two, and each would have every open screen read them again. Shown systems are patched at once.
+ */
+export const TOTALS_READ_INTERVAL_MS = 10_000;
+const totalsReadAt = new WeakMap<QueryClient, number>();
+
 /** The fleet's totals and the pages' order come from the API: read them again after new values. */
 function readTotalsAgain(queryClient: QueryClient): void {
-  // A sync page's updates arrive together: a read already under way is not restarted for each.
+  const now = Date.now();
+  if (now - (totalsReadAt.get(queryClient) ?? Number.NEGATIVE_INFINITY) < TOTALS_READ_INTERVAL_MS) return;
+  totalsReadAt.set(queryClient, now);
+  // A read already under way is not restarted.
   void queryClient.invalidateQueries({ queryKey: dashboardKeys.summary() }, { cancelRefetch: false });
   void queryClient.invalidateQueries({ queryKey: dashboardKeys.systemPages() }, { cancelRefetch: false });
 }
