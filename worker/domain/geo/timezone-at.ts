@@ -1,11 +1,11 @@
 import tzlookup from "@photostructure/tz-lookup";
-import { IANAZone } from "luxon";
+import { isKnownZone } from "./known-zone";
 
 /** The IANA zone at the coordinates (tz-lookup's boundary data); UTC if it names none luxon knows. */
 export function timezoneAt(latitude: number, longitude: number): string {
   try {
     const zone = tzlookup(latitude, longitude);
-    return IANAZone.isValidZone(zone) ? zone : "UTC";
+    return isKnownZone(zone) ? zone : "UTC";
   } catch {
     return "UTC";
   }

@@ -1,4 +1,5 @@
-import { DateTime, IANAZone } from "luxon";
+import { DateTime } from "luxon";
+import { isKnownZone } from "../../domain/geo/known-zone";
 import { ProviderError } from "../errors";
 import type { AlertSeverity, KnownInverter, NormalisedAlarm } from "../types";
 import type { FroniusChannel, FroniusDevice, FroniusMessage, FroniusPvSystem } from "./schemas";
@@ -41,7 +42,7 @@ export const exactEnergyWh = (value: FroniusChannel | undefined) => unrounded(va
 /** The system's IANA zone (either casing), or null when missing or unknown to the runtime. */
 export function systemZone(system: FroniusPvSystem): string | null {
   const zone = system.timeZone ?? system.timezone;
-  return zone && IANAZone.isValidZone(zone) ? zone : null;
+  return zone && isKnownZone(zone) ? zone : null;
 }
 
 /** ISO-8601 times; flowdata asked with timezone=zulu ends in Z. A time without an offset is read as UTC. */

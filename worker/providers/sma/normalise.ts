@@ -1,5 +1,6 @@
-import { DateTime, IANAZone } from "luxon";
+import { DateTime } from "luxon";
 import { STALE_AFTER_MS } from "../../domain/fleet-rules";
+import { isKnownZone } from "../../domain/geo/known-zone";
 import { ProviderError } from "../errors";
 import { inverterFollowingPlant } from "../known";
 import type { KnownInverter, KnownSystem, NormalisedInverter, NormalisedSystem, SystemState } from "../types";
@@ -16,7 +17,7 @@ export const BUCKET_MINUTES: Record<string, number> = {
 const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
 
 export function assertKnownZone(zone: string, plantId: string): void {
-  if (!IANAZone.isValidZone(zone)) {
+  if (!isKnownZone(zone)) {
     throw new ProviderError("malformed", `SMA plant ${plantId} has an unknown time zone "${zone}"`);
   }
 }
