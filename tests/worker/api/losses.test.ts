@@ -102,10 +102,10 @@ async function connectLossesAccount(): Promise<Fleet> {
   }
   const settled = await storeOf(owner.orgId).settleLosses(owner.orgId, Date.now());
   expect(settled.remaining).toBe(0);
-  // What the passes cost, as SQLite counts it: every accounted day read its points (5-minute,
-  // at least a daylight's worth) and wrote its account.
-  expect(settled.daysAccounted).toBeGreaterThanOrEqual(LOSS_PLANTS.length * 30);
-  expect(settled.rowsRead).toBeGreaterThan(settled.daysAccounted * 100);
+  // What the passes cost, as SQLite counts it: queueing reads the directory, and every accounted
+  // day read its points (5-minute, at least a daylight's worth) and wrote its account. (The
+  // store's alarm may have accounted some days already, a minute after history stored them.)
+  expect(settled.rowsRead).toBeGreaterThan(settled.daysAccounted * 100 + LOSS_PLANTS.length);
   expect(settled.rowsWritten).toBeGreaterThanOrEqual(settled.daysAccounted);
   const rows = await env.DB.prepare("SELECT id, name, site_id FROM monitoring_systems WHERE org_id = ?")
     .bind(owner.orgId)
