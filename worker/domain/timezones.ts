@@ -1,3 +1,4 @@
+import { IANAZone } from "luxon";
 import type { Timezone } from "../../schema/api/preferences";
 
 /**
@@ -41,6 +42,22 @@ let zoneSet: Set<string> | undefined;
 export function isKnownTimezone(zone: string): boolean {
   zoneSet ??= new Set([...zoneNames(), ...Intl.supportedValuesOf("timeZone")]);
   return zoneSet.has(zone);
+}
+
+/**
+ * Zone names the runtime can compute with, found so far. Wider than the listed ones (a vendor may
+ * send `Etc/GMT-3` or a link name) and checked by building an Intl formatter, which a listing
+ * would do once per plant (20,000 for the largest accounts, a dozen distinct zones); only valid
+ * names are kept, so the set stays within the zone database whatever a vendor or a form sends.
+ */
+const computableZones = new Set<string>();
+
+/** Whether the runtime can compute dates in the IANA zone `zone` (a vendor's or a form's). */
+export function isComputableZone(zone: string): boolean {
+  if (computableZones.has(zone)) return true;
+  const valid = IANAZone.isValidZone(zone);
+  if (valid) computableZones.add(zone);
+  return valid;
 }
 
 /** "UTC+05:30" for the zone's offset at `at` (offsets change with DST). */

@@ -1,11 +1,11 @@
 import tzlookup from "@photostructure/tz-lookup";
-import { isKnownZone } from "./known-zone";
+import { isComputableZone } from "../timezones";
 
 /** The IANA zone at the coordinates (tz-lookup's boundary data); UTC if it names none luxon knows. */
 export function timezoneAt(latitude: number, longitude: number): string {
   try {
     const zone = tzlookup(latitude, longitude);
-    return isKnownZone(zone) ? zone : "UTC";
+    return isComputableZone(zone) ? zone : "UTC";
   } catch {
     return "UTC";
   }

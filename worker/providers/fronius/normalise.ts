@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { isKnownZone } from "../../domain/geo/known-zone";
+import { isComputableZone } from "../../domain/timezones";
 import { ProviderError } from "../errors";
 import type { AlertSeverity, KnownInverter, NormalisedAlarm } from "../types";
 import type { FroniusChannel, FroniusDevice, FroniusMessage, FroniusPvSystem } from "./schemas";
@@ -42,7 +42,7 @@ export const exactEnergyWh = (value: FroniusChannel | undefined) => unrounded(va
 /** The system's IANA zone (either casing), or null when missing or unknown to the runtime. */
 export function systemZone(system: FroniusPvSystem): string | null {
   const zone = system.timeZone ?? system.timezone;
-  return zone && isKnownZone(zone) ? zone : null;
+  return zone && isComputableZone(zone) ? zone : null;
 }
 
 /** ISO-8601 times; flowdata asked with timezone=zulu ends in Z. A time without an offset is read as UTC. */

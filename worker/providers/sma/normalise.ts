@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import { STALE_AFTER_MS } from "../../domain/fleet-rules";
-import { isKnownZone } from "../../domain/geo/known-zone";
+import { isComputableZone } from "../../domain/timezones";
 import { ProviderError } from "../errors";
 import { inverterFollowingPlant } from "../known";
 import type { KnownInverter, KnownSystem, NormalisedInverter, NormalisedSystem, SystemState } from "../types";
@@ -17,7 +17,7 @@ export const BUCKET_MINUTES: Record<string, number> = {
 const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
 
 export function assertKnownZone(zone: string, plantId: string): void {
-  if (!isKnownZone(zone)) {
+  if (!isComputableZone(zone)) {
     throw new ProviderError("malformed", `SMA plant ${plantId} has an unknown time zone "${zone}"`);
   }
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { CredentialField } from "../../../schema/api/providers";
-import { isKnownZone } from "../../domain/geo/known-zone";
+import { isComputableZone } from "../../domain/timezones";
 
 export interface SolaxTokenCredentials {
   apiType: "token";
@@ -131,7 +131,7 @@ export const solaxCredentialsSchema: z.ZodType<SolaxCredentials> = formSchema.tr
     if (wifiSns.length > MAX_DONGLES) {
       return fail("wifiSns", `At most ${MAX_DONGLES} dongles per token (SolaX allows 10 calls a minute)`);
     }
-    if (form.timezone && !isKnownZone(form.timezone)) {
+    if (form.timezone && !isComputableZone(form.timezone)) {
       return fail("timezone", `"${form.timezone}" is not an IANA time zone such as Europe/Amsterdam`);
     }
     return { apiType: "token", tokenId: form.tokenId, wifiSns, timezone: form.timezone || null };
