@@ -13,7 +13,15 @@ import type { NormalisedSystem } from "../../worker/providers/types";
 import { MAX_SOCKETS_PER_SESSION } from "../../worker/realtime/socket-session";
 import { storeSystemsPage } from "../../worker/sync/fleet-pages";
 import { storeOf } from "../worker/fleet-helpers";
-import { BASE, call, expectStatus, login, registerOwner, type TestUser } from "../worker/helpers";
+import {
+  BASE,
+  call,
+  expectStatus,
+  login,
+  putOrgTariff,
+  registerOwner,
+  type TestUser,
+} from "../worker/helpers";
 
 /**
  * Fleet scale: one organisation of SYSTEMS systems with two inverters each in D1 and in its fleet
@@ -469,14 +477,7 @@ it("measures the dashboard's fleet series", async () => {
 it("measures 30 days of losses: accounted on the store's schedule, a site's losses and the fleet ranking", async () => {
   const orgId = owner.orgId;
   const store = storeOf(orgId);
-  await expectStatus(
-    await call("/api/organization/tariff", {
-      method: "PUT",
-      token: owner.token,
-      body: { currency: "EUR", pricePerKwh: 0.25 },
-    }),
-    200,
-  );
+  await expectStatus(await putOrgTariff(owner, { currency: "EUR", pricePerKwh: 0.25 }), 200);
   // The schedule's passes (LOSSES_PASS_MS each, the next a second later), the first queueing
   // every finished day of the window; timed until every queued day is accounted.
   const now = Date.now();

@@ -101,6 +101,10 @@ export interface Route {
 
 export const routeName = (route: Route) => `${route.method} ${route.path}`;
 
+/** PUT /api/organization/tariff as `actor`: the organisation's default price of energy. */
+export const putOrgTariff = (actor: Pick<TestUser, "token">, body: unknown) =>
+  call("/api/organization/tariff", { method: "PUT", token: actor.token, body });
+
 /**
  * Signs up through the API. The owner's address counts as verified (as if they had followed the
  * mailed link) unless `verified: false`: the link itself is tested in email-verification.test.ts.

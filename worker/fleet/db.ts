@@ -33,7 +33,8 @@ export class SqlMeter {
       }
       return { value, rowsRead, rowsWritten };
     } finally {
-      outer?.push(...cursors);
+      // A pass runs thousands of statements: appended one by one, not spread as arguments.
+      if (outer) for (const cursor of cursors) outer.push(cursor);
       this.cursors = outer;
     }
   }

@@ -17,7 +17,7 @@ import { localBudget } from "../../../worker/providers/budget";
 import { froniusAdapter } from "../../../worker/providers/fronius";
 import { backfillConnection } from "../../../worker/sync/history-backfill";
 import { availableSystems, storeOf } from "../fleet-helpers";
-import { call, expectError, expectStatus, registerOwner, type TestUser } from "../helpers";
+import { call, expectError, expectStatus, putOrgTariff, registerOwner, type TestUser } from "../helpers";
 
 /*
  * Losses through the real runtime, on the real clock: the sandbox's losses account is connected,
@@ -218,10 +218,7 @@ describe("losses of the sandbox's losses account", () => {
       { currency: "EUR", pricePerKwh: 0.25 },
       { currency: "EUR", pricePerKwh: 0.4, validFrom: change },
     ]) {
-      await expectStatus(
-        await call("/api/organization/tariff", { method: "PUT", token: owner.token, body }),
-        200,
-      );
+      await expectStatus(await putOrgTariff(owner, body), 200);
     }
     const clippingSite = sites.get("clipping") ?? "";
     await expectStatus(

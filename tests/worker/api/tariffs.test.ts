@@ -11,6 +11,7 @@ import {
   entriesFor,
   expectError,
   expectStatus,
+  putOrgTariff,
   type TestOrg,
   type TestUser,
 } from "../helpers";
@@ -24,8 +25,6 @@ const putSiteTariff = (actor: TestUser, siteId: string, body: unknown) =>
   call(`/api/sites/${siteId}/tariff`, { method: "PUT", token: actor.token, body });
 const siteTariffs = async (actor: TestUser, siteId: string) =>
   expectStatus<SiteTariffs>(await call(`/api/sites/${siteId}/tariffs`, { token: actor.token }), 200);
-const putOrgTariff = (actor: TestUser, body: unknown) =>
-  call("/api/organization/tariff", { method: "PUT", token: actor.token, body });
 
 /** Every stored price row of an organisation, to show a refused request changed none. */
 async function storedPrices(orgId: string) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatMailEnergy, formatMailMoney, formatMailPercent } from "../../../worker/mail/messages";
 import { storeSql } from "../fleet-helpers";
-import { call, expectStatus, registerOwner } from "../helpers";
+import { call, expectStatus, putOrgTariff, registerOwner } from "../helpers";
 import { caughtMailTo } from "../mail-helpers";
 import { runMailAt, seedSite, setPreferences } from "./fixtures";
 
@@ -78,14 +78,7 @@ describe("the monthly report's losses", { timeout: 120_000 }, () => {
     const north = await seedSite(owner.orgId, "North");
     const south = await seedSite(owner.orgId, "South");
     // €0.20 by default; South's own €0.30 from 16 June, so its 15 June keeps €0.20.
-    await expectStatus(
-      await call("/api/organization/tariff", {
-        method: "PUT",
-        token: owner.token,
-        body: { currency: "EUR", pricePerKwh: 0.2 },
-      }),
-      200,
-    );
+    await expectStatus(await putOrgTariff(owner, { currency: "EUR", pricePerKwh: 0.2 }), 200);
     await expectStatus(
       await call(`/api/sites/${south.siteId}/tariff`, {
         method: "PUT",
