@@ -66,6 +66,11 @@ export const liveMessageSchema = z.discriminatedUnion("type", [
    * totals and order again. A socket that watches everything gets the updates instead.
    */
   z.object({ type: z.literal("systems_updated"), data: z.object({ count: z.number() }) }),
+  /**
+   * A watch was applied: the ids the socket now watches (null: everything). Only this answer says
+   * so, because the runtime may hand a socket's messages over out of the order they were sent.
+   */
+  z.object({ type: z.literal("watching"), data: z.object({ count: z.number().nullable() }) }),
   /** A message the socket sent was not understood; nothing changed. */
   z.object({
     type: z.literal("error"),

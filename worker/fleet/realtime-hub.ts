@@ -100,6 +100,13 @@ export class RealtimeHub {
     const attachment = ws.deserializeAttachment() as SocketAttachment;
     ws.serializeAttachment({ ...attachment, watch: stored } satisfies SocketAttachment);
     this.filters.set(ws, watchFilterOf(stored));
+    const watch = parsed.data.data;
+    ws.send(
+      JSON.stringify({
+        type: "watching",
+        data: { count: watch ? watch.systemIds.length + watch.siteIds.length : null },
+      } satisfies LiveMessage),
+    );
   }
 
   close(ws: WebSocket, code: number, reason: string): void {
