@@ -436,6 +436,8 @@ export const alerts = sqliteTable(
     ),
     // Serves retention's window of the alerts resolved longest ago.
     index("alerts_resolved_at_idx").on(t.resolvedAt),
+    // Finds a system's alerts (its removal's cascade, the search text of a renamed system or site).
+    index("alerts_system_idx").on(t.systemId),
   ],
 );
 

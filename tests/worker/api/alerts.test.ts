@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createSandbox } from "../../../sandbox/app";
 import { createDb } from "../../../worker/lib/db";
 import { syncConnection } from "../../../worker/sync/sync-connection";
-import { connectProvider } from "../fleet-helpers";
+import { attach, connectProvider, createSite } from "../fleet-helpers";
 import {
   addMember,
   call,
@@ -80,6 +80,73 @@ describe("GET /api/alerts", () => {
     await expectStatus(await call("/api/alerts?severity=bad", { token: owner.token }), 400);
     await expectStatus(await call("/api/alerts?extra=1", { token: owner.token }), 400);
     await expectRejectsBadTokens({ method: "GET", path: "/api/alerts" }, owner);
+  });
+});
+
+describe("GET /api/alerts?q=", () => {
+  const titles = async (user: TestUser, q: string) =>
+    (await list(user, `?q=${encodeURIComponent(q)}`)).map((alert) => alert.title).sort();
+
+  it("finds alerts by title, system, site, vendor id and device, and follows renames and removals", async () => {
+    const owner = await registerOwner();
+    const [system, other] = await connectProvider(owner, "solis");
+    if (!system || !other) throw new Error("the sandbox account lists three plants");
+    const site = await createSite(owner, { name: "Keizersgracht Rooftop" });
+    await attach(owner, site.id, system.id);
+    // Only this test's alerts (connecting brought the vendor's alarms).
+    await env.DB.prepare("DELETE FROM alerts WHERE org_id = ?").bind(owner.orgId).run();
+    const insert = (title: string, systemId: string | null, deviceSerial: string | null) =>
+      env.DB.prepare(
+        "INSERT INTO alerts (id, org_id, system_id, device_serial, title, message, severity, created_at) VALUES (?, ?, ?, ?, ?, ?, 'warning', ?)",
+      )
+        .bind(crypto.randomUUID(), owner.orgId, systemId, deviceSerial, title, "-", Date.now())
+        .run();
+    await insert("Inverter offline", system.id, "SN-7731-A");
+    await insert("Grid overvoltage", other.id, null);
+    await insert('Fan "B" stopped', null, null);
+    // Another organisation's alert with the same words never matches.
+    const stranger = await registerOwner("Stranger");
+    await env.DB.prepare(
+      "INSERT INTO alerts (id, org_id, title, message, severity, created_at) VALUES (?, ?, 'Inverter offline', '-', 'info', ?)",
+    )
+      .bind(crypto.randomUUID(), stranger.orgId, Date.now())
+      .run();
+
+    expect(await titles(owner, "INVERTER off")).toEqual(["Inverter offline"]);
+    expect(await titles(owner, system.name)).toEqual(["Inverter offline"]);
+    expect(await titles(owner, "keizersgracht")).toEqual(["Inverter offline"]);
+    expect(await titles(owner, system.providerId)).toEqual(["Inverter offline"]);
+    expect(await titles(owner, "7731")).toEqual(["Inverter offline"]);
+    expect(await titles(owner, '"B"')).toEqual(['Fan "B" stopped']);
+    // Shorter than the index's trigrams: still found, by reading every alert.
+    expect(await titles(owner, "ov")).toEqual(["Grid overvoltage"]);
+    // A match never spans two fields (the title's end and the site's start).
+    expect(await titles(owner, "offlinekeizers")).toEqual([]);
+    const total = await call("/api/alerts?q=offline&pageSize=10", { token: owner.token });
+    expect(total.headers.get("X-Total-Count")).toBe("1");
+
+    // The vendor renames the plant (as a sync stores it) and a member renames the site.
+    await env.DB.prepare("UPDATE monitoring_systems SET name = ? WHERE id = ?")
+      .bind("Haven Roof Nine", system.id)
+      .run();
+    await expectStatus(
+      await call(`/api/sites/${site.id}`, {
+        method: "PATCH",
+        token: owner.token,
+        body: { name: "Prinsengracht Depot" },
+      }),
+      200,
+    );
+    expect(await titles(owner, "haven roof")).toEqual(["Inverter offline"]);
+    expect(await titles(owner, "prinsengracht")).toEqual(["Inverter offline"]);
+    expect(await titles(owner, "keizersgracht")).toEqual([]);
+    expect(await titles(owner, system.name)).toEqual([]);
+
+    await env.DB.prepare("DELETE FROM alerts WHERE org_id = ? AND title = ?")
+      .bind(owner.orgId, "Grid overvoltage")
+      .run();
+    expect(await titles(owner, "overvoltage")).toEqual([]);
+    expect(await titles(stranger, "inverter off")).toEqual(["Inverter offline"]);
   });
 });
 
