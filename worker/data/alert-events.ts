@@ -35,16 +35,21 @@ export const insertAlertEvent = (db: Db, event: NewAlertEvent) =>
       event.at,
     );
 
-/** The history of the listed alerts, oldest first; served by alert_events_alert_created_idx. */
+/**
+ * The history of the alerts `alertIdsSql` selects, oldest first (served by
+ * alert_events_alert_created_idx); binds the organisation, then what `alertIdsSql` binds.
+ */
+export const alertEventsOfSql = (alertIdsSql: string) =>
+  `SELECT e.alert_id, e.kind, e.actor_id, u.full_name AS actor_name, e.rule, e.note, e.facts, e.created_at
+   FROM alert_events e LEFT JOIN users u ON u.id = e.actor_id
+   WHERE e.org_id = ? AND e.alert_id IN (${alertIdsSql})
+   ORDER BY e.alert_id, e.created_at, e.rowid`;
+
+/** The history of the listed alerts, oldest first. */
 export async function listAlertEvents(db: Db, orgId: string, alertIds: string[]): Promise<AlertEventRow[]> {
   if (alertIds.length === 0) return [];
   const rows = await db.$client
-    .prepare(
-      `SELECT e.alert_id, e.kind, e.actor_id, u.full_name AS actor_name, e.rule, e.note, e.facts, e.created_at
-       FROM alert_events e LEFT JOIN users u ON u.id = e.actor_id
-       WHERE e.org_id = ? AND e.alert_id IN (SELECT value FROM json_each(?))
-       ORDER BY e.alert_id, e.created_at, e.rowid`,
-    )
+    .prepare(alertEventsOfSql("SELECT value FROM json_each(?)"))
     .bind(orgId, JSON.stringify(alertIds))
     .all<AlertEventRow>();
   return rows.results;

@@ -2,6 +2,7 @@ import type { AlertsQuery } from "../../schema/api/alerts";
 import type { Nullable, SqlRow } from "../../schema/sql-row";
 import type { alerts, monitoringSystems, sites } from "../../schema/tables";
 import type { Db } from "../lib/db";
+import { type AlertEventRow, alertEventsOfSql } from "./alert-events";
 
 type AlertColumns = SqlRow<typeof alerts>;
 type SystemColumns = Nullable<SqlRow<typeof monitoringSystems>>;
@@ -105,23 +106,15 @@ function filterConditions(orgId: string, query: AlertFilters) {
   return { conditions, params };
 }
 
-/** How many alerts the filters match (the list's X-Total-Count). */
-export async function countAlerts(db: Db, orgId: string, query: AlertFilters): Promise<number> {
-  const { conditions, params } = filterConditions(orgId, query);
-  const row = await db.$client
-    .prepare(
-      `SELECT count(*) AS n FROM alerts a
-       LEFT JOIN monitoring_systems ms ON ms.id = a.system_id AND ms.org_id = a.org_id
-       LEFT JOIN sites s ON s.id = ms.site_id AND s.org_id = a.org_id
-       WHERE ${conditions.join(" AND ")}`,
-    )
-    .bind(...params)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
+function countSql(conditions: string[]) {
+  return `SELECT count(*) AS n FROM alerts a
+    LEFT JOIN monitoring_systems ms ON ms.id = a.system_id AND ms.org_id = a.org_id
+    LEFT JOIN sites s ON s.id = ms.site_id AND s.org_id = a.org_id
+    WHERE ${conditions.join(" AND ")}`;
 }
 
-export async function listAlerts(
-  db: Db,
+/** The list's statement: `limit` rows in its order, after `after` (keyset) or `offset` rows. */
+function listStatement(
   orgId: string,
   query: AlertFilters,
   page: { limit: number; after?: AlertCursor | null; offset?: number },
@@ -141,13 +134,48 @@ export async function listAlerts(
     }
     params.push(after.createdAt, after.createdAt, after.id);
   }
+  return {
+    sql: `${SELECT_WITH_NAMES} WHERE ${conditions.join(" AND ")} ORDER BY ${byLoss ? "coalesce(a.lost_energy_wh, -1) DESC, " : ""}a.created_at DESC, a.id LIMIT ? OFFSET ?`,
+    params: [...params, page.limit, page.offset ?? 0],
+  };
+}
+
+export async function listAlerts(
+  db: Db,
+  orgId: string,
+  query: AlertFilters,
+  page: { limit: number; after?: AlertCursor | null; offset?: number },
+) {
+  const list = listStatement(orgId, query, page);
   const rows = await db.$client
-    .prepare(
-      `${SELECT_WITH_NAMES} WHERE ${conditions.join(" AND ")} ORDER BY ${byLoss ? "coalesce(a.lost_energy_wh, -1) DESC, " : ""}a.created_at DESC, a.id LIMIT ? OFFSET ?`,
-    )
-    .bind(...params, page.limit, page.offset ?? 0)
+    .prepare(list.sql)
+    .bind(...list.params)
     .all<AlertRowWithNames>();
   return rows.results;
+}
+
+/**
+ * A page of the list (`limit` rows after `offset`), how many alerts the filters match and the
+ * page's history, in one call to D1 (a call costs more than these small statements).
+ */
+export async function readAlertsPage(
+  db: Db,
+  orgId: string,
+  query: AlertFilters,
+  page: { limit: number; offset: number },
+): Promise<{ rows: AlertRowWithNames[]; total: number; events: AlertEventRow[] }> {
+  const list = listStatement(orgId, query, page);
+  const filters = filterConditions(orgId, query);
+  const [rows, count, events] = await db.$client.batch([
+    db.$client.prepare(list.sql).bind(...list.params),
+    db.$client.prepare(countSql(filters.conditions)).bind(...filters.params),
+    db.$client.prepare(alertEventsOfSql(`SELECT id FROM (${list.sql})`)).bind(orgId, ...list.params),
+  ]);
+  return {
+    rows: (rows?.results ?? []) as AlertRowWithNames[],
+    total: Number((count?.results[0] as { n: number } | undefined)?.n ?? 0),
+    events: (events?.results ?? []) as AlertEventRow[],
+  };
 }
 
 export async function findAlert(db: Db, orgId: string, alertId: string) {

@@ -12,10 +12,10 @@ import {
   type AlertCursor,
   type AlertRowWithNames,
   alertCursorOf,
-  countAlerts,
   countOpenAlerts,
   findAlert,
   listAlerts,
+  readAlertsPage,
   setAlertAcknowledged,
   setAlertAssignee,
   setAlertResolved,
@@ -88,15 +88,7 @@ const toAlert = (row: AlertRowWithNames, events: AlertEventRow[], prices: Tariff
   })),
 });
 
-async function withHistory(org: OrgContext, rows: AlertRowWithNames[]): Promise<Alert[]> {
-  const [events, prices] = await Promise.all([
-    listAlertEvents(
-      org.db,
-      org.user.orgId,
-      rows.map((r) => r.id),
-    ),
-    loadTariffBook(org.db, org.user.orgId),
-  ]);
+function alertsWithHistory(rows: AlertRowWithNames[], events: AlertEventRow[], prices: TariffBook): Alert[] {
   const byAlert = new Map<string, AlertEventRow[]>();
   for (const event of events) {
     const list = byAlert.get(event.alert_id) ?? [];
@@ -106,6 +98,18 @@ async function withHistory(org: OrgContext, rows: AlertRowWithNames[]): Promise<
   return rows.map((row) => toAlert(row, byAlert.get(row.id) ?? [], prices));
 }
 
+async function withHistory(org: OrgContext, rows: AlertRowWithNames[]): Promise<Alert[]> {
+  const [events, prices] = await Promise.all([
+    listAlertEvents(
+      org.db,
+      org.user.orgId,
+      rows.map((r) => r.id),
+    ),
+    loadTariffBook(org.db, org.user.orgId),
+  ]);
+  return alertsWithHistory(rows, events, prices);
+}
+
 /** A page of alerts with their history: `pageSize` of them (`limit` unless given) after the pages before. */
 export async function getAlerts(
   ctx: UserContext,
@@ -113,12 +117,12 @@ export async function getAlerts(
 ): Promise<{ items: Alert[]; page: number; pageCount: number; total: number }> {
   const org = authorizeOrgAction(ctx, "org:read");
   const pageSize = query.pageSize ?? query.limit;
-  const [rows, total] = await Promise.all([
-    listAlerts(org.db, org.user.orgId, query, { limit: pageSize, offset: (query.page - 1) * pageSize }),
-    countAlerts(org.db, org.user.orgId, query),
+  const [{ rows, total, events }, prices] = await Promise.all([
+    readAlertsPage(org.db, org.user.orgId, query, { limit: pageSize, offset: (query.page - 1) * pageSize }),
+    loadTariffBook(org.db, org.user.orgId),
   ]);
   return {
-    items: await withHistory(org, rows),
+    items: alertsWithHistory(rows, events, prices),
     page: query.page,
     pageCount: Math.max(1, Math.ceil(total / pageSize)),
     total,
