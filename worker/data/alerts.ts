@@ -61,11 +61,6 @@ export const alertCursorOf = (row: AlertRowWithNames): AlertCursor => ({
   lostEnergyWh: row.lost_energy_wh ?? -1,
 });
 
-/**
- * Newest first (or most energy lost first), `limit` rows after `after` (keyset pagination: each
- * page is read by the index from where the last ended, never by skipping rows); served by
- * alerts_org_resolved_created_idx.
- */
 /** Searches of at least this many characters use the trigram index; shorter ones read every alert. */
 const SEARCH_INDEX_MIN_CHARS = 3;
 
@@ -92,28 +87,38 @@ function filterConditions(orgId: string, query: AlertFilters) {
     conditions.push("ms.site_id = ?");
     params.push(query.siteId);
   }
-  if (query.q && [...query.q].length >= SEARCH_INDEX_MIN_CHARS) {
+  const search = query.q ?? "";
+  const indexedSearch = [...search].length >= SEARCH_INDEX_MIN_CHARS;
+  if (indexedSearch) {
     // The trigram index (migration 0031) finds the alerts whose text holds the search: the search
     // as one quoted phrase, so nothing the user typed is read as query syntax.
     conditions.push("a.rowid IN (SELECT rowid FROM alerts_search WHERE alerts_search MATCH ?)");
-    params.push(`"${query.q.replaceAll('"', '""')}"`);
-  } else if (query.q) {
+    params.push(`"${search.replaceAll('"', '""')}"`);
+  } else if (search) {
     // Shorter than a trigram: instr over lower-cased text (no LIKE wildcards to escape).
     conditions.push(`instr(lower(a.title || char(10) || coalesce(ms.name, '') || char(10) || coalesce(s.name, '')
       || char(10) || coalesce(ms.provider_system_id, '') || char(10) || coalesce(a.device_serial, '')), ?) > 0`);
-    params.push(query.q.toLowerCase());
+    params.push(search.toLowerCase());
   }
-  return { conditions, params };
+  // The provider, site and short-search filters read the alert's system or site.
+  const readsNames = Boolean(query.provider || query.siteId || (search && !indexedSearch));
+  return { conditions, params, readsNames };
 }
 
-function countSql(conditions: string[]) {
-  return `SELECT count(*) AS n FROM alerts a
-    LEFT JOIN monitoring_systems ms ON ms.id = a.system_id AND ms.org_id = a.org_id
-    LEFT JOIN sites s ON s.id = ms.site_id AND s.org_id = a.org_id
-    WHERE ${conditions.join(" AND ")}`;
+/** The count of the matching alerts; joined to their systems and sites only when a filter reads them. */
+function countSql({ conditions, readsNames }: ReturnType<typeof filterConditions>) {
+  const joins = readsNames
+    ? `LEFT JOIN monitoring_systems ms ON ms.id = a.system_id AND ms.org_id = a.org_id
+       LEFT JOIN sites s ON s.id = ms.site_id AND s.org_id = a.org_id`
+    : "";
+  return `SELECT count(*) AS n FROM alerts a ${joins} WHERE ${conditions.join(" AND ")}`;
 }
 
-/** The list's statement: `limit` rows in its order, after `after` (keyset) or `offset` rows. */
+/**
+ * The list's statement: newest first (or most energy lost first), `limit` rows after `after`
+ * (keyset: read by the index from where the last page ended, never by skipping rows) or after
+ * `offset` rows; served by alerts_org_resolved_created_idx and alerts_org_resolved_loss_idx.
+ */
 function listStatement(
   orgId: string,
   query: AlertFilters,
@@ -168,7 +173,7 @@ export async function readAlertsPage(
   const filters = filterConditions(orgId, query);
   const [rows, count, events] = await db.$client.batch([
     db.$client.prepare(list.sql).bind(...list.params),
-    db.$client.prepare(countSql(filters.conditions)).bind(...filters.params),
+    db.$client.prepare(countSql(filters)).bind(...filters.params),
     db.$client.prepare(alertEventsOfSql(`SELECT id FROM (${list.sql})`)).bind(orgId, ...list.params),
   ]);
   return {

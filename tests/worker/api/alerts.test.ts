@@ -122,8 +122,14 @@ describe("GET /api/alerts?q=", () => {
     expect(await titles(owner, "ov")).toEqual(["Grid overvoltage"]);
     // A match never spans two fields (the title's end and the site's start).
     expect(await titles(owner, "offlinekeizers")).toEqual([]);
-    const total = await call("/api/alerts?q=offline&pageSize=10", { token: owner.token });
-    expect(total.headers.get("X-Total-Count")).toBe("1");
+    // The total counts what the filters match, those on the alert's system and site among them.
+    const totalOf = async (query: string) =>
+      (await call(`/api/alerts?${query}&pageSize=1`, { token: owner.token })).headers.get("X-Total-Count");
+    expect(await totalOf("q=offline")).toBe("1");
+    expect(await totalOf("provider=solis")).toBe("2");
+    expect(await totalOf(`siteId=${site.id}`)).toBe("1");
+    expect(await totalOf("provider=solis&q=ov")).toBe("1");
+    expect(await totalOf("state=open")).toBe("3");
 
     // The vendor renames the plant (as a sync stores it) and a member renames the site.
     await env.DB.prepare("UPDATE monitoring_systems SET name = ? WHERE id = ?")
