@@ -163,7 +163,11 @@ function alarmStatements(db: Db, scope: SyncScope, alarms: NormalisedAlarm[] | n
         message = excluded.message,
         severity = excluded.severity,
         resolved = CASE WHEN excluded.resolved THEN 1 ELSE resolved END,
-        resolved_at = CASE WHEN excluded.resolved AND resolved = 0 THEN excluded.resolved_at ELSE resolved_at END`,
+        resolved_at = CASE WHEN excluded.resolved AND resolved = 0 THEN excluded.resolved_at ELSE resolved_at END
+      -- An alarm the vendor reports again unchanged writes nothing (each cycle reports every active one).
+      WHERE (excluded.system_id IS NOT NULL AND alerts.system_id IS NOT excluded.system_id)
+        OR alerts.message IS NOT excluded.message OR alerts.severity IS NOT excluded.severity
+        OR (excluded.resolved AND alerts.resolved = 0)`,
       scope.orgId,
       scope.provider,
       JSON.stringify(chunk),

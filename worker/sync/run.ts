@@ -82,6 +82,16 @@ export async function startRun(
   return { status: "started", runId };
 }
 
+/** The run's invocation counters with this invocation in them, when a unit knows when it began. */
+function invocationCounted(deps: SyncDeps, run: SyncRunRow) {
+  if (deps.invokedAt === undefined) return {};
+  // Wall-clock time, as driveRun counts it (a test's clock may be virtual).
+  return {
+    invocations: run.invocations + 1,
+    longestInvocationMs: Math.max(run.longestInvocationMs, Date.now() - deps.invokedAt),
+  };
+}
+
 /** How long a unit that made way waits before it is tried again. */
 export const YIELD_DELAY_SECONDS = 30;
 
@@ -101,8 +111,9 @@ export async function driveRun(
   const enqueue = deps.enqueue ?? ((m, options) => deps.env.SYNC_QUEUE.send(m, options));
   let next = unit;
   let outcome: UnitOutcome = "continue";
+  const unitDeps = { ...deps, invokedAt };
   while (outcome === "continue") {
-    outcome = await step(deps, runId, next);
+    outcome = await step(unitDeps, runId, next);
     if (outcome === "yield") {
       await enqueue({ kind, runId, unit: next }, { delaySeconds: YIELD_DELAY_SECONDS });
       break;
@@ -118,7 +129,13 @@ export async function driveRun(
     }
   }
   const run = await findSyncRunById(deps.db, runId);
-  if (!run || outcome === "stale") return run;
+  // A run that ended well in this invocation counted it in its last commit.
+  if (
+    !run ||
+    outcome === "stale" ||
+    (outcome === "finished" && run.status === "success" && kind === "snapshot")
+  )
+    return run;
   const invocationMs = Date.now() - invokedAt;
   await updateSyncRun(deps.db, runId, {
     invocations: run.invocations + 1,
@@ -141,6 +158,18 @@ export const nextCycleAt = (startedAt: number, cadenceMs: number) =>
   Math.floor(startedAt / 60_000) * 60_000 + cadenceMs;
 
 /**
+ * Whether run `runId` still holds the connection's lease, renewed when less than half of it is
+ * left: a unit right after the run's start or a recent renewal writes nothing to D1 for it (a
+ * steady cycle is one unit, and every D1 row written is paid for).
+ */
+async function keepLease(deps: SyncDeps, connection: ProviderConnectionRow, runId: string): Promise<boolean> {
+  const now = deps.now();
+  const leftMs = (connection.leaseUntil ?? 0) - now;
+  if (connection.leaseRunId === runId && leftMs > SYNC_LEASE_MS / 2) return true;
+  return renewLease(deps.db, connection.id, runId, now + SYNC_LEASE_MS);
+}
+
+/**
  * One unit: renew the lease, read the page at the run's cursor, store it, commit the cursor. A
  * message whose unit is not the run's next one (a redelivery after the unit committed, a resend
  * by maintenance) changes nothing.
@@ -150,7 +179,7 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
   const run = await findSyncRunById(db, runId);
   if (run?.status !== "running" || run.unitSeq !== unit) return "stale";
   const connection = await findConnectionById(db, run.connectionId);
-  if (!connection || !(await renewLease(db, connection.id, runId, deps.now() + SYNC_LEASE_MS))) {
+  if (!connection || !(await keepLease(deps, connection, runId))) {
     // Another run holds the connection now (this one stood still past its lease).
     await updateSyncRun(db, runId, {
       status: "failed",
@@ -200,7 +229,9 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
       readingsCount: run.readingsCount + systems.filter((s) => s.dataTime !== null).length,
       providerCalls: run.providerCalls + http.calls,
       progressAt: storedAt,
-      ...(finished ? { status: "success" as const, finishedAt: storedAt } : {}),
+      ...(finished
+        ? { status: "success" as const, finishedAt: storedAt, ...invocationCounted(deps, run) }
+        : {}),
     });
     // Another delivery of this unit committed first: its data is the same, and it goes on.
     if (!committed) return "stale";

@@ -19,6 +19,8 @@ export interface SyncDeps {
   enqueue?: (message: SyncMessage, options?: { delaySeconds?: number }) => Promise<unknown>;
   /** Aborted when this invocation must hand its unit in flight to the queue (a user's request past its answer). */
   signal?: AbortSignal;
+  /** When the invocation working on the run began (epoch ms); its last unit counts the invocation. */
+  invokedAt?: number;
 }
 
 /**

@@ -1,0 +1,83 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createSandbox } from "../../../sandbox/app";
+import { dispatchDueSyncs } from "../../../worker/cron/dispatch-syncs";
+import type { Env, SyncMessage } from "../../../worker/env";
+import { createDb } from "../../../worker/lib/db";
+import { consumeSyncMessage } from "../../../worker/sync/queue-consumer";
+import { syncConnection } from "../../../worker/sync/sync-connection";
+import { meteredD1 } from "../d1-meter";
+import { connectProvider } from "../fleet-helpers";
+import { registerOwner } from "../helpers";
+
+/** D1 rows one steady cycle may write: the dispatch's claim, the lease, the run's row and its end. */
+const MAX_D1_ROWS_PER_STEADY_CYCLE = 20;
+
+/**
+ * One scheduled cycle of the organisation's connection at `now` as the cron and the queue run it,
+ * against the sandbox on the same clock, D1 metered.
+ */
+async function steadyCycle(orgId: string, now: number) {
+  const sandbox = createSandbox({ now: () => now });
+  await env.DB.prepare("UPDATE provider_connections SET next_sync_at = ? WHERE org_id = ?")
+    .bind(now - 1_000, orgId)
+    .run();
+  const { db, meter } = meteredD1();
+  const messages: SyncMessage[] = [];
+  const queue = {
+    send: async (body: SyncMessage) => void messages.push(body),
+    sendBatch: async (batch: Iterable<MessageSendRequest<SyncMessage>>) => {
+      for (const message of batch) messages.push(message.body);
+    },
+  } as unknown as Queue<SyncMessage>;
+  const meteredEnv: Env = { ...env, DB: db, SYNC_QUEUE: queue };
+  expect((await dispatchDueSyncs({ env: meteredEnv, now })).queued).toBe(1);
+  const deps = {
+    db: createDb(db),
+    env: meteredEnv,
+    now: () => now,
+    fetch: async (request: Request) => sandbox.fetch(request),
+  };
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i];
+    if (message) await consumeSyncMessage(deps, message);
+  }
+  const run = await env.DB.prepare(
+    "SELECT status, reads_lists, trigger, invocations FROM sync_runs WHERE org_id = ? AND trigger = 'cron' ORDER BY started_at DESC LIMIT 1",
+  )
+    .bind(orgId)
+    .first();
+  return { meter, run };
+}
+
+describe("D1 rows written by a scheduled cycle", () => {
+  it(`writes at most ${MAX_D1_ROWS_PER_STEADY_CYCLE} D1 rows a steady cycle, the vendor's unchanged alarms none`, async () => {
+    const owner = await registerOwner();
+    await connectProvider(owner, "solis");
+    // 11:22 in Amsterdam on a day the sandbox faults plants: the vendor reports alarms, and every
+    // cycle reports them again. A sync at that time stores them and reads the lists.
+    const at = Date.UTC(2024, 5, 20, 9, 22, 30);
+    const sandbox = createSandbox({ now: () => at });
+    const connection = await env.DB.prepare("SELECT id FROM provider_connections WHERE org_id = ?")
+      .bind(owner.orgId)
+      .first<{ id: string }>();
+    const deps = { db: createDb(env.DB), env, now: () => at, fetch: async (r: Request) => sandbox.fetch(r) };
+    expect((await syncConnection(deps, connection?.id ?? "", "manual")).status).toBe("success");
+    const alarms = await env.DB.prepare(
+      "SELECT count(*) AS n FROM alerts WHERE org_id = ? AND provider_alarm_id IS NOT NULL",
+    )
+      .bind(owner.orgId)
+      .first<{ n: number }>();
+    expect(alarms?.n).toBeGreaterThan(0);
+    for (const cycle of [1, 2]) {
+      const { meter, run } = await steadyCycle(owner.orgId, at + cycle * 300_000);
+      console.log(
+        `steady cycle ${cycle} (3 plants, one page): ${meter.rowsWritten} D1 rows written in ${meter.roundTrips} calls`,
+        JSON.stringify(Object.fromEntries([...meter.bySql].filter(([, rows]) => rows > 0))),
+      );
+      expect(run).toEqual({ status: "success", reads_lists: 0, trigger: "cron", invocations: 1 });
+      expect(meter.bySql.get("INSERT INTO alerts") ?? 0).toBe(0);
+      expect(meter.rowsWritten).toBeLessThanOrEqual(MAX_D1_ROWS_PER_STEADY_CYCLE);
+    }
+  });
+});
