@@ -8,7 +8,7 @@ export interface D1Meter {
   bySql: Map<string, number>;
 }
 
-const statementName = (sql: string) => sql.trim().replace(/\s+/g, " ").split(" ").slice(0, 3).join(" ");
+const statementName = (sql: string) => sql.trim().replace(/\s+/g, " ").split(" ").slice(0, 12).join(" ");
 
 /**
  * `env.DB` behind a meter: every statement run alone or in a batch adds the rows D1 reports it
