@@ -5,6 +5,7 @@ import { dispatchDueSyncs } from "../../../worker/cron/dispatch-syncs";
 import type { Env, SyncMessage } from "../../../worker/env";
 import { nextCycleAt } from "../../../worker/sync/run";
 import { SYNC_INTERVAL_MS } from "../../../worker/sync/schedule";
+import { meteredD1 } from "../d1-meter";
 
 const FLEET_CONNECTIONS = 10_000;
 /** The cron's ticks fall on whole five minutes. */
@@ -22,9 +23,6 @@ interface SentStart {
 function recordingEnv() {
   const sent: SentStart[] = [];
   const counts = {
-    d1Statements: 0,
-    d1Ms: 0,
-    d1RoundTrips: 0,
     queueCalls: 0,
     largestCallMessages: 0,
     largestCallBytes: 0,
@@ -52,51 +50,9 @@ function recordingEnv() {
       return { metadata: { metrics: { backlogCount: sent.length, backlogBytes: 0 } } };
     },
   };
-  const timed = async <T>(call: Promise<T>): Promise<T> => {
-    const calledAtMs = Date.now();
-    try {
-      return await call;
-    } finally {
-      counts.d1Ms += Date.now() - calledAtMs;
-    }
-  };
-  // Statements run alone count one round trip each; a batch counts one for all of its statements.
-  const unwrapped = new WeakMap<object, D1PreparedStatement>();
-  const counted = (statement: D1PreparedStatement): D1PreparedStatement => {
-    const proxy = new Proxy(statement, {
-      get(target, property) {
-        if (property === "bind") return (...values: unknown[]) => counted(target.bind(...values));
-        const value: unknown = Reflect.get(target, property);
-        if (typeof value !== "function") return value;
-        if (property === "all" || property === "run" || property === "first" || property === "raw")
-          return (...args: unknown[]) => {
-            counts.d1RoundTrips++;
-            return timed(Promise.resolve(value.apply(target, args)));
-          };
-        return value.bind(target);
-      },
-    });
-    unwrapped.set(proxy, statement);
-    return proxy;
-  };
-  const db = new Proxy(env.DB, {
-    get(target, property) {
-      if (property === "prepare")
-        return (query: string) => {
-          counts.d1Statements++;
-          return counted(target.prepare(query));
-        };
-      if (property === "batch")
-        return (statements: D1PreparedStatement[]) => {
-          counts.d1RoundTrips++;
-          return timed(target.batch(statements.map((s) => unwrapped.get(s) ?? s)));
-        };
-      const value: unknown = Reflect.get(target, property);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  const { db, meter } = meteredD1();
   const recorded: Env = { ...env, DB: db, SYNC_QUEUE: queue };
-  return { env: recorded, sent, counts };
+  return { env: recorded, sent, counts, meter };
 }
 
 /** Active connections with no run going, inserted straight into D1 (the dispatch reads nothing else). */
@@ -183,6 +139,9 @@ describe("the cron's sync dispatch", () => {
         dispatch: `${FLEET_CONNECTIONS} due connections, one tick`,
         wallMs,
         ...first.counts,
+        d1Statements: first.meter.statements,
+        d1RoundTrips: first.meter.roundTrips,
+        d1Ms: first.meter.ms,
         messages: first.sent.length,
       }),
     );
@@ -195,7 +154,7 @@ describe("the cron's sync dispatch", () => {
     // Within the Queues and D1 limits of one invocation.
     expect(first.counts.largestCallMessages).toBeLessThanOrEqual(100);
     expect(first.counts.largestCallBytes).toBeLessThan(256_000);
-    expect(first.counts.d1RoundTrips + first.counts.queueCalls).toBeLessThan(200);
+    expect(first.meter.roundTrips + first.counts.queueCalls).toBeLessThan(200);
     // Spread over the tick's first minute, so each run starts in the minute its next cycle is counted from.
     const delays = first.sent.map((s) => s.delaySeconds);
     expect(Math.max(...delays)).toBeLessThan(60);

@@ -72,7 +72,7 @@ describe("D1 rows written by a scheduled cycle", () => {
     for (const cycle of [1, 2]) {
       const { meter, run } = await steadyCycle(owner.orgId, at + cycle * 300_000);
       console.log(
-        `steady cycle ${cycle} (3 plants, one page): ${meter.rowsWritten} D1 rows written in ${meter.roundTrips} calls`,
+        `steady cycle ${cycle} (3 plants): ${meter.rowsWritten} D1 rows written in ${meter.roundTrips} calls`,
         JSON.stringify(Object.fromEntries([...meter.bySql].filter(([, rows]) => rows > 0))),
       );
       expect(run).toEqual({ status: "success", reads_lists: 0, trigger: "cron", invocations: 1 });
