@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { CurrencyCode } from "../../schema/currencies";
 import { orgTariffs, siteTariffs } from "../../schema/tables";
 import type { Db } from "../lib/db";
@@ -48,7 +48,15 @@ export const listSiteTariffs = (db: Db, orgId: string, siteId: string): Promise<
     .orderBy(asc(siteTariffs.validFrom));
 
 /** Every site's own prices in the organisation, by site, oldest first. */
-async function listAllSiteTariffs(db: Db, orgId: string): Promise<Map<string, StoredPrice[]>> {
+async function listAllSiteTariffs(
+  db: Db,
+  orgId: string,
+  siteIds?: readonly string[],
+): Promise<Map<string, StoredPrice[]>> {
+  if (siteIds?.length === 0) return new Map();
+  const ofSites = siteIds
+    ? sql`${siteTariffs.siteId} IN (SELECT value FROM json_each(${JSON.stringify(siteIds)}))`
+    : undefined;
   const rows = await db
     .select({
       siteId: siteTariffs.siteId,
@@ -58,7 +66,7 @@ async function listAllSiteTariffs(db: Db, orgId: string): Promise<Map<string, St
       updatedAt: siteTariffs.updatedAt,
     })
     .from(siteTariffs)
-    .where(eq(siteTariffs.orgId, orgId))
+    .where(and(eq(siteTariffs.orgId, orgId), ofSites))
     .orderBy(asc(siteTariffs.siteId), asc(siteTariffs.validFrom));
   const bySite = new Map<string, StoredPrice[]>();
   for (const { siteId, ...price } of rows) {
@@ -138,11 +146,19 @@ export class TariffBook {
   }
 }
 
-/** Every price of the organisation (two reads), for valuing many sites and days at once. */
-export async function loadTariffBook(db: Db, orgId: string): Promise<TariffBook> {
+/**
+ * The organisation's prices (two reads), for valuing many sites and days at once: its default
+ * and every site's own, or only those of `siteIds` (a page of alerts reads its own sites' prices,
+ * not the whole fleet's).
+ */
+export async function loadTariffBook(
+  db: Db,
+  orgId: string,
+  siteIds?: readonly string[],
+): Promise<TariffBook> {
   const [organization, bySite] = await Promise.all([
     listOrgTariffs(db, orgId),
-    listAllSiteTariffs(db, orgId),
+    listAllSiteTariffs(db, orgId, siteIds),
   ]);
   return new TariffBook(organization, bySite);
 }

@@ -98,6 +98,12 @@ function alertsWithHistory(rows: AlertRowWithNames[], events: AlertEventRow[], p
   return rows.map((row) => toAlert(row, byAlert.get(row.id) ?? [], prices));
 }
 
+/** The prices of the alerts' sites and the organisation's default. */
+const pricesOf = (org: OrgContext, rows: AlertRowWithNames[]) =>
+  loadTariffBook(org.db, org.user.orgId, [
+    ...new Set(rows.flatMap((row) => (row.site_id === null ? [] : [row.site_id]))),
+  ]);
+
 async function withHistory(org: OrgContext, rows: AlertRowWithNames[]): Promise<Alert[]> {
   const [events, prices] = await Promise.all([
     listAlertEvents(
@@ -105,7 +111,7 @@ async function withHistory(org: OrgContext, rows: AlertRowWithNames[]): Promise<
       org.user.orgId,
       rows.map((r) => r.id),
     ),
-    loadTariffBook(org.db, org.user.orgId),
+    pricesOf(org, rows),
   ]);
   return alertsWithHistory(rows, events, prices);
 }
@@ -117,12 +123,12 @@ export async function getAlerts(
 ): Promise<{ items: Alert[]; page: number; pageCount: number; total: number }> {
   const org = authorizeOrgAction(ctx, "org:read");
   const pageSize = query.pageSize ?? query.limit;
-  const [{ rows, total, events }, prices] = await Promise.all([
-    readAlertsPage(org.db, org.user.orgId, query, { limit: pageSize, offset: (query.page - 1) * pageSize }),
-    loadTariffBook(org.db, org.user.orgId),
-  ]);
+  const { rows, total, events } = await readAlertsPage(org.db, org.user.orgId, query, {
+    limit: pageSize,
+    offset: (query.page - 1) * pageSize,
+  });
   return {
-    items: alertsWithHistory(rows, events, prices),
+    items: alertsWithHistory(rows, events, await pricesOf(org, rows)),
     page: query.page,
     pageCount: Math.max(1, Math.ceil(total / pageSize)),
     total,
