@@ -268,6 +268,11 @@ export const syncRuns = sqliteTable(
     progressAt: timestampMs("progress_at"),
     /** Whether the run reads the vendor's plant and device lists, or only live values of the stored plants. */
     readsLists: integer("reads_lists", { mode: "boolean" }).notNull().default(true),
+    /**
+     * The newest data time of the pages stored so far: the connection takes it at the run's end,
+     * so the units before the last write nothing to the connection for it.
+     */
+    newestDataAt: timestampMs("newest_data_at"),
   },
   (t) => [
     // Serves the newest-first run history of one connection.

@@ -82,6 +82,9 @@ export async function startRun(
   return { status: "started", runId };
 }
 
+/** The later of two times, either of which may be unknown. */
+const laterOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+
 /** The run's invocation counters with this invocation in them, when a unit knows when it began. */
 function invocationCounted(deps: SyncDeps, run: SyncRunRow) {
   if (deps.invokedAt === undefined) return {};
@@ -215,7 +218,7 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
     }
     const newestDataAt = systems.reduce<number | null>(
       (newest, s) => (s.dataTime !== null && (newest === null || s.dataTime > newest) ? s.dataTime : newest),
-      connection.newestDataAt,
+      laterOf(connection.newestDataAt, run.newestDataAt),
     );
     const sessionBlob = await source.renewedSession();
     const finished = page.nextCursor === null;
@@ -229,6 +232,7 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
       readingsCount: run.readingsCount + systems.filter((s) => s.dataTime !== null).length,
       providerCalls: run.providerCalls + http.calls,
       progressAt: storedAt,
+      newestDataAt,
       ...(finished
         ? { status: "success" as const, finishedAt: storedAt, ...invocationCounted(deps, run) }
         : {}),
@@ -251,8 +255,9 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
       });
       // `connection` is as it was before this run: its last outcome tells whether days are missing.
       if (needsHistory(connection, storedAt, cycleMs)) await startHistoryRun(deps, source);
-    } else {
-      await updateConnection(db, connection.id, { newestDataAt, ...(sessionBlob ?? {}) });
+    } else if (sessionBlob) {
+      // The vendor renewed its session: kept at once, as a later unit signs in with it.
+      await updateConnection(db, connection.id, sessionBlob);
     }
     await publishProgress(deps.env, committed);
     return finished ? "finished" : "continue";
@@ -350,6 +355,8 @@ export async function closeRun(
       lastSyncAt: finishedAt,
       lastSyncStatus: "failed",
       lastError: failure.message,
+      // What the pages stored before the failure brought.
+      newestDataAt: laterOf(connection.newestDataAt, run.newestDataAt),
       consecutiveFailures: failures,
       nextSyncAt: stopRetrying ? null : finishedAt + backoffMs(failures, failure.retryAfter),
     }),

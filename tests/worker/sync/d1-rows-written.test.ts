@@ -11,7 +11,7 @@ import { connectProvider } from "../fleet-helpers";
 import { registerOwner } from "../helpers";
 
 /** D1 rows one steady cycle may write: the dispatch's claim, the lease, the run's row and its end. */
-const MAX_D1_ROWS_PER_STEADY_CYCLE = 20;
+const MAX_D1_ROWS_PER_STEADY_CYCLE = 16;
 
 /**
  * One scheduled cycle of the organisation's connection at `now` as the cron and the queue run it,

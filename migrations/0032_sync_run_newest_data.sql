@@ -1,0 +1,1 @@
+ALTER TABLE `sync_runs` ADD `newest_data_at` integer;
