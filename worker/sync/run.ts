@@ -42,8 +42,8 @@ export { memorySession } from "./source";
  * points, which publishes them at once), and commits the adapter's cursor on the run's row. The
  * next unit follows in the same invocation while its time allows, otherwise as a queue message,
  * so a run never needs more than one invocation's limits and a killed one resumes from its last
- * committed unit. The connection's lease belongs to the run (its id is the owner token) and is
- * renewed by every unit.
+ * committed unit. The connection's lease belongs to the run (its id is the owner token); a unit
+ * renews it when less than half is left.
  *
  * A run either reads the vendor's plant and device lists (once a day, a new connection, a user's
  * sync) or, on steady cycles, only the live values of the plants the last such read stored; a
