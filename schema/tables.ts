@@ -224,13 +224,19 @@ export const providerConnections = sqliteTable(
      * one has finished. Steady cycles read live values of the plants listed since then.
      */
     listsReadAt: timestampMs("lists_read_at"),
+    /**
+     * Scheduled runs that went well within one invocation: counted here rather than kept as a
+     * `sync_runs` row each (a row per connection per cycle was most of D1's writes). Failures,
+     * runs that span invocations and runs members start keep their rows.
+     */
+    routineSyncs: integer("routine_syncs").notNull().default(0),
     createdAt: timestampMs("created_at").notNull(),
     updatedAt: timestampMs("updated_at").notNull(),
   },
   (t) => [
     uniqueIndex("provider_connections_org_provider_unique").on(t.orgId, t.provider),
-    // Serves the scheduler's "which connections are due" scan.
-    index("provider_connections_due_idx").on(t.nextSyncAt),
+    // No index on next_sync_at: every cycle moves it, and an index entry is a row written each
+    // time; the cron's scan of the table (one row per connection) costs reads, which are cheap.
   ],
 );
 

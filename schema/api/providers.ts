@@ -53,6 +53,8 @@ export const configuredCredentialSchema = z.object({
   lastError: z.string().nullable(),
   newestDataAt: z.string().nullable(),
   nextSyncAt: z.string().nullable(),
+  /** Scheduled syncs that went well within one invocation: counted, not listed in the run history. */
+  routineSyncs: z.number(),
   systemsCount: z.number(),
 });
 export type ConfiguredCredential = z.infer<typeof configuredCredentialSchema>;

@@ -142,6 +142,7 @@ function connection(overrides: Partial<ConfiguredCredential> = {}): ConfiguredCr
     lastError: null,
     newestDataAt: "2026-05-01T08:55:00.000Z",
     nextSyncAt: "2026-05-01T09:05:05.000Z",
+    routineSyncs: 1_234,
     systemsCount: 3,
     ...overrides,
   };
@@ -659,6 +660,8 @@ describe("configured providers", () => {
     expect(rows[0]).toHaveTextContent("SolisCloud did not answer in time");
     expect(rows[1]).toHaveTextContent("On save");
     expect(rows[1]).toHaveTextContent("2 sites, 5 inverters, 7 readings");
+    // Scheduled runs that went well are counted above the list, not listed.
+    expect(within(list).getByText("Scheduled syncs that went well (not listed): 1,234")).toBeInTheDocument();
   });
 
   it("is read-only for role user", async () => {

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { ProviderId } from "../../schema/api/providers";
 import { providerConnections, syncRuns } from "../../schema/tables";
 import type { Db } from "../lib/db";
@@ -67,6 +67,7 @@ export async function claimLease(
   runId: string,
   now: number,
   until: number,
+  { onlyIfDue = false }: { onlyIfDue?: boolean } = {},
 ): Promise<boolean> {
   const rows = await db
     .update(providerConnections)
@@ -75,6 +76,11 @@ export async function claimLease(
       and(
         eq(providerConnections.id, connectionId),
         or(isNull(providerConnections.leaseUntil), lt(providerConnections.leaseUntil, now)),
+        // A scheduled start whose cycle another run already took (a member's sync, a second
+        // delivery) finds the connection no longer due, or paused.
+        onlyIfDue
+          ? and(eq(providerConnections.status, "active"), lte(providerConnections.nextSyncAt, now))
+          : undefined,
       ),
     )
     .returning({ id: providerConnections.id });
@@ -96,11 +102,25 @@ export async function renewLease(
   return rows.length === 1;
 }
 
-/** The connection's outcome of run `runId`, written only while that run holds the lease, which it frees. */
-export const closeLease = (db: Db, connectionId: string, runId: string, values: ConnectionUpdate) =>
+/**
+ * The connection's outcome of run `runId`, written only while that run holds the lease, which it
+ * frees; `countRoutine` counts a scheduled run that went well and keeps no row of its own.
+ */
+export const closeLease = (
+  db: Db,
+  connectionId: string,
+  runId: string,
+  values: ConnectionUpdate,
+  { countRoutine = false }: { countRoutine?: boolean } = {},
+) =>
   db
     .update(providerConnections)
-    .set({ ...values, leaseUntil: null, leaseRunId: null })
+    .set({
+      ...values,
+      leaseUntil: null,
+      leaseRunId: null,
+      ...(countRoutine ? { routineSyncs: sql`${providerConnections.routineSyncs} + 1` } : {}),
+    })
     .where(and(eq(providerConnections.id, connectionId), eq(providerConnections.leaseRunId, runId)));
 
 /** Makes the connection's snapshot due now (a member asked for one); background history makes way for it. */
@@ -199,14 +219,51 @@ export const deleteOldSyncRuns = (db: Db, before: number, limit: number) =>
       ORDER BY ${syncRuns.startedAt} LIMIT ${limit})`,
   );
 
+/** A place in the (due time, id) order the cron reads connections in. */
+export interface DueCursor {
+  dueAt: number;
+  id: string;
+}
+
+/**
+ * Up to `limit` active connections due in [from, to), after `after` in (due time, id) order: the
+ * cron's window, read without a write. Connections a run holds are included: a history run makes
+ * way for a due snapshot, and a start that finds a snapshot run going ends there.
+ */
+export async function listDueInWindow(
+  db: Db,
+  { from, to, after, limit }: { from: number; to: number; after: DueCursor | null; limit: number },
+): Promise<DueCursor[]> {
+  const rows = await db
+    .select({ id: providerConnections.id, dueAt: providerConnections.nextSyncAt })
+    .from(providerConnections)
+    .where(
+      and(
+        eq(providerConnections.status, "active"),
+        gte(providerConnections.nextSyncAt, from),
+        lt(providerConnections.nextSyncAt, to),
+        after
+          ? or(
+              gt(providerConnections.nextSyncAt, after.dueAt),
+              and(eq(providerConnections.nextSyncAt, after.dueAt), gt(providerConnections.id, after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(providerConnections.nextSyncAt, providerConnections.id)
+    .limit(limit);
+  return rows.map((r) => ({ id: r.id, dueAt: r.dueAt ?? from }));
+}
+
 /**
  * Claims up to `limit` active connections due before `dueBefore` that no run holds, earliest first:
- * answers each with the time it was due, and moves its next sync time to `heldUntil` in the same
- * D1 batch (one transaction), so a claimed connection leaves the due set and is claimed once.
+ * the ones a window passed over (a lost start message, a missed tick). Each is answered and made
+ * due at `now` in the same D1 batch (one transaction), which puts it in the window being
+ * dispatched, so it is claimed once and looked at again only if its start is lost too.
  */
-export async function claimDueConnections(
+export async function claimOverdueConnections(
   db: Db,
-  { now, dueBefore, heldUntil, limit }: { now: number; dueBefore: number; heldUntil: number; limit: number },
+  { now, dueBefore, limit }: { now: number; dueBefore: number; limit: number },
 ): Promise<{ id: string; dueAt: number }[]> {
   const due = and(
     eq(providerConnections.status, "active"),
@@ -224,7 +281,7 @@ export async function claimDueConnections(
       .limit(limit),
     db
       .update(providerConnections)
-      .set({ nextSyncAt: heldUntil })
+      .set({ nextSyncAt: now })
       .where(
         inArray(
           providerConnections.id,
@@ -237,5 +294,5 @@ export async function claimDueConnections(
         ),
       ),
   ]);
-  return claimed.map((c) => ({ id: c.id, dueAt: c.dueAt ?? now }));
+  return claimed.map((c) => ({ id: c.id, dueAt: now }));
 }

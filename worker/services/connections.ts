@@ -259,6 +259,7 @@ function toConfigured(row: ProviderConnectionRow, systemsCount: number): Configu
     lastError: row.lastError,
     newestDataAt: iso(row.newestDataAt),
     nextSyncAt: iso(row.nextSyncAt),
+    routineSyncs: row.routineSyncs,
     systemsCount,
   };
 }

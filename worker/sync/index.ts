@@ -11,6 +11,6 @@ export { testVendorConnection } from "./connection-test";
 export { storeSystemsPage } from "./fleet-pages";
 export { toProgress } from "./progress";
 export { consumeSyncBatch } from "./queue-consumer";
-export { SYNC_INTERVAL_MS } from "./schedule";
+export { START_SPREAD_SECONDS, SYNC_INTERVAL_MS, startDelaySeconds, tickWindow } from "./schedule";
 export { tendStalledRuns } from "./stalled-runs";
 export type { SyncDeps } from "./types";

@@ -1,4 +1,4 @@
-import { findConnectionById, findSyncRunById, markSnapshotDue } from "../data/connections";
+import { findConnectionById, findSyncRunById } from "../data/connections";
 import type { Env, SyncMessage } from "../env";
 import { createDb } from "../lib/db";
 import { snapshotDue } from "./history-run";
@@ -22,8 +22,9 @@ export async function consumeSyncBatch(batch: MessageBatch<SyncMessage>, env: En
 export async function consumeSyncMessage(deps: SyncDeps, body: SyncMessage): Promise<void> {
   const workUntil = deps.now() + INVOCATION_WORK_MS;
   if (body.kind === "start") {
-    const started = await startRun(deps, body.connectionId, "cron");
-    if (started.status === "started") await driveRun(deps, started.runId, 0, workUntil);
+    const started = await startRun(deps, body.connectionId, "cron", { onlyIfDue: true });
+    if (started.status === "started")
+      await driveRun(deps, started.runId, 0, workUntil, "snapshot", started.held);
     else await waitForHistory(deps, body);
     return;
   }
@@ -35,19 +36,18 @@ const HISTORY_WAITS = 12;
 const HISTORY_WAIT_SECONDS = 5;
 
 /**
- * A scheduled start that finds a history unit holding the connection: the dispatcher already moved
- * the connection's next sync time on, so the history run cannot see the snapshot is due. It is
- * made due again, which the history run makes way for at its next unit (one plant-day), and the
- * start comes back a few seconds later. A snapshot run holding the lease needs nothing: this
- * cycle is being synced.
+ * A scheduled start that finds a history unit holding the connection: the connection is due, which
+ * the history run makes way for at its next unit (one plant-day), so the start comes back a few
+ * seconds later. A start whose cycle is no longer due (another run took it) or that a snapshot
+ * run holds needs nothing: this cycle is being synced.
  */
 async function waitForHistory(deps: SyncDeps, body: Extract<SyncMessage, { kind: "start" }>) {
   const waited = body.waited ?? 0;
   if (waited >= HISTORY_WAITS) return;
   const connection = await findConnectionById(deps.db, body.connectionId);
-  const holder = connection?.leaseRunId ? await findSyncRunById(deps.db, connection.leaseRunId) : undefined;
-  if (!connection || holder?.trigger !== "history") return;
-  if (!snapshotDue(connection, deps.now())) await markSnapshotDue(deps.db, connection.id, deps.now());
+  if (!connection || !snapshotDue(connection, deps.now())) return;
+  const holder = connection.leaseRunId ? await findSyncRunById(deps.db, connection.leaseRunId) : undefined;
+  if (holder?.trigger !== "history") return;
   const enqueue = deps.enqueue ?? ((m, options) => deps.env.SYNC_QUEUE.send(m, options));
   await enqueue({ ...body, waited: waited + 1 }, { delaySeconds: HISTORY_WAIT_SECONDS });
 }

@@ -9,6 +9,7 @@ import {
   findSyncRunById,
   insertSyncRun,
   renewLease,
+  type SyncRunUpdate,
   updateConnection,
   updateSyncRun,
 } from "../data/connections";
@@ -29,6 +30,8 @@ import {
   nextSyncDelayMs,
   runReadsLists,
   SYNC_LEASE_MS,
+  startDelaySeconds,
+  tickWindow,
 } from "./schedule";
 import { openSource, type Source } from "./source";
 import type { SyncDeps, UnitOutcome } from "./types";
@@ -53,22 +56,32 @@ export { memorySession } from "./source";
 /** A queue invocation works on a run this long, then hands the next unit to a new message. */
 export const INVOCATION_WORK_MS = 60_000;
 
-export type StartResult = { status: "started"; runId: string } | { status: "busy" };
+/**
+ * A started run. A scheduled one is `held`: kept in this invocation's memory, with no `sync_runs`
+ * row, until it must outlive the invocation (its next unit goes to the queue) or fails; then it
+ * gets its row. One that ends well within the invocation is counted on its connection instead
+ * (`routine_syncs`): a row per connection per cycle was most of D1's writes.
+ */
+export type StartResult = { status: "started"; runId: string; held?: SyncRunRow } | { status: "busy" };
 
-/** Starts a run on the connection unless one holds its lease; the run's id is the lease's owner token. */
+/**
+ * Starts a run on the connection unless one holds its lease; the run's id is the lease's owner
+ * token. `onlyIfDue` (a scheduled start message) also requires the connection to be active and due.
+ */
 export async function startRun(
   deps: SyncDeps,
   connectionId: string,
   trigger: SyncTrigger,
+  { onlyIfDue = false }: { onlyIfDue?: boolean } = {},
 ): Promise<StartResult> {
   const { db } = deps;
   const startedAt = deps.now();
   const runId = crypto.randomUUID();
-  if (!(await claimLease(db, connectionId, runId, startedAt, startedAt + SYNC_LEASE_MS)))
+  if (!(await claimLease(db, connectionId, runId, startedAt, startedAt + SYNC_LEASE_MS, { onlyIfDue })))
     return { status: "busy" };
   const connection = await findConnectionById(db, connectionId);
   if (!connection) return { status: "busy" };
-  await insertSyncRun(db, {
+  const run: SyncRunRow = {
     id: runId,
     orgId: connection.orgId,
     connectionId,
@@ -76,9 +89,26 @@ export async function startRun(
     trigger,
     status: "running",
     startedAt,
+    finishedAt: null,
+    error: null,
+    errorKind: null,
+    sitesCount: 0,
+    invertersCount: 0,
+    readingsCount: 0,
+    providerCalls: 0,
+    cursor: null,
+    unitSeq: 0,
+    pagesDone: 0,
+    pagesTotal: null,
+    systemsStored: 0,
+    invocations: 0,
+    longestInvocationMs: 0,
     progressAt: startedAt,
     readsLists: runReadsLists(connection, trigger, startedAt),
-  });
+    newestDataAt: null,
+  };
+  if (trigger === "cron") return { status: "started", runId, held: run };
+  await insertSyncRun(db, run);
   return { status: "started", runId };
 }
 
@@ -95,6 +125,13 @@ function invocationCounted(deps: SyncDeps, run: SyncRunRow) {
   };
 }
 
+/**
+ * A scheduled run still going after this long gets its row: a member's sync then follows it (202
+ * with its id) instead of being refused, and support sees it. A small account's cycle (a unit or
+ * two, a second or so) never gets there and writes none.
+ */
+export const HELD_RUN_ROW_AFTER_MS = 10_000;
+
 /** How long a unit that made way waits before it is tried again. */
 export const YIELD_DELAY_SECONDS = 30;
 
@@ -108,30 +145,47 @@ export async function driveRun(
   unit: number,
   workUntil: number,
   kind: SyncUnitKind = "snapshot",
+  heldRun?: SyncRunRow,
 ): Promise<SyncRunRow | undefined> {
   const invokedAt = Date.now();
-  const step = kind === "history" ? runHistoryUnit : runUnit;
+  let held = heldRun;
+  const step =
+    kind === "history" ? runHistoryUnit : (d: SyncDeps, id: string, u: number) => runUnit(d, id, u, held);
   const enqueue = deps.enqueue ?? ((m, options) => deps.env.SYNC_QUEUE.send(m, options));
+  /** A held run gets its row (as it stands: the next unit starts from it) and is worked on from D1. */
+  const keepRow = async () => {
+    if (held?.status === "running") await insertSyncRun(deps.db, held);
+    held = undefined;
+  };
+  /** The next unit goes to the queue, from the run's row. */
+  const handOn = async (nextUnit: number, delaySeconds?: number) => {
+    await keepRow();
+    await enqueue({ kind, runId, unit: nextUnit }, delaySeconds === undefined ? undefined : { delaySeconds });
+  };
   let next = unit;
   let outcome: UnitOutcome = "continue";
   const unitDeps = { ...deps, invokedAt };
   while (outcome === "continue") {
     outcome = await step(unitDeps, runId, next);
     if (outcome === "yield") {
-      await enqueue({ kind, runId, unit: next }, { delaySeconds: YIELD_DELAY_SECONDS });
+      await handOn(next, YIELD_DELAY_SECONDS);
       break;
     }
     if (outcome === "handoff") {
-      await enqueue({ kind, runId, unit: next });
+      await handOn(next);
       break;
     }
     next++;
     if (outcome === "continue" && deps.now() >= workUntil) {
-      await enqueue({ kind, runId, unit: next });
+      await handOn(next);
       break;
     }
+    // A long scheduled run (a large account) is kept where a member's sync can follow it.
+    if (outcome === "continue" && held && deps.now() - held.startedAt >= HELD_RUN_ROW_AFTER_MS)
+      await keepRow();
   }
-  const run = await findSyncRunById(deps.db, runId);
+  // A held run that ended well has no row: it is as this invocation left it.
+  const run = (await findSyncRunById(deps.db, runId)) ?? (held?.status === "success" ? held : undefined);
   // A run that ended well in this invocation counted it in its last commit.
   if (
     !run ||
@@ -173,17 +227,47 @@ async function keepLease(deps: SyncDeps, connection: ProviderConnectionRow, runI
 }
 
 /**
+ * Commits a unit: on the run's row (of two deliveries of the unit, only the first gets it back),
+ * or for a held run in memory, where nothing else can deliver it.
+ */
+async function commitUnit(
+  db: SyncDeps["db"],
+  run: SyncRunRow,
+  unit: number,
+  held: SyncRunRow | undefined,
+  values: SyncRunUpdate,
+): Promise<SyncRunRow | undefined> {
+  if (!held) return commitRunUnit(db, run.id, unit, values);
+  return Object.assign(held, values, { unitSeq: unit + 1 });
+}
+
+/** Sends the connection's scheduled start for `dueAt` (delayed to it, with its spread). */
+async function sendStart(deps: SyncDeps, connectionId: string, dueAt: number) {
+  const enqueue = deps.enqueue ?? ((m, options) => deps.env.SYNC_QUEUE.send(m, options));
+  await enqueue(
+    { kind: "start", connectionId },
+    { delaySeconds: startDelaySeconds(connectionId, dueAt, deps.now()) },
+  );
+}
+
+/**
  * One unit: renew the lease, read the page at the run's cursor, store it, commit the cursor. A
  * message whose unit is not the run's next one (a redelivery after the unit committed, a resend
  * by maintenance) changes nothing.
  */
-export async function runUnit(deps: SyncDeps, runId: string, unit: number): Promise<UnitOutcome> {
+export async function runUnit(
+  deps: SyncDeps,
+  runId: string,
+  unit: number,
+  held?: SyncRunRow,
+): Promise<UnitOutcome> {
   const { db } = deps;
-  const run = await findSyncRunById(db, runId);
+  const run = held ?? (await findSyncRunById(db, runId));
   if (run?.status !== "running" || run.unitSeq !== unit) return "stale";
   const connection = await findConnectionById(db, run.connectionId);
   if (!connection || !(await keepLease(deps, connection, runId))) {
     // Another run holds the connection now (this one stood still past its lease).
+    if (held) return "stale";
     await updateSyncRun(db, runId, {
       status: "failed",
       finishedAt: deps.now(),
@@ -222,7 +306,7 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
     );
     const sessionBlob = await source.renewedSession();
     const finished = page.nextCursor === null;
-    const committed = await commitRunUnit(db, runId, unit, {
+    const committed = await commitUnit(db, run, unit, held, {
       cursor: page.nextCursor,
       pagesDone: run.pagesDone + page.pagesRead,
       pagesTotal: page.totalPages ?? run.pagesTotal,
@@ -242,17 +326,26 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
     if (finished) {
       // Cycles run from start to start: a run that needs longer than the interval lengthens its cycle.
       const cycleMs = cadenceMs(await nextSyncDelayMs(db, connection, storedAt), storedAt - run.startedAt);
-      await closeLease(db, connection.id, runId, {
-        status: "active",
-        lastSyncAt: storedAt,
-        lastSyncStatus: "success",
-        lastError: null,
-        newestDataAt,
-        consecutiveFailures: 0,
-        nextSyncAt: nextCycleAt(run.startedAt, cycleMs),
-        ...(run.readsLists ? { listsReadAt: run.startedAt } : {}),
-        ...(sessionBlob ?? {}),
-      });
+      const nextSyncAt = nextCycleAt(run.startedAt, cycleMs);
+      await closeLease(
+        db,
+        connection.id,
+        runId,
+        {
+          status: "active",
+          lastSyncAt: storedAt,
+          lastSyncStatus: "success",
+          lastError: null,
+          newestDataAt,
+          consecutiveFailures: 0,
+          nextSyncAt,
+          ...(run.readsLists ? { listsReadAt: run.startedAt } : {}),
+          ...(sessionBlob ?? {}),
+        },
+        { countRoutine: held !== undefined },
+      );
+      // The cron has dispatched the window of the next time already (a long run): the start goes now.
+      if (tickWindow(nextSyncAt).from <= storedAt) await sendStart(deps, connection.id, nextSyncAt);
       // `connection` is as it was before this run: its last outcome tells whether days are missing.
       if (needsHistory(connection, storedAt, cycleMs)) await startHistoryRun(deps, source);
     } else if (sessionBlob) {
@@ -266,10 +359,10 @@ export async function runUnit(deps: SyncDeps, runId: string, unit: number): Prom
     // Nothing of the unit was committed: the queue does it again from the same cursor.
     if (error instanceof CallsStopped) return "handoff";
     if (error instanceof StaleListsError && !run.readsLists) {
-      return readListsInstead(deps, run, unit, calls);
+      return readListsInstead(deps, run, unit, calls, held);
     }
     const displayName = findApiAdapter(connection.provider)?.displayName ?? connection.provider;
-    await failRun(deps, connection, run, calls, error, displayName);
+    await failRun(deps, connection, run, calls, error, displayName, held);
     return "finished";
   }
 }
@@ -283,8 +376,9 @@ async function readListsInstead(
   run: SyncRunRow,
   unit: number,
   calls: number,
+  held: SyncRunRow | undefined,
 ): Promise<UnitOutcome> {
-  const committed = await commitRunUnit(deps.db, run.id, unit, {
+  const committed = await commitUnit(deps.db, run, unit, held, {
     cursor: null,
     readsLists: true,
     pagesDone: 0,
@@ -313,6 +407,7 @@ async function failRun(
   calls: number,
   error: unknown,
   displayName: string,
+  held: SyncRunRow | undefined,
 ): Promise<void> {
   const kind: ProviderErrorKind | "unexpected" = error instanceof ProviderError ? error.kind : "unexpected";
   if (!(error instanceof ProviderError)) {
@@ -328,12 +423,13 @@ async function failRun(
   }
   const detail = error instanceof ProviderError ? error.message : "internal error";
   const retryAfter = error instanceof ProviderError ? error.retryAfterMs : undefined;
-  await closeRun(deps, connection, run, {
-    kind,
-    message: describeFailure(kind, displayName, detail),
-    retryAfter,
-    calls,
-  });
+  await closeRun(
+    deps,
+    connection,
+    run,
+    { kind, message: describeFailure(kind, displayName, detail), retryAfter, calls },
+    held,
+  );
 }
 
 /** Closes a run as failed and frees its connection with a backoff; maintenance uses it for stuck runs. */
@@ -342,8 +438,16 @@ export async function closeRun(
   connection: ProviderConnectionRow,
   run: SyncRunRow,
   failure: { kind: ProviderErrorKind | "unexpected"; message: string; retryAfter?: number; calls: number },
+  held?: SyncRunRow,
 ): Promise<void> {
   const finishedAt = deps.now();
+  const ended = {
+    status: "failed" as const,
+    finishedAt,
+    error: failure.message,
+    errorKind: failure.kind,
+    providerCalls: run.providerCalls + failure.calls,
+  };
   const failures = connection.consecutiveFailures + 1;
   const stopRetrying =
     failure.kind === "auth" ||
@@ -360,13 +464,8 @@ export async function closeRun(
       consecutiveFailures: failures,
       nextSyncAt: stopRetrying ? null : finishedAt + backoffMs(failures, failure.retryAfter),
     }),
-    endRunningSyncRun(deps.db, run.id, {
-      status: "failed",
-      finishedAt,
-      error: failure.message,
-      errorKind: failure.kind,
-      providerCalls: run.providerCalls + failure.calls,
-    }),
+    // A held run's failure is kept: failures are what the sync history is read for.
+    held ? insertSyncRun(deps.db, Object.assign(held, ended)) : endRunningSyncRun(deps.db, run.id, ended),
   ]);
   const closed = await findSyncRunById(deps.db, run.id);
   if (closed) await publishProgress(deps.env, closed);

@@ -7,6 +7,37 @@ import type { ProviderErrorKind } from "../providers/errors";
 
 /** Live power is polled every 5 minutes: the vendors refresh their data no faster. */
 export const SYNC_INTERVAL_MS = 5 * 60 * 1000;
+
+/**
+ * The five minutes of due times a cron tick dispatches: from its own whole five minutes to the
+ * next tick's. The windows of successive ticks tile the clock, whatever a tick's own delay.
+ */
+export function tickWindow(now: number) {
+  const from = Math.floor(now / SYNC_INTERVAL_MS) * SYNC_INTERVAL_MS;
+  return { from, to: from + SYNC_INTERVAL_MS };
+}
+
+/**
+ * Starts are spread over the 50 s after they are due, by a hash of the connection id (the same
+ * second every cycle), so D1 and the vendors do not get a whole fleet at once. A run's next cycle
+ * counts from the minute it started, so the spread stays inside a tick-aligned due time's minute,
+ * with 10 s left for delivery.
+ */
+export const START_SPREAD_SECONDS = 50;
+
+/** How long a start message sent at `now` waits: until the connection is due, then its spread. */
+export const startDelaySeconds = (connectionId: string, dueAt: number, now: number) =>
+  Math.ceil(Math.max(0, dueAt - now) / 1000) + spreadSeconds(connectionId);
+
+/** A connection's second within its minute: FNV-1a of its id, so its phase is the same each cycle. */
+function spreadSeconds(connectionId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < connectionId.length; i++) {
+    hash ^= connectionId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % START_SPREAD_SECONDS;
+}
 export const MAX_BACKOFF_MS = 60 * 60 * 1000;
 /** While every plant of a connection is in the dark, it is polled this often. */
 export const NIGHT_SYNC_INTERVAL_MS = 30 * 60 * 1000;

@@ -54,11 +54,18 @@ export async function syncConnection(
   const started = await startRun(deps, connectionId, trigger);
   if (started.status === "busy") return started;
   if (!Number.isFinite(answerWithinMs)) {
-    const run = await driveRun(deps, started.runId, 0, Number.POSITIVE_INFINITY);
+    const run = await driveRun(deps, started.runId, 0, Number.POSITIVE_INFINITY, "snapshot", started.held);
     return run ? toRunResult(run) : { status: "busy" };
   }
   const stop = new AbortController();
-  const driving = driveRun({ ...deps, signal: stop.signal }, started.runId, 0, deps.now() + answerWithinMs);
+  const driving = driveRun(
+    { ...deps, signal: stop.signal },
+    started.runId,
+    0,
+    deps.now() + answerWithinMs,
+    "snapshot",
+    started.held,
+  );
   let answerTimer: ReturnType<typeof setTimeout> | undefined;
   const answerTime = new Promise<"answer">((resolve) => {
     answerTimer = setTimeout(() => resolve("answer"), Math.max(0, answerWithinMs));
@@ -80,7 +87,7 @@ export async function syncConnection(
     })
     .finally(() => clearTimeout(handOff));
   answer.waitUntil?.(background);
-  const run = await findSyncRunById(deps.db, started.runId);
+  const run = (await findSyncRunById(deps.db, started.runId)) ?? started.held;
   return run ? toRunResult(run) : { status: "busy" };
 }
 

@@ -4,7 +4,7 @@ import { providerIds } from "../../../schema/api/providers";
 import { dispatchDueSyncs } from "../../../worker/cron/dispatch-syncs";
 import type { Env, SyncMessage } from "../../../worker/env";
 import { nextCycleAt } from "../../../worker/sync/run";
-import { SYNC_INTERVAL_MS } from "../../../worker/sync/schedule";
+import { START_SPREAD_SECONDS, SYNC_INTERVAL_MS } from "../../../worker/sync/schedule";
 import { meteredD1 } from "../d1-meter";
 
 const FLEET_CONNECTIONS = 10_000;
@@ -95,7 +95,7 @@ async function insertConnections(count: number, nextSyncAt: (index: number) => n
   return connections.map((c) => c.id);
 }
 
-/** What each run leaves when it ends well, having started as its message was delivered. */
+/** What each run leaves when it ends well, having started as its message was delivered: each one's next time. */
 async function finishRuns(starts: SentStart[], dispatchedAt: number) {
   const rows = starts.map((s) => ({
     id: s.connectionId,
@@ -112,6 +112,7 @@ async function finishRuns(starts: SentStart[], dispatchedAt: number) {
     );
   }
   await env.DB.batch(statements);
+  return new Map(rows.map((r) => [r.id, r.nextSyncAt]));
 }
 
 const countBy = (starts: SentStart[]) => {
@@ -127,8 +128,8 @@ describe("the cron's sync dispatch", () => {
 
   it("queues 10,000 due connections within one tick, each once, and not again while their runs wait", async () => {
     const tick = tickAt(1);
-    // Due at the tick or up to five minutes before it (a tick that ran late, backoffs ending).
-    const ids = await insertConnections(FLEET_CONNECTIONS, (i) => tick - (i % 300) * 1000);
+    // Due in the tick's five minutes, at every second of them.
+    const ids = await insertConnections(FLEET_CONNECTIONS, (i) => tick + (i % 300) * 1000);
 
     const first = recordingEnv();
     const startedAtMs = Date.now();
@@ -155,23 +156,37 @@ describe("the cron's sync dispatch", () => {
     expect(first.counts.largestCallMessages).toBeLessThanOrEqual(100);
     expect(first.counts.largestCallBytes).toBeLessThan(256_000);
     expect(first.meter.roundTrips + first.counts.queueCalls).toBeLessThan(200);
-    // Spread over the tick's first minute, so each run starts in the minute its next cycle is counted from.
-    const delays = first.sent.map((s) => s.delaySeconds);
-    expect(Math.max(...delays)).toBeLessThan(60);
-    expect(new Set(delays).size).toBeGreaterThan(30);
+    // Each delayed to its own second, then spread over the 50 s after it, so each run starts in the
+    // minute its next cycle is counted from.
+    const dueAt = new Map(ids.map((id, i) => [id, tick + (i % 300) * 1000]));
+    for (const s of first.sent) {
+      const lateSeconds = s.delaySeconds - ((dueAt.get(s.connectionId) ?? 0) - tick) / 1000;
+      expect(lateSeconds).toBeGreaterThanOrEqual(0);
+      expect(lateSeconds).toBeLessThan(START_SPREAD_SECONDS);
+    }
+    expect(new Set(first.sent.map((s) => s.delaySeconds)).size).toBeGreaterThan(300);
+    // The window is read, not claimed: the dispatch wrote no row.
+    expect(first.meter.rowsWritten).toBe(0);
 
     // Five minutes on, no run has begun yet (a long queue): nothing is queued a second time.
     const second = recordingEnv();
     expect((await dispatchDueSyncs({ env: second.env, now: tick + SYNC_INTERVAL_MS })).queued).toBe(0);
     expect(second.sent).toEqual([]);
 
-    // Once the runs have ended, each is queued again on the next tick: a five-minute cadence.
-    await finishRuns(first.sent, tick);
+    // Once the runs have ended, each is queued again five minutes after the minute its run
+    // started: by the next tick, or (a run that started in the tick's last minute) the one after.
+    const nextAt = await finishRuns(first.sent, tick);
     const third = recordingEnv();
-    expect((await dispatchDueSyncs({ env: third.env, now: tick + SYNC_INTERVAL_MS })).queued).toBe(
-      FLEET_CONNECTIONS,
-    );
-    expect(countBy(third.sent).size).toBe(FLEET_CONNECTIONS);
+    await dispatchDueSyncs({ env: third.env, now: tick + SYNC_INTERVAL_MS });
+    const fourth = recordingEnv();
+    await dispatchDueSyncs({ env: fourth.env, now: tick + 2 * SYNC_INTERVAL_MS });
+    const again = countBy([...third.sent, ...fourth.sent]);
+    expect(again.size).toBe(FLEET_CONNECTIONS);
+    expect([...again.values()].every((n) => n === 1)).toBe(true);
+    for (const s of third.sent) expect(nextAt.get(s.connectionId)).toBeLessThan(tick + 2 * SYNC_INTERVAL_MS);
+    for (const s of fourth.sent)
+      expect(nextAt.get(s.connectionId)).toBeGreaterThanOrEqual(tick + 2 * SYNC_INTERVAL_MS);
+    expect(third.sent.length).toBeGreaterThan(FLEET_CONNECTIONS / 2);
   }, 60_000);
 
   it("queues a connection due between ticks at the tick before, delayed to its time", async () => {
@@ -196,7 +211,7 @@ describe("the cron's sync dispatch", () => {
 
   it("queues a start that never began a run again two ticks later, and only then", async () => {
     const tick = tickAt(1);
-    const [connectionId] = await insertConnections(1, () => tick - 1000);
+    const [connectionId] = await insertConnections(1, () => tick + 1000);
     const ticks = [0, 1, 2, 3].map((n) => tick + n * SYNC_INTERVAL_MS);
     const queuedPerTick: number[] = [];
     for (const at of ticks) {
@@ -204,13 +219,44 @@ describe("the cron's sync dispatch", () => {
       await dispatchDueSyncs({ env: recording.env, now: at });
       queuedPerTick.push(recording.sent.filter((s) => s.connectionId === connectionId).length);
     }
-    // The message is lost each time: queued at the tick, passed over on the next, queued again after.
+    // The message is lost each time: queued at the tick, passed over on the next (its start may
+    // still be waiting in the queue), claimed as overdue on the one after.
     expect(queuedPerTick).toEqual([1, 0, 1, 0]);
   });
 
-  it("leaves connections that a run holds, that are not active, or that are not scheduled", async () => {
+  it("claims a connection a missed tick passed over, and starts it at once", async () => {
     const tick = tickAt(1);
-    const [held, expiredLease, paused, unscheduled, due] = await insertConnections(5, () => tick - 1000);
+    // Due three ticks ago: the ticks since did not run.
+    const [overdue] = await insertConnections(1, () => tick - 3 * SYNC_INTERVAL_MS);
+    const recording = recordingEnv();
+    await dispatchDueSyncs({ env: recording.env, now: tick + 2_000 });
+    expect(recording.sent.map((s) => s.connectionId)).toEqual([overdue]);
+    expect(recording.sent[0]?.delaySeconds).toBeLessThan(START_SPREAD_SECONDS);
+    const row = await env.DB.prepare("SELECT next_sync_at FROM provider_connections WHERE id = ?")
+      .bind(overdue)
+      .first<{ next_sync_at: number }>();
+    expect(row?.next_sync_at).toBe(tick + 2_000);
+  });
+
+  it("queues a connection due in the window even while a run holds it: history makes way for it", async () => {
+    const tick = tickAt(1);
+    const [held] = await insertConnections(1, () => tick + 30_000);
+    await env.DB.prepare(
+      "UPDATE provider_connections SET lease_until = ?, lease_run_id = 'history' WHERE id = ?",
+    )
+      .bind(tick + 10 * 60_000, held)
+      .run();
+    const recording = recordingEnv();
+    await dispatchDueSyncs({ env: recording.env, now: tick });
+    expect(recording.sent.map((s) => s.connectionId)).toEqual([held]);
+  });
+
+  it("leaves overdue connections that a run holds, that are not active, or that are not scheduled", async () => {
+    const tick = tickAt(1);
+    const [held, expiredLease, paused, unscheduled, due] = await insertConnections(
+      5,
+      () => tick - 2 * SYNC_INTERVAL_MS,
+    );
     const set = (sql: string, id: string | undefined, ...values: unknown[]) =>
       env.DB.prepare(`UPDATE provider_connections SET ${sql} WHERE id = ?`)
         .bind(...values, id)

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { sandboxAccounts } from "../../../sandbox/accounts";
 import { createSandbox } from "../../../sandbox/app";
-import { dispatchDueSyncs, START_PENDING_MS } from "../../../worker/cron/dispatch-syncs";
+import { dispatchDueSyncs } from "../../../worker/cron/dispatch-syncs";
 import type { SyncMessage } from "../../../worker/env";
 import worker from "../../../worker/index";
 import { sealCredentials } from "../../../worker/lib/connection-secrets";
@@ -11,7 +11,7 @@ import { loadKeyring } from "../../../worker/lib/credentials-keyring";
 import { createDb } from "../../../worker/lib/db";
 import { localBudget } from "../../../worker/providers/budget";
 import { solisAdapter } from "../../../worker/providers/solis";
-import { SYNC_INTERVAL_MS } from "../../../worker/sync/schedule";
+import { SYNC_INTERVAL_MS, tickWindow } from "../../../worker/sync/schedule";
 import { syncConnection } from "../../../worker/sync/sync-connection";
 import { storedPointCount, storeLiveRows } from "../fleet-helpers";
 import { call, expectStatus, registerOwner, type TestUser } from "../helpers";
@@ -94,16 +94,21 @@ async function storedData(orgId: string) {
 
 const connectionRow = (connectionId: string) =>
   env.DB.prepare(
-    "SELECT status, last_sync_status, last_error, consecutive_failures, next_sync_at, lease_until FROM provider_connections WHERE id = ?",
+    `SELECT status, last_sync_status, last_sync_at, last_error, consecutive_failures, next_sync_at,
+            lease_until, lease_run_id, routine_syncs
+     FROM provider_connections WHERE id = ?`,
   )
     .bind(connectionId)
     .first<{
       status: string;
       last_sync_status: string;
+      last_sync_at: number | null;
       last_error: string | null;
       consecutive_failures: number;
       next_sync_at: number | null;
       lease_until: number | null;
+      lease_run_id: string | null;
+      routine_syncs: number;
     }>();
 
 describe("sync engine", () => {
@@ -263,35 +268,87 @@ describe("sync engine", () => {
 });
 
 describe("scheduled syncs", () => {
-  it("queues each due connection once, and the queue consumer syncs it", async () => {
+  it("queues each due connection once, the queue consumer syncs it, and a steady cycle keeps no run row", async () => {
     const owner = await registerOwner();
     const connectionId = await connectSolis(owner);
-    // Due a second ago, whatever cadence its first run chose (30 minutes while the sun is down at
-    // every plant).
-    const now = Date.now() + SYNC_INTERVAL_MS + 1000;
+    // Due a second ago (within this tick's window), whatever cadence its first run chose (30
+    // minutes while the sun is down at every plant).
+    const now = Date.now();
+    const dueAt = Math.max(tickWindow(now).from, now - 1000);
     await env.DB.prepare("UPDATE provider_connections SET next_sync_at = ? WHERE id = ?")
-      .bind(now - 1000, connectionId)
+      .bind(dueAt, connectionId)
       .run();
     const first = await dispatchDueSyncs({ env, now });
     expect(first.queued).toBeGreaterThanOrEqual(1);
-    expect((await connectionRow(connectionId))?.next_sync_at).toBe(now + START_PENDING_MS);
-    const second = await dispatchDueSyncs({ env, now });
-    expect(second.queued).toBe(0);
+    // Read, not claimed: the dispatch wrote nothing, and the next tick passes it over while its
+    // start waits in the queue.
+    expect((await connectionRow(connectionId))?.next_sync_at).toBe(dueAt);
+    const second = await dispatchDueSyncs({
+      env,
+      now: now + SYNC_INTERVAL_MS,
+      sendBatch: async (messages) => {
+        expect(messages.map((m) => m.body)).not.toContainEqual({ kind: "start", connectionId });
+      },
+    });
+    expect(second.queued).toBeGreaterThanOrEqual(0);
 
-    const batch = createMessageBatch<SyncMessage>("sunfleet-sync", [
-      { id: "m1", timestamp: new Date(), attempts: 1, body: { kind: "start", connectionId } },
-    ]);
-    const ctx = createExecutionContext();
-    await worker.queue(batch, env, ctx);
-    const result = await getQueueResult(batch, ctx);
-    expect(result.explicitAcks).toEqual(["m1"]);
+    const deliver = async (id: string) => {
+      const batch = createMessageBatch<SyncMessage>("sunfleet-sync", [
+        { id, timestamp: new Date(), attempts: 1, body: { kind: "start", connectionId } },
+      ]);
+      const ctx = createExecutionContext();
+      await worker.queue(batch, env, ctx);
+      return getQueueResult(batch, ctx);
+    };
+    expect((await deliver("m1")).explicitAcks).toEqual(["m1"]);
     const runs = await env.DB.prepare(
       "SELECT trigger, status FROM sync_runs WHERE connection_id = ? ORDER BY started_at",
     )
       .bind(connectionId)
       .all<{ trigger: string; status: string }>();
-    expect(runs.results.map((r) => r.trigger)).toEqual(["save", "cron"]);
-    expect(runs.results.every((r) => r.status === "success")).toBe(true);
+    // The scheduled run went well in one invocation: counted on the connection, no row of its own.
+    expect(runs.results).toEqual([{ trigger: "save", status: "success" }]);
+    const synced = await connectionRow(connectionId);
+    expect(synced).toMatchObject({ routine_syncs: 1, last_sync_status: "success", lease_run_id: null });
+    expect(synced?.next_sync_at).toBeGreaterThan(now);
+
+    // The same start delivered again finds its cycle taken: nothing runs.
+    expect((await deliver("m2")).explicitAcks).toEqual(["m2"]);
+    expect(await connectionRow(connectionId)).toMatchObject({
+      routine_syncs: 1,
+      last_sync_at: synced?.last_sync_at,
+    });
+  });
+
+  it("sends its own next start when its run ends after the tick that dispatched that time", async () => {
+    const owner = await registerOwner();
+    const connectionId = await connectSolis(owner);
+    // 11:24:50 in Amsterdam on a June morning (a 5-minute cadence): the run starts in the minute
+    // before the 11:25 tick and, each reading of its clock 5 s on, ends after that tick, which has
+    // dispatched the window its next time (11:29) falls in.
+    const tick = Date.UTC(2024, 5, 20, 9, 25);
+    let clock = tick - 10_000;
+    const now = () => (clock += 5_000);
+    const sent: { message: SyncMessage; delaySeconds?: number }[] = [];
+    const result = await syncConnection(
+      {
+        ...deps(),
+        now,
+        fetch: async (r: Request) => createSandbox({ now: () => clock }).fetch(r),
+        enqueue: async (message, options) => void sent.push({ message, ...options }),
+      },
+      connectionId,
+      "cron",
+    );
+    expect(result.status).toBe("success");
+    const next = (await connectionRow(connectionId))?.next_sync_at ?? 0;
+    expect(next).toBe(tick + 4 * 60_000);
+    const starts = sent.filter((s) => s.message.kind === "start");
+    expect(starts).toHaveLength(1);
+    expect(starts[0]?.message).toEqual({ kind: "start", connectionId });
+    // Delayed to its time, then its spread.
+    expect(clock + (starts[0]?.delaySeconds ?? 0) * 1000).toBeGreaterThanOrEqual(next - 5_000);
+    expect(starts[0]?.delaySeconds ?? 0).toBeLessThan((next - tick) / 1000 + 50);
   });
 
   it("is due again on the tick one cadence after the tick its run started on", async () => {

@@ -12,7 +12,7 @@ import { createDb } from "../../../worker/lib/db";
 import { localBudget } from "../../../worker/providers/budget";
 import { solisAdapter } from "../../../worker/providers/solis";
 import { consumeSyncMessage } from "../../../worker/sync/queue-consumer";
-import { runUnit, startRun } from "../../../worker/sync/run";
+import { driveRun, runUnit, startRun } from "../../../worker/sync/run";
 import { RESUME_STALLED_AFTER_MS, SYNC_LEASE_MS } from "../../../worker/sync/schedule";
 import { tendStalledRuns } from "../../../worker/sync/stalled-runs";
 import { syncConnection } from "../../../worker/sync/sync-connection";
@@ -172,6 +172,89 @@ describe("sync runs of small units", { timeout: 120_000 }, () => {
     });
   });
 
+  it("gives a scheduled run its row when its next unit goes to the queue, and resumes it from there", async () => {
+    const owner = await registerOwner();
+    const connectionId = await benchConnection(owner);
+    await env.DB.prepare("UPDATE provider_connections SET next_sync_at = ? WHERE id = ?")
+      .bind(Date.now() - 1000, connectionId)
+      .run();
+    const { deps, sent } = harness();
+    // Each reading of the clock is a minute on: the invocation's time is up after the first unit.
+    let clock = Date.now();
+    await consumeSyncMessage({ ...deps(), now: () => (clock += 61_000) }, { kind: "start", connectionId });
+    const handedOn = sent.shift();
+    if (handedOn?.kind !== "snapshot")
+      throw new Error(`expected the next unit, got ${JSON.stringify(handedOn)}`);
+    expect(handedOn.unit).toBe(1);
+    // The row holds the run as the first unit left it: the cursor and progress the next unit needs.
+    const row = await runRow(handedOn.runId);
+    expect(row).toMatchObject({ status: "running", unit_seq: 1, pages_done: 1 });
+    expect(row?.cursor).not.toBeNull();
+    expect((await leaseOf(connectionId))?.lease_run_id).toBe(handedOn.runId);
+    await consumeSyncMessage(deps(), handedOn);
+    while (sent.length > 0) {
+      const next = sent.shift();
+      if (next?.kind === "snapshot") await consumeSyncMessage(deps(), next);
+    }
+    const ended = await env.DB.prepare("SELECT trigger, status, invocations FROM sync_runs WHERE id = ?")
+      .bind(handedOn.runId)
+      .first<{ trigger: string; status: string; invocations: number }>();
+    expect(ended).toMatchObject({ trigger: "cron", status: "success" });
+    expect(ended?.invocations).toBeGreaterThanOrEqual(2);
+    expectEveryPlantOnce(await storedPlants(owner.orgId));
+    // A run with a row is not counted as a routine one.
+    const connection = await env.DB.prepare("SELECT routine_syncs FROM provider_connections WHERE id = ?")
+      .bind(connectionId)
+      .first<{ routine_syncs: number }>();
+    expect(connection?.routine_syncs).toBe(0);
+  });
+
+  it("gives a long scheduled run its row while it goes, so a member's sync can follow it", async () => {
+    const owner = await registerOwner();
+    const connectionId = await benchConnection(owner);
+    const { deps } = harness();
+    // Each reading of the clock is 4 s on: the run passes HELD_RUN_ROW_AFTER_MS within a few units.
+    let clock = Date.now();
+    const started = await startRun({ ...deps(), now: () => (clock += 4_000) }, connectionId, "cron");
+    if (started.status !== "started" || !started.held) throw new Error("not held");
+    // Driven to its end in this invocation (no unit handed on, nothing failed): its row comes from
+    // its length alone.
+    const run = await driveRun(
+      { ...deps(), now: () => (clock += 4_000) },
+      started.runId,
+      0,
+      Number.POSITIVE_INFINITY,
+      "snapshot",
+      started.held,
+    );
+    expect(run?.status).toBe("success");
+    const row = await env.DB.prepare("SELECT trigger, status, unit_seq FROM sync_runs WHERE id = ?")
+      .bind(started.runId)
+      .first<{ trigger: string; status: string; unit_seq: number }>();
+    expect(row).toMatchObject({ trigger: "cron", status: "success" });
+    expect(row?.unit_seq).toBeGreaterThan(3);
+    const connection = await env.DB.prepare("SELECT routine_syncs FROM provider_connections WHERE id = ?")
+      .bind(connectionId)
+      .first<{ routine_syncs: number }>();
+    expect(connection?.routine_syncs).toBe(0);
+  });
+
+  it("keeps a scheduled run that fails as a row: failures are what the history is read for", async () => {
+    const owner = await registerOwner();
+    const connectionId = await benchConnection(owner);
+    const { deps, sandbox } = harness();
+    sandbox.faults.rateLimitNext("solis", 100);
+    const result = await syncConnection(deps(), connectionId, "cron");
+    expect(result.status).toBe("failed");
+    const runs = await env.DB.prepare("SELECT trigger, status, error FROM sync_runs WHERE connection_id = ?")
+      .bind(connectionId)
+      .all<{ trigger: string; status: string; error: string }>();
+    expect(runs.results).toEqual([
+      { trigger: "cron", status: "failed", error: expect.stringMatching(/SolisCloud is limiting requests/) },
+    ]);
+    expect(await leaseOf(connectionId)).toMatchObject({ lease_run_id: null, last_sync_status: "failed" });
+  });
+
   it("keeps the run's cursor small and stores every vendor alarm with its station", async () => {
     const owner = await registerOwner();
     const connectionId = await benchConnection(owner);
@@ -234,13 +317,13 @@ describe("sync runs of small units", { timeout: 120_000 }, () => {
     expectEveryPlantOnce(await storedPlants(owner.orgId));
   });
 
-  it("never runs two runs on one connection: the cron and the user are told one is going", async () => {
+  it("never runs two runs on one connection: a second start, the cron and the user are told one is going", async () => {
     const owner = await registerOwner();
     const connectionId = await benchConnection(owner);
     const { deps } = harness();
     const [a, b] = await Promise.all([
       startRun(deps(), connectionId, "manual"),
-      startRun(deps(), connectionId, "cron"),
+      startRun(deps(), connectionId, "save"),
     ]);
     expect([a.status, b.status].sort()).toEqual(["busy", "started"]);
     const runId = a.status === "started" ? a.runId : b.status === "started" ? b.runId : "";
@@ -287,7 +370,7 @@ describe("sync runs of small units", { timeout: 120_000 }, () => {
     const owner = await registerOwner();
     const connectionId = await benchConnection(owner);
     const { deps, sandbox } = harness();
-    const started = await startRun(deps(), connectionId, "cron");
+    const started = await startRun(deps(), connectionId, "manual");
     if (started.status !== "started") throw new Error("not started");
     // Four units: the fourth reads the first station page and stores its stations.
     for (let unit = 0; unit < 4; unit++) await runUnit(deps(), started.runId, unit);
@@ -308,7 +391,7 @@ describe("sync runs of small units", { timeout: 120_000 }, () => {
     const owner = await registerOwner();
     const connectionId = await benchConnection(owner);
     const { deps } = harness();
-    const started = await startRun(deps(), connectionId, "cron");
+    const started = await startRun(deps(), connectionId, "manual");
     if (started.status !== "started") throw new Error("not started");
     await runUnit(deps(), started.runId, 0);
     const result = await runMaintenance({ env, now: Date.now() + SYNC_LEASE_MS + 60_000 });

@@ -8,7 +8,7 @@ import {
 } from "@remixicon/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Badge, Button, ProgressBar } from "@tremor/react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ConfiguredCredential, Provider } from "../../../schema/api/providers";
 import { errorDescription } from "../../lib/error-messages";
@@ -21,9 +21,12 @@ import {
 } from "../../lib/queries/providers";
 import { useSyncProgress } from "../../lib/sync-progress";
 import { toast } from "../../lib/toast";
+import { Spinner } from "../ui/spinner";
 import { useUserTimeZone } from "../use-user-time-zone";
 import { isUnauthorized, toastSessionExpired } from "./failure-messages";
-import { SyncHistory } from "./sync-history";
+
+/** The run history is read on request only: its table is loaded with it. */
+const SyncHistory = lazy(() => import("./sync-history").then((m) => ({ default: m.SyncHistory })));
 
 interface ConfiguredProviderItemProps {
   credential: ConfiguredCredential;
@@ -274,7 +277,15 @@ export function ConfiguredProviderItem({
             )}
             {t("settings.providers.history.toggle")}
           </button>
-          {historyOpen ? <SyncHistory provider={credential.provider} id={`${baseId}-history`} /> : null}
+          {historyOpen ? (
+            <Suspense fallback={<Spinner className="py-4" />}>
+              <SyncHistory
+                provider={credential.provider}
+                routineSyncs={credential.routineSyncs}
+                id={`${baseId}-history`}
+              />
+            </Suspense>
+          ) : null}
         </>
       )}
     </li>

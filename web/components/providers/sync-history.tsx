@@ -17,8 +17,19 @@ const outcomeColors: Record<SyncOutcome, "blue" | "emerald" | "amber" | "red"> =
   failed: "red",
 };
 
-/** The last 20 sync runs of one connection, newest first. */
-export function SyncHistory({ provider, id }: { provider: ProviderId; id: string }) {
+/**
+ * The last 20 sync runs of one connection, newest first: failures, runs members started and runs
+ * that took more than one invocation. Scheduled runs that went well are only counted.
+ */
+export function SyncHistory({
+  provider,
+  routineSyncs,
+  id,
+}: {
+  provider: ProviderId;
+  routineSyncs: number;
+  id: string;
+}) {
   const { t, i18n } = useTranslation();
   const timeZone = useUserTimeZone();
   const locale = localeFor(i18n.language);
@@ -78,6 +89,9 @@ export function SyncHistory({ provider, id }: { provider: ProviderId; id: string
 
   return (
     <div id={id} className="mt-3 rounded-tremor-default border border-tremor-border p-3">
+      <p className="mb-2 text-tremor-label text-tremor-content">
+        {t("settings.providers.history.routine", { total: formatCount(routineSyncs, locale) })}
+      </p>
       {content}
     </div>
   );

@@ -596,6 +596,7 @@ export const en = {
         toggle: "Sync history",
         failed: "Could not load the sync history",
         empty: "No sync has run yet.",
+        routine: "Scheduled syncs that went well (not listed): {{total}}",
         started: "Started",
         trigger: "Trigger",
         result: "Result",

@@ -603,6 +603,7 @@ export const es: Translation = {
         toggle: "Historial de sincronización",
         failed: "No se pudo cargar el historial de sincronización",
         empty: "Todavía no se ha ejecutado ninguna sincronización.",
+        routine: "Sincronizaciones programadas correctas (no listadas): {{total}}",
         started: "Inicio",
         trigger: "Origen",
         result: "Resultado",

@@ -606,6 +606,7 @@ export const fr: Translation = {
         toggle: "Historique des synchronisations",
         failed: "Impossible de charger l’historique des synchronisations",
         empty: "Aucune synchronisation n’a encore eu lieu.",
+        routine: "Synchronisations planifiées réussies (non listées) : {{total}}",
         started: "Début",
         trigger: "Déclencheur",
         result: "Résultat",
