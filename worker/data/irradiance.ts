@@ -66,7 +66,10 @@ export interface WeatherHourRow {
   precipitation: number | null;
 }
 
-/** Hours of one location, replacing hours already stored. */
+/**
+ * Hours of one location, replacing stored hours whose values changed: a refresh asks for two past
+ * days again (the service revises recent hours), and an unchanged hour rewritten is a row billed.
+ */
 export const upsertIrradianceHours = (db: Db, locationKey: string, hours: WeatherHourRow[]) =>
   db.$client
     .prepare(
@@ -78,7 +81,10 @@ export const upsertIrradianceHours = (db: Db, locationKey: string, hours: Weathe
        ON CONFLICT (location_key, hour_start) DO UPDATE SET ghi_wm2 = excluded.ghi_wm2,
          direct_wm2 = excluded.direct_wm2, diffuse_wm2 = excluded.diffuse_wm2,
          temperature_c = excluded.temperature_c, wind_ms = excluded.wind_ms,
-         precipitation_mm = excluded.precipitation_mm`,
+         precipitation_mm = excluded.precipitation_mm
+       WHERE ghi_wm2 IS NOT excluded.ghi_wm2 OR direct_wm2 IS NOT excluded.direct_wm2
+         OR diffuse_wm2 IS NOT excluded.diffuse_wm2 OR temperature_c IS NOT excluded.temperature_c
+         OR wind_ms IS NOT excluded.wind_ms OR precipitation_mm IS NOT excluded.precipitation_mm`,
     )
     .bind(locationKey, JSON.stringify(hours));
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { AnalyticsRecord } from "../../../schema/api/analytics";
 import type { WeatherHistory } from "../../../schema/api/weather-history";
 import { refreshIrradiance } from "../../../worker/engines/irradiance";
+import { meteredD1 } from "../d1-meter";
 import { connectProvider } from "../fleet-helpers";
 import { call, expectStatus, registerOwner } from "../helpers";
 
@@ -59,5 +60,17 @@ describe("plants without a site have weather and analytics", () => {
     });
     expect(history.hours.some((hour) => hour.irradianceWm2 !== null && hour.irradianceWm2 > 0)).toBe(true);
     expect(history.totals.expectedWh).toBeGreaterThan(0);
+
+    // An hour on, the refresh asks for the two past days again: only the hours that are new (or
+    // that the service revised) are written, not the 48 it already holds.
+    const { db, meter } = meteredD1();
+    const later = await refreshIrradiance({ env: { ...env, DB: db }, now: now + 3_601_000 });
+    expect(later.refreshed).toBeGreaterThan(0);
+    const hoursWritten = [...meter.bySql]
+      .filter(([statement]) => statement.startsWith("INSERT INTO irradiance_hourly"))
+      .reduce((sum, [, rows]) => sum + rows, 0);
+    // At most two new hours a place, each a row and its two index entries (it was 114 a place).
+    expect(hoursWritten).toBeGreaterThan(0);
+    expect(hoursWritten).toBeLessThanOrEqual(later.refreshed * 2 * 3);
   });
 });
