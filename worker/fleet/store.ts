@@ -14,6 +14,7 @@ import type { LiveMessage } from "../../schema/live";
 import type { GapOptions } from "../domain/history/gaps";
 import type { LearnedModel } from "../domain/solar/expectation";
 import type { Env } from "../env";
+import type { JsonGzip } from "../lib/gzip";
 import { lossesBySiteAndDate, lossRowCounts } from "./data/losses";
 import { learnedModels } from "./data/models";
 import { liveValues, tableRowCounts } from "./data/reads";
@@ -35,7 +36,6 @@ import {
   type SitesPage,
   siteGroups,
   siteCounts as siteListCounts,
-  siteMap,
   sitesPage,
 } from "./read-models/sites";
 import { systemsPage } from "./read-models/systems-page";
@@ -272,9 +272,10 @@ export class FleetStore extends DurableObject<Env> {
     return siteGroups(await this.readModels.sitesIndex(orgId, now), query, query.by);
   }
 
-  async siteMap(orgId: string, now: number, filter: SiteFilter): Promise<SiteMap> {
+  /** The sites' map as gzipped JSON, held per sites index and filter. */
+  async siteMap(orgId: string, now: number, filter: SiteFilter): Promise<JsonGzip<SiteMap>> {
     this.claim(orgId);
-    return siteMap(await this.readModels.sitesIndex(orgId, now), filter);
+    return this.readModels.siteMapGzip(orgId, now, filter);
   }
 
   // -- readings and live values ---------------------------------------------------------------------

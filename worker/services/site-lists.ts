@@ -12,6 +12,7 @@ import { availableSystemsPage as availableSystemsRows } from "../data/available-
 import { toAvailableSystem } from "../domain/sites";
 import type { EnhancedSiteListItem, SiteListItem, SitesPage } from "../fleet/types";
 import { fleetStoreOf } from "../lib/fleet-store";
+import type { JsonGzip } from "../lib/gzip";
 import { pageCountOf } from "../lib/paged-answer";
 import { authorizeOrgAction } from "./authorization";
 import type { UserContext } from "./context";
@@ -49,7 +50,7 @@ export async function groupSites(ctx: UserContext, query: SiteGroupsQuery): Prom
   return fleetStoreOf(org).siteGroups(org.user.orgId, org.now, query);
 }
 
-export async function mapSites(ctx: UserContext, filter: SiteFilter): Promise<SiteMap> {
+export async function mapSites(ctx: UserContext, filter: SiteFilter): Promise<JsonGzip<SiteMap>> {
   const org = authorizeOrgAction(ctx, "org:read");
   return fleetStoreOf(org).siteMap(org.user.orgId, org.now, filter);
 }

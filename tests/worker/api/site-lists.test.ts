@@ -250,6 +250,35 @@ describe("the site list at fleet size", () => {
     expect(faults.total).toBe(Math.ceil(SITES / 37));
   });
 
+  it("draws the map again after a site is added and removed (held answers follow the sites)", async () => {
+    const before = await json<SiteMap>("/api/sites/map");
+    const created = await expectStatus<{ id: string }>(
+      await call("/api/sites", {
+        method: "POST",
+        token: owner.token,
+        body: {
+          name: "Map test site",
+          address: "Dam 1, Amsterdam",
+          latitude: 52.3731,
+          longitude: 4.8926,
+          provider: "solis",
+        },
+      }),
+      201,
+    );
+    // A client that does not take gzip gets the same map inflated.
+    const plain = await get("/api/sites/map", { "Accept-Encoding": "identity" });
+    expect(plain.headers.get("Content-Encoding")).toBeNull();
+    const withSite = siteMapSchema.parse(await expectStatus<SiteMap>(plain, 200));
+    expect(withSite.total).toBe(before.total + 1);
+    const at = withSite.ids.indexOf(created.id);
+    expect([withSite.latitudes[at], withSite.longitudes[at]]).toEqual([52.3731, 4.8926]);
+    await expectStatus(await call(`/api/sites/${created.id}`, { method: "DELETE", token: owner.token }), 200);
+    const after = await json<SiteMap>("/api/sites/map");
+    expect(after.total).toBe(before.total);
+    expect(after.ids).not.toContain(created.id);
+  });
+
   it("tags each page by its content: 304 while it is unchanged, the new page after a change", async () => {
     const path = "/api/sites?sort=name&pageSize=20";
     const first = await get(path);
