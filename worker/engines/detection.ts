@@ -24,11 +24,15 @@ import type { Env } from "../env";
 import type { DetectionSystem } from "../fleet/types";
 import { type BatchStatement, type Db, runBatch } from "../lib/db";
 import { fleetStoreFor } from "../lib/fleet-store";
+import { yieldTurn } from "../lib/yield-turn";
 
 const HOUR_MS = 3_600_000;
 const STEP_MS = 5 * 60_000;
 const MINUTE_MS = 60_000;
 const DETECTED_RULES = ["communication_lost", "no_production", "underperformance", "inverter_down"] as const;
+
+/** Systems evaluated between turns of the event loop (~20 ms of rules at most). */
+const SYSTEMS_PER_TURN = 500;
 
 export interface DetectionRun {
   systems: number;
@@ -158,7 +162,9 @@ export async function detectAlerts(
   const statements: BatchStatement[] = [];
   const seen = new Set<string>();
   let severityChanged = false;
-  for (const system of systems) {
+  for (const [index, system] of systems.entries()) {
+    // A turn of the event loop now and then: in a fleet store, its reads and pages come between.
+    if (index > 0 && index % SYSTEMS_PER_TURN === 0) await yieldTurn();
     const expectation: Expectation = expectations.get(system.systemId) ?? (() => null);
     const { findings, suppressed } = evaluateSystem(system, rules, expectation, now);
     for (const finding of findings) {

@@ -1,5 +1,5 @@
 import { daysToBackfill, GAP_SLOT_MS, type GapOptions, HISTORY_DAYS } from "../domain/history/gaps";
-import { readDetectionInput } from "./data/detection";
+import { readDetectionInput, readFleetDetectionInput } from "./data/detection";
 import { readHistoryCoverage } from "./data/history";
 import { energyBySystem, producingHoursBySystem } from "./data/monthly-energy";
 import { summedHourlyPower } from "./data/reads";
@@ -62,7 +62,8 @@ export class Readings {
   }
 
   /** The systems (all, or the listed ones) with their points in [from, to], as fault detection reads them. */
-  detectionInput(systemIds: string[] | null, fromMs: number, toMs: number): DetectionSystem[] {
+  async detectionInput(systemIds: string[] | null, fromMs: number, toMs: number): Promise<DetectionSystem[]> {
+    if (systemIds === null) return readFleetDetectionInput(this.db, fromMs, toMs);
     return readDetectionInput(this.db, systemIds, fromMs, toMs);
   }
 
