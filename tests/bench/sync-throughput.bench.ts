@@ -129,7 +129,13 @@ for (const { provider, credentials, plants, limit } of cases.filter((c) => selec
     };
     for (const round of ["first", "steady"] as const) {
       const startedAt = Date.now();
-      const first = await syncConnection(deps, connectionId, round === "first" ? "save" : "cron", 20_000);
+      // The unit in flight at the answer finishes behind it (a request's waitUntil) and hands the
+      // next unit to the queue: drained once it has.
+      const behind: Promise<unknown>[] = [];
+      const first = await syncConnection(deps, connectionId, round === "first" ? "save" : "cron", 20_000, {
+        waitUntil: (promise) => void behind.push(promise),
+      });
+      await Promise.all(behind);
       while (queue.length > 0) {
         const message = queue.shift();
         if (message) await consumeSyncMessage(deps, message);
