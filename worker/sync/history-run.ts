@@ -22,7 +22,7 @@ import { backfillUnit, historyReadable, PLAN_PLANTS_PER_STEP, planPlants } from 
 import { publishProgress } from "./progress";
 import { SYNC_LEASE_MS } from "./schedule";
 import type { Source } from "./source";
-import type { SyncDeps, UnitOutcome } from "./types";
+import { enqueueOf, type SyncDeps, type UnitOutcome } from "./types";
 
 /**
  * History as background units of the run machinery. A successful snapshot run of a connection
@@ -77,7 +77,7 @@ export async function startHistoryRun(deps: SyncDeps, source: Source): Promise<v
     cursor: planCursor(""),
     pagesTotal: 0,
   });
-  await (deps.enqueue ?? ((m) => deps.env.SYNC_QUEUE.send(m)))({ kind: "history", runId, unit: 0 });
+  await enqueueOf(deps)({ kind: "history", runId, unit: 0 });
 }
 
 /** Whether the connection's next snapshot run is due (an active connection past its next sync time). */

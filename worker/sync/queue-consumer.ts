@@ -3,7 +3,7 @@ import type { Env, SyncMessage } from "../env";
 import { createDb } from "../lib/db";
 import { snapshotDue } from "./history-run";
 import { driveRun, INVOCATION_WORK_MS, startRun } from "./run";
-import type { SyncDeps } from "./types";
+import { enqueueOf, type SyncDeps } from "./types";
 
 /**
  * A message starts a connection's scheduled run (nothing happens if one is going) or carries a
@@ -48,6 +48,5 @@ async function waitForHistory(deps: SyncDeps, body: Extract<SyncMessage, { kind:
   if (!connection || !snapshotDue(connection, deps.now())) return;
   const holder = connection.leaseRunId ? await findSyncRunById(deps.db, connection.leaseRunId) : undefined;
   if (holder?.trigger !== "history") return;
-  const enqueue = deps.enqueue ?? ((m, options) => deps.env.SYNC_QUEUE.send(m, options));
-  await enqueue({ ...body, waited: waited + 1 }, { delaySeconds: HISTORY_WAIT_SECONDS });
+  await enqueueOf(deps)({ ...body, waited: waited + 1 }, { delaySeconds: HISTORY_WAIT_SECONDS });
 }

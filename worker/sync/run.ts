@@ -34,7 +34,7 @@ import {
   tickWindow,
 } from "./schedule";
 import { openSource, type Source } from "./source";
-import type { SyncDeps, UnitOutcome } from "./types";
+import { enqueueOf, type SyncDeps, type UnitOutcome } from "./types";
 
 /** Adapter tests hold a vendor session the way a run does. */
 export { memorySession } from "./source";
@@ -151,7 +151,7 @@ export async function driveRun(
   let held = heldRun;
   const step =
     kind === "history" ? runHistoryUnit : (d: SyncDeps, id: string, u: number) => runUnit(d, id, u, held);
-  const enqueue = deps.enqueue ?? ((m, options) => deps.env.SYNC_QUEUE.send(m, options));
+  const enqueue = enqueueOf(deps);
   /** A held run gets its row (as it stands: the next unit starts from it) and is worked on from D1. */
   const keepRow = async () => {
     if (held?.status === "running") await insertSyncRun(deps.db, held);
@@ -243,8 +243,7 @@ async function commitUnit(
 
 /** Sends the connection's scheduled start for `dueAt` (delayed to it, with its spread). */
 async function sendStart(deps: SyncDeps, connectionId: string, dueAt: number) {
-  const enqueue = deps.enqueue ?? ((m, options) => deps.env.SYNC_QUEUE.send(m, options));
-  await enqueue(
+  await enqueueOf(deps)(
     { kind: "start", connectionId },
     { delaySeconds: startDelaySeconds(connectionId, dueAt, deps.now()) },
   );

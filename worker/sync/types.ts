@@ -29,3 +29,7 @@ export interface SyncDeps {
  * after YIELD_DELAY_SECONDS, or was stopped with the invocation and goes to the queue at once.
  */
 export type UnitOutcome = "continue" | "finished" | "stale" | "yield" | "handoff";
+
+/** Where a sync's messages go: the test's collector, or the sync queue. */
+export const enqueueOf = (deps: Pick<SyncDeps, "enqueue" | "env">): NonNullable<SyncDeps["enqueue"]> =>
+  deps.enqueue ?? ((message, options) => deps.env.SYNC_QUEUE.send(message, options));

@@ -96,6 +96,19 @@ function expectEveryPlantOnce(stored: Awaited<ReturnType<typeof storedPlants>>) 
   expect(stored.inverters).toBe(benchPlants.reduce((sum, plant) => sum + plant.inverters.length, 0));
 }
 
+/** The connection's count of scheduled runs that went well without a row of their own. */
+const routineSyncsOf = async (connectionId: string) =>
+  (
+    await env.DB.prepare("SELECT routine_syncs FROM provider_connections WHERE id = ?")
+      .bind(connectionId)
+      .first<{ routine_syncs: number }>()
+  )?.routine_syncs;
+
+/** Works through the messages units sent, and those they send in turn. */
+async function drain(deps: SyncDeps, sent: SyncMessage[]) {
+  for (let message = sent.shift(); message; message = sent.shift()) await consumeSyncMessage(deps, message);
+}
+
 const leaseOf = (connectionId: string) =>
   env.DB.prepare("SELECT lease_until, lease_run_id, last_sync_status FROM provider_connections WHERE id = ?")
     .bind(connectionId)
@@ -153,10 +166,7 @@ describe("sync runs of small units", { timeout: 120_000 }, () => {
     );
     // The message of unit k is delivered again: it does the page and carries on to the end.
     await consumeSyncMessage(deps(), { kind: "snapshot", runId: started.runId, unit: k });
-    while (sent.length > 0) {
-      const message = sent.shift();
-      if (message) await consumeSyncMessage(deps(), message);
-    }
+    await drain(deps(), sent);
     expect(await runRow(started.runId)).toMatchObject({ status: "success", cursor: null });
     // The dead invocation's call finally fails: the finished run stays as it is.
     release(new Error("invocation killed"));
@@ -203,10 +213,7 @@ describe("sync runs of small units", { timeout: 120_000 }, () => {
     expect(ended?.invocations).toBeGreaterThanOrEqual(2);
     expectEveryPlantOnce(await storedPlants(owner.orgId));
     // A run with a row is not counted as a routine one.
-    const connection = await env.DB.prepare("SELECT routine_syncs FROM provider_connections WHERE id = ?")
-      .bind(connectionId)
-      .first<{ routine_syncs: number }>();
-    expect(connection?.routine_syncs).toBe(0);
+    expect(await routineSyncsOf(connectionId)).toBe(0);
   });
 
   it("gives a long scheduled run its row while it goes, so a member's sync can follow it", async () => {
@@ -233,10 +240,7 @@ describe("sync runs of small units", { timeout: 120_000 }, () => {
       .first<{ trigger: string; status: string; unit_seq: number }>();
     expect(row).toMatchObject({ trigger: "cron", status: "success" });
     expect(row?.unit_seq).toBeGreaterThan(3);
-    const connection = await env.DB.prepare("SELECT routine_syncs FROM provider_connections WHERE id = ?")
-      .bind(connectionId)
-      .first<{ routine_syncs: number }>();
-    expect(connection?.routine_syncs).toBe(0);
+    expect(await routineSyncsOf(connectionId)).toBe(0);
   });
 
   it("keeps a scheduled run that fails as a row: failures are what the history is read for", async () => {
@@ -309,10 +313,7 @@ describe("sync runs of small units", { timeout: 120_000 }, () => {
     const message = resent.find((m) => m.kind === "snapshot" && m.runId === started.runId);
     const { deps: resumeDeps, sent } = harness();
     if (message) await consumeSyncMessage(resumeDeps(), message);
-    while (sent.length > 0) {
-      const next = sent.shift();
-      if (next) await consumeSyncMessage(resumeDeps(), next);
-    }
+    await drain(resumeDeps(), sent);
     expect((await runRow(started.runId))?.status).toBe("success");
     expectEveryPlantOnce(await storedPlants(owner.orgId));
   });

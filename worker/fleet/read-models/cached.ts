@@ -178,8 +178,11 @@ export class CachedReadModels {
    */
   async siteMapGzip(orgId: string, now: number, filter: SiteFilter): Promise<JsonGzip<SiteMap>> {
     const index = await this.sitesIndex(orgId, now);
-    const answers = this.mapAnswers.get(index) ?? new Map<string, Promise<JsonGzip<SiteMap>>>();
-    this.mapAnswers.set(index, answers);
+    let answers = this.mapAnswers.get(index);
+    if (!answers) {
+      answers = new Map();
+      this.mapAnswers.set(index, answers);
+    }
     const key = JSON.stringify(filter);
     // Held as a promise: readers that arrive while it is drawn wait for the same one.
     let answer = answers.get(key);
@@ -187,7 +190,8 @@ export class CachedReadModels {
       answer = gzipText(JSON.stringify(siteMap(index, filter)));
       if (answers.size >= MAP_ANSWERS_PER_INDEX) answers.delete(answers.keys().next().value ?? "");
       answers.set(key, answer);
-      answer.catch(() => answers.delete(key));
+      const held = answers;
+      answer.catch(() => held.delete(key));
     }
     return answer;
   }
