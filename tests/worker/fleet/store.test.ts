@@ -9,6 +9,8 @@ import {
   type CachedReadModels,
   LARGE_FLEET_ANSWER_MAX_AGE_MS,
   READ_MODEL_MAX_AGE_MS,
+  REBUILD_SPACING_FACTOR,
+  rebuildDue,
 } from "../../../worker/fleet/read-models/cached";
 import {
   DETECTION_INTERVAL_MS,
@@ -31,6 +33,23 @@ async function refusal(call: () => Promise<unknown>): Promise<string | null> {
     return error instanceof Error ? error.message : String(error);
   }
 }
+
+/**
+ * Waits until the store's read model `name` may be rebuilt behind its answer again: a large
+ * fleet's model is rebuilt no sooner than REBUILD_SPACING_FACTOR times its build time after it was built.
+ */
+const rebuildSpacingPassed = async (orgId: string, name: string) => {
+  const entry = await runInDurableObject(storeOf(orgId), (instance: FleetStore) =>
+    (
+      instance as unknown as {
+        readModels: { cache: Map<string, { buildMs: number; builtAtWallMs: number }> };
+      }
+    ).readModels.cache.get(name),
+  );
+  if (!entry) throw new Error(`no ${name} read model held`);
+  const wait = entry.builtAtWallMs + REBUILD_SPACING_FACTOR * entry.buildMs - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 1));
+};
 
 const metricsAt = async (orgId: string, now: number) =>
   JSON.parse(await storeOf(orgId).metricsJson(orgId, now)) as DashboardMetric[];
@@ -227,6 +246,16 @@ describe("the fleet store of an organisation", () => {
     expect(aged.gzip).not.toBeNull();
   });
 
+  it("spaces a large fleet's rebuilds by REBUILD_SPACING_FACTOR times the last build's time", () => {
+    const built = { buildMs: 2_000, builtAtWallMs: 1_000_000 };
+    expect(REBUILD_SPACING_FACTOR).toBeGreaterThanOrEqual(1);
+    expect(rebuildDue(built, 1_000_000 + 2_000)).toBe(REBUILD_SPACING_FACTOR <= 1);
+    expect(rebuildDue(built, 1_000_000 + REBUILD_SPACING_FACTOR * 2_000 - 1)).toBe(false);
+    expect(rebuildDue(built, 1_000_000 + REBUILD_SPACING_FACTOR * 2_000)).toBe(true);
+    // A model built in no time may be rebuilt at once.
+    expect(rebuildDue({ buildMs: 0, builtAtWallMs: 1_000_000 }, 1_000_000)).toBe(true);
+  });
+
   it("answers a large fleet's read model while rebuilding it after a write, a small one's after rebuilding", async () => {
     const orgId = await insertOrg();
     const now = Date.now();
@@ -242,6 +271,7 @@ describe("the fleet store of an organisation", () => {
     const first = await store.metricsAnswer(orgId, now, 1, null);
     expect(await powerIn(first)).toBe(900);
     await storePoints(orgId, [point(system, now, 1900, 1000)]);
+    await rebuildSpacingPassed(orgId, "metrics");
     // The write is not waited for: the last answer comes back and a rebuild starts behind it.
     expect(await store.metricsAnswer(orgId, now + 1, 1, first.key)).toMatchObject({
       key: first.key,
@@ -259,6 +289,7 @@ describe("the fleet store of an organisation", () => {
     expect(await powerIn(rebuilt)).toBe(1900);
 
     // Past its max age the model is answered as it is once more, and rebuilt behind the answer...
+    await rebuildSpacingPassed(orgId, "metrics");
     const agedAt = now + 2 + READ_MODEL_MAX_AGE_MS;
     expect(await store.metricsAnswer(orgId, agedAt, 1, rebuilt.key)).toMatchObject({
       key: rebuilt.key,
@@ -327,6 +358,7 @@ describe("the fleet store of an organisation", () => {
     )
       .bind(now - (now % 3_600_000))
       .run();
+    await rebuildSpacingPassed(orgId, "sites");
     expect(await answered(now + 1)).toEqual({ name: "Harbour", openAlerts: 0, rebuiltBehind: true });
     // An alert the vendor's alarm list or the detection raises is counted at once, without a rebuild.
     await env.DB.prepare(

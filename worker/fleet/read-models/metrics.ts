@@ -1,4 +1,5 @@
 import { METRICS_PAGE_SIZE } from "../../../schema/api/metrics";
+import type { IrradianceWindow } from "../../data/irradiance";
 import { DEFAULT_CALIBRATION } from "../../domain/solar/pv-model";
 import type { Db } from "../../lib/db";
 import { yieldTurn } from "../../lib/yield-turn";
@@ -6,7 +7,13 @@ import { calibrations } from "../data/models";
 import { readFleetMetricSlices } from "../data/reads";
 import type { FleetDb } from "../db";
 import { countsInTotals, type FleetSummary, fleetSummary, liveSiteIds } from "./fleet-summary";
-import { type FleetMetric, metricsFromRows, readIrradiation, todayIrradianceWindows } from "./system-metrics";
+import {
+  type FleetMetric,
+  type IrradiationByDay,
+  metricsFromRows,
+  readIrradiation,
+  todayIrradianceWindows,
+} from "./system-metrics";
 import { type SystemsIndex, systemsIndex } from "./systems-page";
 
 export interface FleetMetricsSnapshot {
@@ -22,6 +29,9 @@ export interface FleetMetricsSnapshot {
   /** The entries' orders for the paged systems list. */
   systems: SystemsIndex;
 }
+
+/** Reads the reference yield of irradiance windows (D1's hours through the one model). */
+export type YieldReader = (windows: IrradianceWindow[]) => Promise<IrradiationByDay>;
 
 /** The answer's order: by site (a system without one by its own name), then name, then id. */
 function byListOrder(a: FleetMetric, b: FleetMetric): number {
@@ -41,10 +51,14 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * in one query (each place's reference yield, times each system's capacity and calibration); then the entries of each slice, put in the answer's order, serialised a page at a
  * time, totalled and indexed, each step on its own turn.
  */
-export async function buildFleetMetrics(store: FleetDb, d1: Db, now: number): Promise<FleetMetricsSnapshot> {
+export async function buildFleetMetrics(
+  store: FleetDb,
+  d1: Db,
+  now: number,
+  readYields: YieldReader = (windows) => readIrradiation(d1, windows),
+): Promise<FleetMetricsSnapshot> {
   const slices = await readFleetMetricSlices(store);
-  const irradiation = await readIrradiation(
-    d1,
+  const irradiation = await readYields(
     todayIrradianceWindows(
       slices.flatMap((slice) => slice.systems),
       now,

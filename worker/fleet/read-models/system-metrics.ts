@@ -10,6 +10,8 @@ import { stateNumber } from "../../domain/system-state";
 import type { Db } from "../../lib/db";
 import type { InverterMetricRow, MetricRows, SystemMetricRow } from "../data/reads";
 
+const HOUR_MS = 3_600_000;
+
 /** Today's energy counts only if the vendor's counter is from today in the system's own zone. */
 function energyTodayWh(row: SystemMetricRow, today: { startMs: number; endMs: number }): number {
   if (row.data_time === null || row.energy_today_wh === null) return 0;
@@ -61,7 +63,9 @@ export function todayIrradianceWindows(systems: readonly SystemMetricRow[], now:
     windows.set(irradiationKey(row.location_key, day.startMs), {
       key: row.location_key,
       start: day.startMs,
-      end: Math.min(day.endMs, now),
+      // Hours start on the hour: ending the window at the next one takes the same hours as ending
+      // it now, and keeps the window the same for an hour (see ReferenceYields).
+      end: Math.min(day.endMs, Math.ceil(now / HOUR_MS) * HOUR_MS),
     });
   }
   return [...windows.values()];

@@ -1,0 +1,92 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { DashboardMetric } from "../../../schema/api/metrics";
+import type { IrradianceWindow } from "../../../worker/data/irradiance";
+import { ReferenceYields } from "../../../worker/fleet/read-models/reference-yields";
+import { type IrradiationByDay, readIrradiation } from "../../../worker/fleet/read-models/system-metrics";
+import { createDb, type Db } from "../../../worker/lib/db";
+import { storeOf } from "../fleet-helpers";
+import { insertOrg, insertSystem, point, storePoints } from "./fleet-fixtures";
+
+const HOUR = 3_600_000;
+const d1 = {} as Db;
+
+/** A reader that answers each window's start as its yield and records which windows it was asked for. */
+function countingReader() {
+  const asked: string[][] = [];
+  const read = async (_db: Db, windows: IrradianceWindow[]): Promise<IrradiationByDay> => {
+    asked.push(windows.map((w) => w.key));
+    // A place named "none" has no stored hours: no yield.
+    return new Map(
+      windows.filter((w) => w.key !== "none").map((w) => [`${w.key}|${w.start}`, w.start / HOUR]),
+    );
+  };
+  return { asked, read };
+}
+
+const window = (key: string, start: number, end = start + 10 * HOUR): IrradianceWindow => ({
+  key,
+  start,
+  end,
+});
+
+describe("today's reference yields held by the fleet store", () => {
+  it("asks D1 only for windows it does not hold at the irradiance counter, and everything again when the counter moves", async () => {
+    const { asked, read } = countingReader();
+    const yields = new ReferenceYields(read);
+    const a = window("52.37,4.90", 10 * HOUR);
+    const b = window("48.85,2.35", 20 * HOUR);
+    const none = window("none", 30 * HOUR);
+    const first = await yields.yields(d1, [a, b, none], 7);
+    expect(first).toEqual(
+      new Map([
+        ["52.37,4.90|36000000", 10],
+        ["48.85,2.35|72000000", 20],
+      ]),
+    );
+    expect(await yields.yields(d1, [a, b, none], 7)).toEqual(first);
+    // A window ending later (the next hour of today) is another window.
+    const later = { ...a, end: a.end + HOUR };
+    await yields.yields(d1, [later, b], 7);
+    expect(asked).toEqual([["52.37,4.90", "48.85,2.35", "none"], ["52.37,4.90"]]);
+    // The weather moved: every window is read again.
+    await yields.yields(d1, [a, b], 8);
+    expect(asked.at(-1)).toEqual(["52.37,4.90", "48.85,2.35"]);
+    // A build that read an older counter is answered from D1 and changes nothing held.
+    await yields.yields(d1, [a], 7);
+    await yields.yields(d1, [a, b], 8);
+    expect(asked.slice(3)).toEqual([["52.37,4.90"]]);
+  });
+
+  it("answers what readIrradiation answers, and a dashboard built after the weather changed shows the new expectation", async () => {
+    const orgId = await insertOrg();
+    const now = Date.UTC(2026, 5, 21, 13, 20);
+    const system = await insertSystem(orgId, { latitude: 40.42, longitude: -3.7, timezone: "Europe/Madrid" });
+    await storePoints(orgId, [point(system, now - 60_000, 4000, 20_000)]);
+    const key = "40.42,-3.70";
+    const setSky = (ghi: number) =>
+      env.DB.batch(
+        [8, 9, 10, 11, 12, 13].map((hour) =>
+          env.DB.prepare(
+            `INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2) VALUES (?, ?, ?)
+             ON CONFLICT (location_key, hour_start) DO UPDATE SET ghi_wm2 = excluded.ghi_wm2`,
+          ).bind(key, Date.UTC(2026, 5, 21, hour), ghi),
+        ),
+      );
+    await setSky(600);
+    const windows = [window(key, Date.UTC(2026, 5, 20, 22), Date.UTC(2026, 5, 21, 14))];
+    const db = createDb(env.DB);
+    expect(await new ReferenceYields().yields(db, windows, 1)).toEqual(await readIrradiation(db, windows));
+
+    const expectedToday = async () => {
+      const metrics = JSON.parse(await storeOf(orgId).metricsJson(orgId, now)) as DashboardMetric[];
+      return metrics[0]?.expectedTodayWh ?? null;
+    };
+    const sunny = await expectedToday();
+    expect(sunny).toBeGreaterThan(0);
+    await setSky(200);
+    const cloudy = await expectedToday();
+    expect(cloudy).toBeGreaterThan(0);
+    expect(cloudy).toBeLessThan((sunny as number) / 2);
+  });
+});
