@@ -5,6 +5,7 @@ import type { DashboardSummary, SystemsPage } from "../../schema/api/dashboard";
 import { METRICS_PAGE_SIZE } from "../../schema/api/metrics";
 import { ensureDayTable } from "../../worker/fleet/data/points";
 import { createFleetDb } from "../../worker/fleet/db";
+import { REBUILD_SPACING_FACTOR } from "../../worker/fleet/read-models/cached";
 import { LOSSES_PASS_MS } from "../../worker/fleet/schedule";
 import type { FleetStore } from "../../worker/fleet/store";
 import worker from "../../worker/index";
@@ -172,6 +173,15 @@ async function afterAPage(path: string, model: string) {
   const rebuilt: number[] = [];
   const pageMeanwhile: number[] = [];
   for (let i = 0; i < 6; i++) {
+    // A large fleet's model is rebuilt no sooner than REBUILD_SPACING_FACTOR times its build time
+    // after the last build: wait for that, so each round times a rebuild.
+    const held = await runInDurableObject(storeOf(owner.orgId), (store: FleetStore) =>
+      (
+        store as unknown as { readModels: { cache: Map<string, { buildMs: number; builtAtWallMs: number }> } }
+      ).readModels.cache.get(model),
+    );
+    const wait = held ? held.builtAtWallMs + REBUILD_SPACING_FACTOR * held.buildMs - Date.now() : 0;
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 1));
     await storeOnePoint();
     const start = performance.now();
     await fetched(path);
@@ -180,14 +190,16 @@ async function afterAPage(path: string, model: string) {
     const pageStart = performance.now();
     await storeOnePoint();
     pageMeanwhile.push(performance.now() - pageStart);
-    await runInDurableObject(storeOf(owner.orgId), (store: FleetStore) =>
-      (
+    const rebuilding = await runInDurableObject(storeOf(owner.orgId), async (store: FleetStore) => {
+      const running = (
         store as unknown as { readModels: { rebuilding: Map<string, Promise<void>> } }
-      ).readModels.rebuilding.get(model),
-    );
-    rebuilt.push(performance.now() - start);
+      ).readModels.rebuilding.get(model);
+      await running;
+      return running !== undefined;
+    });
+    if (rebuilding) rebuilt.push(performance.now() - start);
   }
-  return `  right after a stored page: answered p50 ${ms(percentile(answered, 50))}, p95 ${ms(percentile(answered, 95))}; its rebuild in the background done after p50 ${ms(percentile(rebuilt, 50))}, p95 ${ms(percentile(rebuilt, 95))}; a page stored during the rebuild p50 ${ms(percentile(pageMeanwhile, 50))}, p95 ${ms(percentile(pageMeanwhile, 95))}`;
+  return `  right after a stored page: answered p50 ${ms(percentile(answered, 50))}, p95 ${ms(percentile(answered, 95))}; its rebuild in the background (started in ${rebuilt.length} of 6 rounds) done after p50 ${ms(percentile(rebuilt, 50))}, p95 ${ms(percentile(rebuilt, 95))}; a page stored during the rebuild p50 ${ms(percentile(pageMeanwhile, 50))}, p95 ${ms(percentile(pageMeanwhile, 95))}`;
 }
 
 /** What an answer weighs: its JSON, and on the wire to a browser (the worker's own response, before any client inflates it). */
