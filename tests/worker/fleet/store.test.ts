@@ -373,6 +373,42 @@ describe("the fleet store of an organisation", () => {
     expect(await answered(now + 3)).toEqual({ name: "Harbour North", openAlerts: 1, rebuiltBehind: false });
   });
 
+  it("starts a large fleet's site lists model behind the dashboard's summary, once, and a sites read meanwhile waits for it", async () => {
+    const orgId = await insertOrg();
+    const now = Date.now();
+    await insertSystemsInBulk(orgId, BACKGROUND_REBUILD_FROM_SYSTEMS, now, "Zone ");
+    const store = storeOf(orgId);
+    type Models = {
+      readModels: {
+        cache: Map<string, unknown>;
+        warming: Set<string>;
+        firstBuilds: Map<string, Promise<unknown>>;
+        sitesIndex: CachedReadModels["sitesIndex"];
+      };
+    };
+    const built = await runInDurableObject(store, async (instance: FleetStore) => {
+      const models = (instance as unknown as Models).readModels;
+      await instance.dashboardSummary(orgId, now, { count: 0, inactiveIds: [] });
+      await instance.dashboardSummary(orgId, now, { count: 0, inactiveIds: [] });
+      const warming = models.warming.has("sites");
+      // Once the build has started, a sites read waits for it and gets the same model.
+      while (!models.firstBuilds.has("sites")) await new Promise((resolve) => setTimeout(resolve, 1));
+      const first = models.firstBuilds.get("sites");
+      const read = await models.sitesIndex(orgId, now);
+      return { warming, held: models.cache.has("sites"), same: read === (await first) };
+    });
+    expect(built).toEqual({ warming: true, held: true, same: true });
+
+    // A small fleet builds its site lists when they are read.
+    const smallOrg = await insertOrg();
+    await insertSystem(smallOrg);
+    const small = await runInDurableObject(storeOf(smallOrg), async (instance: FleetStore) => {
+      await instance.dashboardSummary(smallOrg, now, { count: 0, inactiveIds: [] });
+      return (instance as unknown as Models).readModels.warming.has("sites");
+    });
+    expect(small).toBe(false);
+  });
+
   it("removes points stored before the per-day tables past the retention in bounded runs, keeping rollups", async () => {
     const orgId = await insertOrg();
     const now = Date.UTC(2026, 10, 20, 12, 0);
