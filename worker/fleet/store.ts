@@ -200,7 +200,6 @@ export class FleetStore extends DurableObject<Env> {
   async dashboardSummary(orgId: string, now: number, sites: SiteRoster): Promise<DashboardSummary> {
     this.claim(orgId);
     const snapshot = await this.readModels.metricsSnapshot(orgId, now);
-    this.readModels.warmSitesIndex(orgId, now);
     return { ...snapshot.summary, sites: siteCounts(snapshot.liveSiteIds, sites) };
   }
 

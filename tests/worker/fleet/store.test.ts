@@ -373,40 +373,29 @@ describe("the fleet store of an organisation", () => {
     expect(await answered(now + 3)).toEqual({ name: "Harbour North", openAlerts: 1, rebuiltBehind: false });
   });
 
-  it("starts a large fleet's site lists model behind the dashboard's summary, once, and a sites read meanwhile waits for it", async () => {
+  it("answers a model built while the fleet was small as a large fleet's once the fleet has grown", async () => {
     const orgId = await insertOrg();
     const now = Date.now();
-    await insertSystemsInBulk(orgId, BACKGROUND_REBUILD_FROM_SYSTEMS, now, "Zone ");
+    const system = await insertSystem(orgId);
+    await storePoints(orgId, [point(system, now - 60_000, 900, 900)]);
     const store = storeOf(orgId);
-    type Models = {
-      readModels: {
-        cache: Map<string, unknown>;
-        warming: Set<string>;
-        firstBuilds: Map<string, Promise<unknown>>;
-        sitesIndex: CachedReadModels["sitesIndex"];
-      };
-    };
-    const built = await runInDurableObject(store, async (instance: FleetStore) => {
-      const models = (instance as unknown as Models).readModels;
-      await instance.dashboardSummary(orgId, now, { count: 0, inactiveIds: [] });
-      await instance.dashboardSummary(orgId, now, { count: 0, inactiveIds: [] });
-      const warming = models.warming.has("sites");
-      // Once the build has started, a sites read waits for it and gets the same model.
-      while (!models.firstBuilds.has("sites")) await new Promise((resolve) => setTimeout(resolve, 1));
-      const first = models.firstBuilds.get("sites");
-      const read = await models.sitesIndex(orgId, now);
-      return { warming, held: models.cache.has("sites"), same: read === (await first) };
+    const first = await store.metricsAnswer(orgId, now, 1, null);
+    // A listing brings the rest of the account: the model held was built for one system.
+    await insertSystemsInBulk(orgId, BACKGROUND_REBUILD_FROM_SYSTEMS, now, "Zone ");
+    await storePoints(orgId, [point(system, now, 1900, 1000)]);
+    await rebuildSpacingPassed(orgId, "metrics");
+    const answered = await store.metricsAnswer(orgId, now + 1, 1, first.key);
+    expect(answered).toMatchObject({ key: first.key, gzip: null });
+    const rebuilt = await runInDurableObject(store, async (instance: FleetStore) => {
+      const running = (
+        instance as unknown as { readModels: { rebuilding: Map<string, Promise<void>> } }
+      ).readModels.rebuilding.get("metrics");
+      await running;
+      return running !== undefined;
     });
-    expect(built).toEqual({ warming: true, held: true, same: true });
-
-    // A small fleet builds its site lists when they are read.
-    const smallOrg = await insertOrg();
-    await insertSystem(smallOrg);
-    const small = await runInDurableObject(storeOf(smallOrg), async (instance: FleetStore) => {
-      await instance.dashboardSummary(smallOrg, now, { count: 0, inactiveIds: [] });
-      return (instance as unknown as Models).readModels.warming.has("sites");
-    });
-    expect(small).toBe(false);
+    expect(rebuilt).toBe(true);
+    const after = await store.metricsAnswer(orgId, now + 2, 1, first.key);
+    expect(after.total).toBe(BACKGROUND_REBUILD_FROM_SYSTEMS + 1);
   });
 
   it("removes points stored before the per-day tables past the retention in bounded runs, keeping rollups", async () => {

@@ -95,9 +95,6 @@ export class CachedReadModels {
   /** Tells this instance's read-model keys from those of an earlier instance (whose counter restarted). */
   private readonly instance = crypto.randomUUID();
   private readonly cache = new Map<string, CacheEntry>();
-  /** First builds started ahead of their first read (warmSitesIndex), by name. */
-  private readonly firstBuilds = new Map<string, Promise<unknown>>();
-  private readonly warming = new Set<string>();
   /** Read models being rebuilt in the background, by name: one rebuild of each at a time. */
   private readonly rebuilding = new Map<string, Promise<void>>();
   /** D1's rows the sites' read model was last built from, with the counters they reflect. */
@@ -191,35 +188,6 @@ export class CachedReadModels {
       },
     );
     return value;
-  }
-
-  /**
-   * Starts building a large fleet's site lists model behind the answer when none is held: the
-   * dashboard is the screen opened first, the site lists next, and their first build at 20,000
-   * sites (~0.5 s, with D1's rows) otherwise falls on that screen's first visit.
-   */
-  warmSitesIndex(orgId: string, now: number): void {
-    if (this.cache.has("sites") || this.warming.has("sites")) return;
-    if (countSystems(this.db) < BACKGROUND_REBUILD_FROM_SYSTEMS) return;
-    this.warming.add("sites");
-    const warm = new Promise<void>((resolve) => setTimeout(resolve, 0))
-      .then(() => {
-        // Registered once started: a reader arriving meanwhile waits for it (see cachedEntry).
-        const build = this.sitesIndex(orgId, now);
-        this.firstBuilds.set("sites", build);
-        return build;
-      })
-      .then(() => undefined)
-      .catch((error) =>
-        console.error(
-          JSON.stringify({ msg: "read model rebuild failed", name: "sites", error: String(error) }),
-        ),
-      )
-      .finally(() => {
-        this.firstBuilds.delete("sites");
-        this.warming.delete("sites");
-      });
-    this.waitUntil(warm);
   }
 
   /**
@@ -320,9 +288,6 @@ export class CachedReadModels {
     build: (versions: D1Versions) => Promise<T>,
     { readsLists = false, refreshAlerts }: { readsLists?: boolean; refreshAlerts?: AlertsRefresh<T> } = {},
   ): Promise<{ value: T; key: string }> {
-    // A first build already under way (warmSitesIndex) is waited for rather than made twice.
-    const first = this.cache.has(name) ? undefined : this.firstBuilds.get(name);
-    if (first) await first.catch(() => undefined);
     const versions = await this.mirror.current(orgId);
     // The site lists also read alerts and portfolios; the other models do not rebuild for those.
     const inputs = `${this.instance}|${this.writes}|${versions.org}|${versions.irradiance}${readsLists ? `|${versions.lists}|${versions.alerts}` : ""}`;
