@@ -386,6 +386,11 @@ describe("dashboard", () => {
     expect(within(impact).getByText(/55% cloud cover · 410 W\/m²/)).toBeInTheDocument();
     const weatherCall = calls.find((call) => call.path === "/api/weather/current");
     expect(new URL(weatherCall?.url ?? "", "http://localhost").searchParams.get("lat")).toBe("51.5");
+    // One site is asked for, not the list (up to 1,000 sites, ~700 KB in a large fleet).
+    const sitesCalls = calls.filter((call) => call.path === "/api/sites");
+    expect(
+      sitesCalls.map((call) => new URL(call.url, "http://localhost").searchParams.get("pageSize")),
+    ).toEqual(["1"]);
   });
 
   it("reads the weather at a system's coordinates when no site exists yet", async () => {

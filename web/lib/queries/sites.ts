@@ -17,10 +17,14 @@ export const siteKeys = {
 const portfoliosKey = ["portfolios"] as const;
 const dashboardKey = ["dashboard"] as const;
 
-export const sitesQueryOptions = () =>
+/**
+ * Every site (the unpaged call: the first 1,000 by name), or the first `pageSize` of them by
+ * name: the dashboard's weather needs one, where the whole list is ~700 KB at fleet size.
+ */
+export const sitesQueryOptions = (pageSize?: number) =>
   queryOptions({
-    queryKey: siteKeys.list(),
-    queryFn: ({ signal }) => api.get("/sites", { signal }),
+    queryKey: pageSize ? [...siteKeys.list(), pageSize] : siteKeys.list(),
+    queryFn: ({ signal }) => api.get("/sites", { query: pageSize ? { pageSize } : {}, signal }),
   });
 
 export const enhancedSitesQueryOptions = () =>

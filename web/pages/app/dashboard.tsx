@@ -71,7 +71,7 @@ export function DashboardPage() {
   // The fleet's totals and one page of its systems: never every system's entry, whatever its size.
   const summaryQuery = useQuery(dashboardSummaryQueryOptions());
   const unavailableSince = useFleetUnavailableSince();
-  const sitesQuery = useQuery(sitesQueryOptions());
+  const sitesQuery = useQuery(sitesQueryOptions(1));
   const location = weatherLocation(sitesQuery.data, sitesQuery.isError, summaryQuery.data?.summary);
   const weatherQuery = useQuery({
     ...currentWeatherQueryOptions(location?.latitude ?? 0, location?.longitude ?? 0),
