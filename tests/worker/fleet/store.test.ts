@@ -398,6 +398,23 @@ describe("the fleet store of an organisation", () => {
     expect(after.total).toBe(BACKGROUND_REBUILD_FROM_SYSTEMS + 1);
   });
 
+  it("builds a model once for readers that arrive together on a cold store", async () => {
+    const orgId = await insertOrg();
+    const now = Date.now();
+    const system = await insertSystem(orgId);
+    await storePoints(orgId, [point(system, now - 60_000, 900, 900)]);
+    const shared = await runInDurableObject(storeOf(orgId), async (instance: FleetStore) => {
+      const models = (instance as unknown as { readModels: CachedReadModels }).readModels;
+      const snapshots = await Promise.all([0, 1, 2, 3].map(() => models.metricsSnapshot(orgId, now)));
+      const sites = await Promise.all([0, 1].map(() => models.sitesIndex(orgId, now)));
+      return {
+        metrics: snapshots.every((snapshot) => snapshot === snapshots[0]),
+        sites: sites[0] === sites[1],
+      };
+    });
+    expect(shared).toEqual({ metrics: true, sites: true });
+  });
+
   it("removes points stored before the per-day tables past the retention in bounded runs, keeping rollups", async () => {
     const orgId = await insertOrg();
     const now = Date.UTC(2026, 10, 20, 12, 0);

@@ -95,6 +95,11 @@ export class CachedReadModels {
   /** Tells this instance's read-model keys from those of an earlier instance (whose counter restarted). */
   private readonly instance = crypto.randomUUID();
   private readonly cache = new Map<string, CacheEntry>();
+  /** Read models being built before answering, by name, with the inputs they are built from. */
+  private readonly building = new Map<
+    string,
+    { inputs: string; result: Promise<{ value: unknown; key: string }> }
+  >();
   /** Read models being rebuilt in the background, by name: one rebuild of each at a time. */
   private readonly rebuilding = new Map<string, Promise<void>>();
   /** D1's rows the sites' read model was last built from, with the counters they reflect. */
@@ -327,7 +332,16 @@ export class CachedReadModels {
       }
       return { value: entry.value as T, key: entry.key };
     }
-    return this.build(name, inputs, now, () => build(versions));
+    // Readers that arrive while the same model is built from the same inputs share that build: a
+    // dashboard's first screen asks for the summary, a page and the site counts at once, and each
+    // built the same 20,000-system model for itself (four metrics builds at once on a cold store).
+    const pending = this.building.get(name);
+    if (pending?.inputs === inputs) return pending.result as Promise<{ value: T; key: string }>;
+    const result = this.build(name, inputs, now, () => build(versions)).finally(() => {
+      if (this.building.get(name)?.result === result) this.building.delete(name);
+    });
+    this.building.set(name, { inputs, result });
+    return result;
   }
 
   private async build<T>(
