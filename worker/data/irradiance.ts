@@ -190,6 +190,12 @@ export interface IrradianceWindow {
   end: number;
 }
 
+/**
+ * Windows per statement: each statement binds its windows as one JSON value, which SQLite refuses
+ * past its size limit (SQLITE_TOOBIG) — the fleet series of 22,000 places asks for 176,000.
+ */
+export const WINDOWS_PER_STATEMENT = 5_000;
+
 /** The weather service's hours of each window (location and UTC interval), by `${key}|${start}`. */
 export async function weatherInWindows(
   db: Db,
@@ -197,22 +203,27 @@ export async function weatherInWindows(
 ): Promise<Map<string, WeatherHour[]>> {
   const byWindow = new Map<string, WeatherHour[]>();
   if (windows.length === 0) return byWindow;
-  const rows = await db.$client
-    .prepare(
-      `SELECT json_extract(q.value, '$.key') AS window_key, json_extract(q.value, '$.start') AS window_start,
-         ih.location_key, ih.hour_start, ih.ghi_wm2, ih.direct_wm2, ih.diffuse_wm2, ih.temperature_c, ih.wind_ms,
-         ih.precipitation_mm
-       FROM json_each(?) AS q
-       JOIN irradiance_hourly ih ON ih.location_key = json_extract(q.value, '$.key')
-         AND ih.hour_start >= json_extract(q.value, '$.start') AND ih.hour_start < json_extract(q.value, '$.end')`,
-    )
-    .bind(JSON.stringify(windows))
-    .all<HourColumns & { window_key: string; window_start: number }>();
-  for (const row of rows.results) {
-    const key = `${row.window_key}|${row.window_start}`;
-    const hours = byWindow.get(key) ?? [];
-    hours.push(toWeatherHour(row));
-    byWindow.set(key, hours);
+  const statement = db.$client.prepare(
+    `SELECT json_extract(q.value, '$.key') AS window_key, json_extract(q.value, '$.start') AS window_start,
+       ih.location_key, ih.hour_start, ih.ghi_wm2, ih.direct_wm2, ih.diffuse_wm2, ih.temperature_c, ih.wind_ms,
+       ih.precipitation_mm
+     FROM json_each(?) AS q
+     JOIN irradiance_hourly ih ON ih.location_key = json_extract(q.value, '$.key')
+       AND ih.hour_start >= json_extract(q.value, '$.start') AND ih.hour_start < json_extract(q.value, '$.end')`,
+  );
+  const chunks: D1PreparedStatement[] = [];
+  for (let first = 0; first < windows.length; first += WINDOWS_PER_STATEMENT) {
+    chunks.push(statement.bind(JSON.stringify(windows.slice(first, first + WINDOWS_PER_STATEMENT))));
+  }
+  // One round trip, whatever the number of statements.
+  const answers = await db.$client.batch<HourColumns & { window_key: string; window_start: number }>(chunks);
+  for (const rows of answers) {
+    for (const row of rows.results) {
+      const key = `${row.window_key}|${row.window_start}`;
+      const hours = byWindow.get(key) ?? [];
+      hours.push(toWeatherHour(row));
+      byWindow.set(key, hours);
+    }
   }
   return byWindow;
 }

@@ -1,7 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { DashboardMetric } from "../../../schema/api/metrics";
-import type { IrradianceWindow } from "../../../worker/data/irradiance";
+import {
+  type IrradianceWindow,
+  WINDOWS_PER_STATEMENT,
+  weatherInWindows,
+} from "../../../worker/data/irradiance";
 import { ReferenceYields } from "../../../worker/fleet/read-models/reference-yields";
 import { type IrradiationByDay, readIrradiation } from "../../../worker/fleet/read-models/system-metrics";
 import { createDb, type Db } from "../../../worker/lib/db";
@@ -88,5 +92,32 @@ describe("today's reference yields held by the fleet store", () => {
     const cloudy = await expectedToday();
     expect(cloudy).toBeGreaterThan(0);
     expect(cloudy).toBeLessThan((sunny as number) / 2);
+  });
+
+  it("reads the hours of as many windows as a fleet series of 22,500 places asks for (8 days each)", async () => {
+    const day = Date.UTC(2026, 5, 21);
+    const places = ["10.01,20.01", "10.02,20.02", "10.03,20.03"];
+    await env.DB.batch(
+      places.map((key, i) =>
+        env.DB.prepare(
+          "INSERT OR REPLACE INTO irradiance_hourly (location_key, hour_start, ghi_wm2) VALUES (?, ?, ?)",
+        ).bind(key, day + 12 * HOUR, 100 * (i + 1)),
+      ),
+    );
+    // 180,000 windows (~10 MB as one JSON value, which SQLite refused), the three stored places
+    // among them in the first, a middle and the last statement's share.
+    const count = 180_000;
+    const windows = Array.from({ length: count }, (_, i) =>
+      window(`-${i % 90}.${i},0.00`, day, day + 24 * HOUR),
+    );
+    const at = [0, Math.floor(count / 2), count - 1];
+    at.forEach((index, i) => {
+      windows[index] = window(places[i] as string, day, day + 24 * HOUR);
+    });
+    expect(count).toBeGreaterThan(10 * WINDOWS_PER_STATEMENT);
+    const hours = await weatherInWindows(createDb(env.DB), windows);
+    expect([...hours].map(([key, list]) => [key, list.map((hour) => hour.ghiWm2)])).toEqual(
+      places.map((key, i) => [`${key}|${day}`, [100 * (i + 1)]]),
+    );
   });
 });
