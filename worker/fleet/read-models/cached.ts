@@ -268,7 +268,7 @@ export class CachedReadModels {
    */
   private async buildMetrics(now: number, versions: D1Versions): Promise<FleetMetricsSnapshot> {
     const d1 = createDb(this.env.DB);
-    const snapshot = await buildFleetMetrics(this.db, d1, now, (windows) =>
+    const snapshot = await buildFleetMetrics(this.db, now, (windows) =>
       this.referenceYields.yields(d1, windows, versions.irradiance),
     );
     const gzippedPages: Uint8Array[] = [];

@@ -1,7 +1,6 @@
 import { METRICS_PAGE_SIZE } from "../../../schema/api/metrics";
 import type { IrradianceWindow } from "../../data/irradiance";
 import { DEFAULT_CALIBRATION } from "../../domain/solar/pv-model";
-import type { Db } from "../../lib/db";
 import { yieldTurn } from "../../lib/yield-turn";
 import { calibrations } from "../data/models";
 import { readFleetMetricSlices } from "../data/reads";
@@ -11,7 +10,6 @@ import {
   type FleetMetric,
   type IrradiationByDay,
   metricsFromRows,
-  readIrradiation,
   todayIrradianceWindows,
 } from "./system-metrics";
 import { type SystemsIndex, systemsIndex } from "./systems-page";
@@ -47,15 +45,15 @@ function byListOrder(a: FleetMetric, b: FleetMetric): number {
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Every system's dashboard entry: the store's rows a slice at a time, today's weather from D1
- * in one query (each place's reference yield, times each system's capacity and calibration); then the entries of each slice, put in the answer's order, serialised a page at a
- * time, totalled and indexed, each step on its own turn.
+ * Every system's dashboard entry: the store's rows a slice at a time, today's reference yield of
+ * each place from `readYields` (times each system's capacity and calibration); then the entries
+ * of each slice, put in the answer's order, serialised a page at a time, totalled and indexed,
+ * each step on its own turn.
  */
 export async function buildFleetMetrics(
   store: FleetDb,
-  d1: Db,
   now: number,
-  readYields: YieldReader = (windows) => readIrradiation(d1, windows),
+  readYields: YieldReader,
 ): Promise<FleetMetricsSnapshot> {
   const slices = await readFleetMetricSlices(store);
   const irradiation = await readYields(

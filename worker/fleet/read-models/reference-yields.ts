@@ -1,6 +1,6 @@
 import type { IrradianceWindow } from "../../data/irradiance";
 import type { Db } from "../../lib/db";
-import { type IrradiationByDay, readIrradiation } from "./system-metrics";
+import { type IrradiationByDay, irradiationKey, readIrradiation } from "./system-metrics";
 
 /** Windows held at most (a 20,000-system fleet spread over as many places: one a place and day). */
 const MAX_WINDOWS = 50_000;
@@ -31,7 +31,7 @@ export class ReferenceYields {
     for (const window of windows) {
       const held = this.byWindow.get(heldKey(window));
       if (held === undefined) missing.push(window);
-      else if (!Number.isNaN(held)) yields.set(`${window.key}|${window.start}`, held);
+      else if (!Number.isNaN(held)) yields.set(irradiationKey(window.key, window.start), held);
     }
     if (missing.length === 0) return yields;
     const read = await this.read(d1, missing);
@@ -39,7 +39,7 @@ export class ReferenceYields {
     const keep = this.version === irradianceVersion;
     if (keep && this.byWindow.size + missing.length > MAX_WINDOWS) this.byWindow.clear();
     for (const window of missing) {
-      const key = `${window.key}|${window.start}`;
+      const key = irradiationKey(window.key, window.start);
       const value = read.get(key);
       if (value !== undefined) yields.set(key, value);
       // A window without stored hours has no yield (readIrradiation leaves it out): held as NaN.
@@ -49,4 +49,4 @@ export class ReferenceYields {
   }
 }
 
-const heldKey = (window: IrradianceWindow) => `${window.key}|${window.start}|${window.end}`;
+const heldKey = (window: IrradianceWindow) => `${irradiationKey(window.key, window.start)}|${window.end}`;

@@ -2,15 +2,13 @@ import type { DashboardMetric } from "../../../schema/api/metrics";
 import type { ProviderId } from "../../../schema/api/providers";
 import { metricReadings } from "../../../schema/metric-readings";
 import { type IrradianceWindow, weatherInWindows } from "../../data/irradiance";
-import { localDayOf } from "../../domain/energy/local-day";
+import { HOUR_MS, localDayOf } from "../../domain/energy/local-day";
 import { isStale } from "../../domain/fleet-rules";
 import { DEFAULT_CALIBRATION, performanceRatio } from "../../domain/solar/pv-model";
 import { placeOfKey, referenceWhPerKw } from "../../domain/solar/reference-yield";
 import { stateNumber } from "../../domain/system-state";
 import type { Db } from "../../lib/db";
 import type { InverterMetricRow, MetricRows, SystemMetricRow } from "../data/reads";
-
-const HOUR_MS = 3_600_000;
 
 /** Today's energy counts only if the vendor's counter is from today in the system's own zone. */
 function energyTodayWh(row: SystemMetricRow, today: { startMs: number; endMs: number }): number {
