@@ -16,7 +16,7 @@ export const fleetTotalsSchema = z.object({
   /** Current power; a stale system's last value is not its output now and counts 0. */
   powerW: z.number(),
   capacityKw: z.number(),
-  /** Mean efficiency (%) of the systems with a known capacity; null without one. */
+  /** Mean efficiency (%) of the systems with a known capacity, an outdated value as 0 (as in powerW); null without one. */
   meanEfficiencyPercent: z.number().nullable(),
   /** Today's actual over expected energy across systems with an expectation; null without one. */
   performanceRatio: z.number().nullable(),

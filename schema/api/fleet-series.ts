@@ -37,7 +37,10 @@ export const fleetSeriesSchema = z.object({
   today: z.object({
     energyWh: z.number(),
     yesterdaySameTimeWh: z.number(),
-    /** Percent; null when yesterday's energy by this time is 0 or unknown. */
+    /**
+     * Percent; null when yesterday's energy by this time is 0 or unknown, or when fewer than 90 % of
+     * the systems with data today have a yesterday (a history still arriving).
+     */
     changePct: z.number().nullable(),
     systemCount: z.number(),
   }),

@@ -140,6 +140,43 @@ describe("GET /api/dashboard/series", () => {
   it("compares today with yesterday up to the same wall-clock time in each system's own zone, prorating partial hours", async () => {
     const owner = await registerOwner("Same Time Co");
     // 14:20 UTC is 10:20 in New York (UTC-4): its today began at 04:00 UTC, its yesterday at 04:00 UTC on the 9th.
+    // Nine such systems: with the one connected today, 90 % of today's reporting systems had a yesterday.
+    for (let i = 0; i < 9; i++) await seedNewYorkDays(owner);
+    // Connected today: without a yesterday it would count as growth, so it is left out of both sides.
+    await seedHours(await seedSystem(owner.orgId), [["2026-06-10T12:00:00Z", 5000]]);
+    const meteronline = await seedSystem(owner.orgId, {
+      provider: "meteronline",
+      timezone: "America/New_York",
+    });
+    await seedHours(meteronline, [
+      ["2026-06-09T12:00:00Z", 50_000],
+      ["2026-06-10T12:00:00Z", 90_000],
+    ]);
+
+    const expected = { energyWh: 9 * 4000, yesterdaySameTimeWh: 9 * 3000, changePct: 33.3, systemCount: 9 };
+    expect((await seriesAt(owner, "2026-06-10T14:20:00Z")).today).toEqual(expected);
+    // The viewer's zone moves the chart's day, not the systems' days.
+    expect((await seriesAt(owner, "2026-06-10T14:20:00Z", "Asia/Tokyo")).today).toEqual(expected);
+  });
+
+  it("gives no change while fewer than 90 % of the systems reporting today had a yesterday (a history arriving)", async () => {
+    const owner = await registerOwner("Arriving Co");
+    await seedNewYorkDays(owner);
+    // Reported yesterday, silent today: compared (a fall is a change), not among today's reporting.
+    await seedHours(await seedSystem(owner.orgId, { timezone: "America/New_York" }), [
+      ["2026-06-09T13:00:00Z", 2000],
+    ]);
+    await seedHours(await seedSystem(owner.orgId), [["2026-06-10T12:00:00Z", 5000]]);
+    expect((await seriesAt(owner, "2026-06-10T14:20:00Z")).today).toEqual({
+      energyWh: 4000,
+      yesterdaySameTimeWh: 3000 + 2000,
+      changePct: null,
+      systemCount: 2,
+    });
+  });
+
+  /** A New York system's hours yesterday and today: 3000 Wh yesterday by 10:20 local, 4000 Wh today. */
+  async function seedNewYorkDays(owner: TestUser) {
     const newYork = await seedSystem(owner.orgId, { timezone: "America/New_York" });
     await seedHours(newYork, [
       // 23:00 the day before yesterday in New York: not yesterday there (it would be in UTC).
@@ -155,22 +192,7 @@ describe("GET /api/dashboard/series", () => {
       // The current hour, 20 minutes in: 1000 Wh so far.
       ["2026-06-10T14:00:00Z", 3000],
     ]);
-    // Connected today: without a yesterday it would count as growth, so it is left out of both sides.
-    await seedHours(await seedSystem(owner.orgId), [["2026-06-10T12:00:00Z", 5000]]);
-    const meteronline = await seedSystem(owner.orgId, {
-      provider: "meteronline",
-      timezone: "America/New_York",
-    });
-    await seedHours(meteronline, [
-      ["2026-06-09T12:00:00Z", 50_000],
-      ["2026-06-10T12:00:00Z", 90_000],
-    ]);
-
-    const expected = { energyWh: 4000, yesterdaySameTimeWh: 3000, changePct: 33.3, systemCount: 1 };
-    expect((await seriesAt(owner, "2026-06-10T14:20:00Z")).today).toEqual(expected);
-    // The viewer's zone moves the chart's day, not the systems' days.
-    expect((await seriesAt(owner, "2026-06-10T14:20:00Z", "Asia/Tokyo")).today).toEqual(expected);
-  });
+  }
 
   it("keeps the wall clock across a DST change and answers no change when yesterday produced nothing", async () => {
     const owner = await registerOwner("Dst Co");

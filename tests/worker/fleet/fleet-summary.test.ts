@@ -6,7 +6,7 @@ import { makeMetric } from "../../web/dashboard-fixtures";
 const NOW = Date.parse("2026-06-10T12:00:00.000Z");
 
 describe("the fleet summary read model", () => {
-  it("leaves meteronline out and counts no power for stale systems", () => {
+  it("leaves meteronline out and counts no power, and so no efficiency, for stale systems", () => {
     const summary = fleetSummary(
       [
         makeMetric({ currentPowerW: 1000, todayGenerationWh: 5000, efficiency: 10, expectedTodayWh: 10_000 }),
@@ -38,7 +38,8 @@ describe("the fleet summary read model", () => {
       systemCount: 2,
       powerW: 1000,
       todayWh: 8000,
-      meanEfficiencyPercent: 15,
+      // (10 % + the stale system's 0 %) / 2: its 20 % is of a power it no longer makes.
+      meanEfficiencyPercent: 5,
     });
     // PR over the systems with an expectation only.
     expect(summary.totals.performanceRatio).toBeCloseTo(0.5);

@@ -98,13 +98,29 @@ const overlappingHours = (startMs: number, endMs: number) => ({
   last: Math.ceil(endMs / HOUR_MS) - 1,
 });
 
+/** A range's same-time sums, and how many of the systems with data today have a yesterday to compare. */
+export interface SameTimeRow {
+  /** Systems with an hour before the same time yesterday: the ones both sides count. */
+  systems: number;
+  /** Systems with an hour today. */
+  reporting: number;
+  /** Of those, the ones compared. */
+  reporting_compared: number;
+  today_wh: number;
+  yesterday_wh: number;
+}
+
 /**
  * Energy (Wh) today so far and yesterday up to the same time, integrated from hourly mean power:
  * each hour counts for the part of it inside the window, so partial hours are prorated. Only
  * systems with an hour before the same time yesterday count, on both sides.
  */
-export function sumSameTimeEnergy(db: FleetDb, range: SystemKeyRange, windows: SameTimeWindow[]) {
-  const empty = { systems: 0, today_wh: 0, yesterday_wh: 0 };
+export function sumSameTimeEnergy(
+  db: FleetDb,
+  range: SystemKeyRange,
+  windows: SameTimeWindow[],
+): SameTimeRow {
+  const empty = { systems: 0, reporting: 0, reporting_compared: 0, today_wh: 0, yesterday_wh: 0 };
   if (windows.length === 0) return empty;
   const bounds = windows.map((w) => {
     const yesterday = overlappingHours(w.yesterdayStart, w.sameTimeYesterday);
@@ -112,7 +128,7 @@ export function sumSameTimeEnergy(db: FleetDb, range: SystemKeyRange, windows: S
     return { ...w, yFirst: yesterday.first, yLast: yesterday.last, tFirst: today.first, tLast: today.last };
   });
   const open = openHoursJson(countedOpenHours(db, range).filter((h) => h.avgPowerW !== null));
-  const row = db.get<{ systems: number; today_wh: number; yesterday_wh: number }>(sql`
+  const row = db.get<SameTimeRow>(sql`
     WITH oh AS MATERIALIZED (
       SELECT value ->> 0 AS sys, value ->> 1 AS hour, value ->> 2 AS avg_power_w FROM json_each(${open})
     ),
@@ -129,6 +145,13 @@ export function sumSameTimeEnergy(db: FleetDb, range: SystemKeyRange, windows: S
           AND y.avg_power_w IS NOT NULL)
         OR EXISTS (SELECT 1 FROM oh WHERE oh.sys = s.sys AND oh.hour >= w.y_first AND oh.hour <= w.y_last))
     ),
+    reporting AS MATERIALIZED (
+      SELECT s.sys FROM systems s JOIN w ON w.zone = s.timezone
+      WHERE ${COUNTED} AND s.sys BETWEEN ${range.first} AND ${range.last} AND (EXISTS (
+        SELECT 1 FROM system_hourly t WHERE t.sys = s.sys AND t.hour >= w.t_first AND t.hour <= w.t_last
+          AND t.avg_power_w IS NOT NULL)
+        OR EXISTS (SELECT 1 FROM oh WHERE oh.sys = s.sys AND oh.hour >= w.t_first AND oh.hour <= w.t_last))
+    ),
     hours AS (
       SELECT c.*, h.hour * ${HOUR_MS} AS hour_start, h.avg_power_w FROM compared c CROSS JOIN system_hourly h
         ON h.sys = c.sys AND h.hour >= c.y_first AND h.hour <= c.y_last WHERE h.avg_power_w IS NOT NULL
@@ -139,7 +162,8 @@ export function sumSameTimeEnergy(db: FleetDb, range: SystemKeyRange, windows: S
       SELECT c.*, oh.hour * ${HOUR_MS} AS hour_start, oh.avg_power_w FROM compared c CROSS JOIN oh
         ON oh.sys = c.sys AND ((oh.hour >= c.y_first AND oh.hour <= c.y_last) OR (oh.hour >= c.t_first AND oh.hour <= c.t_last))
     )
-    SELECT (SELECT count(*) FROM compared) AS systems,
+    SELECT (SELECT count(*) FROM compared) AS systems, (SELECT count(*) FROM reporting) AS reporting,
+      (SELECT count(*) FROM reporting r WHERE r.sys IN (SELECT sys FROM compared)) AS reporting_compared,
       coalesce(sum(avg_power_w * max(0, min(hour_start + ${HOUR_MS}, t_end) - max(hour_start, t_start))), 0)
         / 3600000.0 AS today_wh,
       coalesce(sum(avg_power_w * max(0, min(hour_start + ${HOUR_MS}, y_end) - max(hour_start, y_start))), 0)

@@ -70,11 +70,13 @@ function fleetTotals(included: readonly DashboardMetric[], now: number): FleetTo
   let expectedWh = 0;
   let dataTimeMs: number | null = null;
   for (const metric of included) {
+    const livePower = livePowerW(metric, now);
     todayWh += metric.todayGenerationWh;
-    powerW += livePowerW(metric, now);
+    powerW += livePower;
     capacityKw += metric.capacity;
     if (hasCapacity(metric)) {
-      ratedEfficiencySum += metric.efficiency;
+      // Of the power the fleet's total counts: an outdated value is no system's efficiency now.
+      ratedEfficiencySum += livePower === 0 ? 0 : metric.efficiency;
       rated++;
     }
     // PR over the systems with an expectation only, so one without irradiance does not lower it.

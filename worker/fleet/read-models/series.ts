@@ -20,6 +20,8 @@ import { expectedFromYield, readIrradiation } from "./system-metrics";
 
 /** Today's PR is compared with the median of this many complete local days before today. */
 export const PR_BASELINE_DAYS = 7;
+/** Today's change against yesterday is given only when this share of today's reporting systems had a yesterday. */
+export const COMPARED_SHARE = 0.9;
 
 /**
  * The dashboard's fleet series: today's generation by provider, today against the same time
@@ -54,12 +56,13 @@ export async function buildFleetSeries(
     todayStart: dayAt(days, -1).startMs,
     now,
   }));
-  const sameTime = { systems: 0, today_wh: 0, yesterday_wh: 0 };
+  const sameTime = { systems: 0, reporting: 0, reporting_compared: 0, today_wh: 0, yesterday_wh: 0 };
   for (const part of await perRange(ranges, (range) => [sumSameTimeEnergy(store, range, windows)])) {
-    sameTime.systems += part.systems;
-    sameTime.today_wh += part.today_wh;
-    sameTime.yesterday_wh += part.yesterday_wh;
+    for (const key of Object.keys(sameTime) as (keyof typeof sameTime)[]) sameTime[key] += part[key];
   }
+  // The card sets the change beside the fleet's whole energy today: it is a change of the fleet only
+  // when nearly every system reporting today had a yesterday (not while a history is arriving).
+  const comparable = sameTime.reporting_compared >= COMPARED_SHARE * sameTime.reporting;
   const performance = await fleetPerformance(store, d1, ranges, groups, daysByZone, now);
   return {
     timezone: tz,
@@ -72,7 +75,7 @@ export async function buildFleetSeries(
     today: {
       energyWh: Math.round(sameTime.today_wh),
       yesterdaySameTimeWh: Math.round(sameTime.yesterday_wh),
-      changePct: percentChange(sameTime.today_wh, sameTime.yesterday_wh),
+      changePct: comparable ? percentChange(sameTime.today_wh, sameTime.yesterday_wh) : null,
       systemCount: sameTime.systems,
     },
     performance,
