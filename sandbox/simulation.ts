@@ -300,14 +300,38 @@ export function siteDaylight(site: SimSite, at: number): boolean | null {
   return null;
 }
 
-/** Fraction of clear-sky light that reaches the panels: mostly clear, with passing clouds. */
-export function cloudFactor(plantId: string, at: number): number {
+/**
+ * The sky's clouds and rain are the place's (a 0.01° cell), so a plant's output and the weather the
+ * sandbox's weather service reports for its place agree, as a real plant's and the real weather do.
+ * It rains every RAIN_EVERY_DAYS days at each place (the phase is the place's), in the morning
+ * hours (UTC) of an overcast day; other overcast days stay dry.
+ */
+export const RAIN_EVERY_DAYS = 8;
+
+/** The place key the weather service and the product round to: 0.01° (about 1 km). */
+export const placeKey = (latitude: number, longitude: number) =>
+  `${latitude.toFixed(2)},${longitude.toFixed(2)}`;
+
+/** Fraction of clear-sky light the clouds let through at a place: mostly clear, with passing clouds. */
+function cloudFactor(place: string, at: number): number {
   const slot = Math.floor(at / (10 * 60 * 1000));
   const day = Math.floor(at / 86_400_000);
-  const overcastDay = unit(`${plantId}:day:${day}`) < 0.15;
-  const dip = unit(`${plantId}:slot:${slot}`);
+  const overcastDay = unit(`${place}:day:${day}`) < 0.15;
+  const dip = unit(`${place}:slot:${slot}`);
   const base = overcastDay ? 0.35 : 0.95;
   return dip < 0.12 ? base * (0.3 + dip * 2) : base;
+}
+
+/** Whether it rains at the place on the UTC day holding `at`. */
+export function rainDay(place: string, at: number): boolean {
+  const day = Math.floor(at / 86_400_000);
+  return (day + (hash(`${place}:rain`) % RAIN_EVERY_DAYS)) % RAIN_EVERY_DAYS === 0;
+}
+
+/** The share of clear-sky light that gets through: passing clouds, overcast days, rain days grey. */
+export function clearSkyIndex(place: string, at: number): number {
+  const clouds = cloudFactor(place, at);
+  return rainDay(place, at) ? Math.min(clouds, 0.35) : clouds;
 }
 
 const PERFORMANCE_FACTOR = 0.86;
@@ -418,7 +442,11 @@ export function inverterPowerW(plant: SimPlant, inverterIndex: number, at: numbe
   if (!inverter || activeFault(plant, inverterIndex, at)) return 0;
   const irradiance = clearSkyIrradiance(plant.latitude, plant.longitude, at);
   const power =
-    plant.capacityW * inverter.share * (irradiance / 1000) * PERFORMANCE_FACTOR * cloudFactor(plant.id, at);
+    plant.capacityW *
+    inverter.share *
+    (irradiance / 1000) *
+    PERFORMANCE_FACTOR *
+    clearSkyIndex(placeKey(plant.latitude, plant.longitude), at);
   return Math.round(Math.min(power, inverter.ratedPowerW));
 }
 

@@ -1,5 +1,5 @@
 import { getPosition } from "suncalc";
-import { clearSkyIrradiance, cloudFactor, hash } from "./simulation";
+import { clearSkyIndex, clearSkyIrradiance, hash, placeKey, rainDay } from "./simulation";
 
 /**
  * The sandbox's sky at a place and instant: what its weather service reports (as hourly means)
@@ -7,27 +7,14 @@ import { clearSkyIrradiance, cloudFactor, hash } from "./simulation";
  * not the product's model: the beam/diffuse split follows the clear-sky index, light on a tilted
  * plane follows Hay and Davies with a Martin and Ruiz glass loss, and the cells warm as the
  * Sandia array performance model says (King et al. 2004), so the product meets a sky it has to
- * model, not one made from its own formulas.
- *
- * It rains every RAIN_EVERY_DAYS days at each place (the phase is the place's), in the morning
- * hours (UTC) of an overcast day; other overcast days stay dry.
+ * model, not one made from its own formulas. Its clouds and rain are the place's
+ * (simulation.ts), which the fleet's plants see too.
  */
 
 const DEG = Math.PI / 180;
-export const RAIN_EVERY_DAYS = 8;
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 const unit = (text: string) => hash(text) / 0xffffffff;
-
-/** The place key the weather service and the product round to: 0.01° (about 1 km). */
-export const placeKey = (latitude: number, longitude: number) =>
-  `${latitude.toFixed(2)},${longitude.toFixed(2)}`;
-
-/** Whether it rains at the place on the UTC day holding `at`. */
-export function rainDay(place: string, at: number): boolean {
-  const day = Math.floor(at / DAY_MS);
-  return (day + (hash(`${place}:rain`) % RAIN_EVERY_DAYS)) % RAIN_EVERY_DAYS === 0;
-}
 
 /** Rain over the UTC hour holding `at`, mm: rain days bring several millimetres through their first twelve hours. */
 export function precipitationMm(place: string, at: number): number {
@@ -35,12 +22,6 @@ export function precipitationMm(place: string, at: number): number {
   const hourOfDay = Math.floor((at % DAY_MS) / HOUR_MS);
   if (hourOfDay >= 12) return 0;
   return Math.round((0.4 + unit(`${place}:rain:${Math.floor(at / HOUR_MS)}`) * 2) * 10) / 10;
-}
-
-/** The share of clear-sky light that gets through: passing clouds, overcast days, rain days grey. */
-export function clearSkyIndex(place: string, at: number): number {
-  const clouds = cloudFactor(place, at);
-  return rainDay(place, at) ? Math.min(clouds, 0.35) : clouds;
 }
 
 export interface SkyInstant {

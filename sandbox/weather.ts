@@ -1,14 +1,6 @@
 import { Hono } from "hono";
-import { clearSkyIrradiance, hash } from "./simulation";
-import {
-  airTemperatureC,
-  clearSkyIndex,
-  hourMeans,
-  placeKey,
-  planeIrradianceWm2,
-  skyAt,
-  windKmh,
-} from "./sky";
+import { clearSkyIndex, clearSkyIrradiance, hash, placeKey } from "./simulation";
+import { airTemperatureC, hourMeans, planeIrradianceWm2, skyAt, windKmh } from "./sky";
 
 /**
  * An Open-Meteo-compatible forecast endpoint (`/v1/forecast`) for development and tests:
