@@ -345,3 +345,59 @@ export function sunnyLongitudeNow(): number {
   const longitude = (12 - utcHours) * 15;
   return longitude > 180 ? longitude - 360 : longitude < -180 ? longitude + 360 : longitude;
 }
+
+/** A day's loss account, Wh: the expectation and its losses (actual is what they leave). */
+export interface LossAccountSeed {
+  expected: number;
+  weather?: number;
+  downtime?: number;
+  partialOutage?: number;
+  clipping?: number;
+  soiling?: number;
+  underperformance?: number;
+  unmeasured?: number;
+}
+
+/** A system's loss account of each given plant-local date, as the store's accounting writes them. */
+export async function seedLossAccounts(
+  orgId: string,
+  systemId: string,
+  dates: string[],
+  account: LossAccountSeed,
+): Promise<void> {
+  const [row] = await storeSql<{ sys: number }>(
+    orgId,
+    "SELECT sys FROM systems WHERE system_id = ?",
+    systemId,
+  );
+  if (!row) throw new Error(`no system ${systemId} in the store`);
+  const lost =
+    (account.downtime ?? 0) +
+    (account.partialOutage ?? 0) +
+    (account.clipping ?? 0) +
+    (account.soiling ?? 0) +
+    (account.underperformance ?? 0) +
+    (account.unmeasured ?? 0);
+  for (const date of dates) {
+    await storeSql(
+      orgId,
+      `INSERT OR REPLACE INTO system_losses (sys, date, expected_wh, actual_wh, weather_wh, downtime_wh,
+         partial_outage_wh, clipping_wh, soiling_wh, underperformance_wh, unmeasured_wh, healthy_reference_wh,
+         healthy_actual_wh, soilable_wh, peak_power_w, plateau_steps, precipitation_mm, calibration, ac_limit_w,
+         computed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, 1, NULL, ?)`,
+      row.sys,
+      date,
+      account.expected,
+      account.expected - lost,
+      account.weather ?? 0,
+      account.downtime ?? 0,
+      account.partialOutage ?? 0,
+      account.clipping ?? 0,
+      account.soiling ?? 0,
+      account.underperformance ?? 0,
+      account.unmeasured ?? 0,
+      Date.now(),
+    );
+  }
+}

@@ -7,7 +7,13 @@ import { createDb } from "../../../worker/lib/db";
 import { loadCurrentUser } from "../../../worker/services/auth";
 import { fleetSeries } from "../../../worker/services/fleet-series";
 import { insertSystem, type SystemSeed } from "../fleet/fleet-fixtures";
-import { seedDailyRollups, seedHourlyRollups, setSystemLive, systemStoreSql } from "../fleet-helpers";
+import {
+  seedDailyRollups,
+  seedHourlyRollups,
+  seedLossAccounts,
+  setSystemLive,
+  systemStoreSql,
+} from "../fleet-helpers";
 import {
   call,
   expectError,
@@ -225,7 +231,7 @@ describe("GET /api/dashboard/series", () => {
     });
   });
 
-  it("compares today's PR with the median of the previous 7 local days, leaving out a day without data", async () => {
+  it("compares today's PR (the dashboard's) with the median of the previous 7 local days' loss accounts, leaving out a day without one", async () => {
     const owner = await registerOwner("Pr Co");
     const location = { latitude: -33.91, longitude: 18.42, capacityW: 10_000 };
     const key = "-33.91,18.42";
@@ -247,7 +253,6 @@ describe("GET /api/dashboard/series", () => {
             })),
           ),
       );
-    const dayExpectedWh = (date: string) => expectedOf([[`${date}T12:00:00Z`, 1000]]);
     const todayExpectedWh = expectedOf([
       ["2026-06-10T08:00:00Z", 600],
       ["2026-06-10T11:00:00Z", 400],
@@ -278,14 +283,17 @@ describe("GET /api/dashboard/series", () => {
       ["2026-06-08", 0.95],
       ["2026-06-09", 0.75],
     ];
-    await seedDays(
-      reporting,
-      prs.map(([date, pr]) => [date, pr * dayExpectedWh(date)]),
-    );
+    for (const [date, pr] of prs) {
+      await seedLossAccounts(owner.orgId, reporting, [date], {
+        expected: 10_000,
+        underperformance: Math.round((1 - pr) * 10_000),
+      });
+    }
+    // Meteronline's accounts stay out of the fleet's: counted, the 5th would read 0.85 and the median 0.8.
+    await seedLossAccounts(owner.orgId, meteronline, ["2026-06-05"], { expected: 10_000 });
+    // Stored days without an account are not a PR (the accounts are what the losses screens show).
     await seedDays(noCapacity, [["2026-06-09", 99_000]]);
-    await seedDays(meteronline, [["2026-06-05", 99_000]]);
     await seedIrradiance(key, [
-      ...prs.map(([date]): [string, number] => [`${date}T12:00:00Z`, 1000]),
       ["2026-06-10T08:00:00Z", 600],
       ["2026-06-10T11:00:00Z", 400],
       // The hour that starts now has not been counted yet.
@@ -298,7 +306,7 @@ describe("GET /api/dashboard/series", () => {
 
     await systemStoreSql(
       reporting,
-      "DELETE FROM system_daily WHERE date = '2026-06-06' AND sys = (SELECT sys FROM systems WHERE system_id = ?)",
+      "DELETE FROM system_losses WHERE date = '2026-06-06' AND sys = (SELECT sys FROM systems WHERE system_id = ?)",
       reporting,
     );
     const missingDay = (await seriesAt(owner, now)).performance;
@@ -337,7 +345,10 @@ describe("GET /api/dashboard/series", () => {
           ["2026-06-09T10:00:00Z", 1000 * share],
           ["2026-06-10T10:00:00Z", 1500 * share],
         ]);
-        await seedDays(systemId, [["2026-06-09", 6000 * share]]);
+        await seedLossAccounts(owner.orgId, systemId, ["2026-06-09"], {
+          expected: 8000 * share,
+          downtime: 2000 * share,
+        });
         await setSystemLive(systemId, {
           state: "online",
           powerW: null,

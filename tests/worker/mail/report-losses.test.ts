@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatMailEnergy, formatMailMoney, formatMailPercent } from "../../../worker/mail/messages";
-import { storeSql } from "../fleet-helpers";
+import { type LossAccountSeed, seedLossAccounts } from "../fleet-helpers";
 import { call, expectStatus, putOrgTariff, registerOwner } from "../helpers";
 import { caughtMailTo } from "../mail-helpers";
 import { runMailAt, seedSite, setPreferences } from "./fixtures";
@@ -8,55 +8,9 @@ import { runMailAt, seedSite, setPreferences } from "./fixtures";
 const WEEK = [15, 16, 17, 18, 19, 20, 21];
 const day = (d: number) => `2026-06-${String(d).padStart(2, "0")}`;
 
-interface Account {
-  expected: number;
-  weather?: number;
-  downtime?: number;
-  partialOutage?: number;
-  clipping?: number;
-  soiling?: number;
-  underperformance?: number;
-  unmeasured?: number;
-}
-
-/** A system's loss account of each given day (Wh), as the store's accounting writes them. */
-async function seedAccounts(orgId: string, systemId: string, days: number[], account: Account) {
-  const [row] = await storeSql<{ sys: number }>(
-    orgId,
-    "SELECT sys FROM systems WHERE system_id = ?",
-    systemId,
-  );
-  if (!row) throw new Error(`no system ${systemId} in the store`);
-  const lost =
-    (account.downtime ?? 0) +
-    (account.partialOutage ?? 0) +
-    (account.clipping ?? 0) +
-    (account.soiling ?? 0) +
-    (account.underperformance ?? 0) +
-    (account.unmeasured ?? 0);
-  for (const d of days) {
-    await storeSql(
-      orgId,
-      `INSERT OR REPLACE INTO system_losses (sys, date, expected_wh, actual_wh, weather_wh, downtime_wh,
-         partial_outage_wh, clipping_wh, soiling_wh, underperformance_wh, unmeasured_wh, healthy_reference_wh,
-         healthy_actual_wh, soilable_wh, peak_power_w, plateau_steps, precipitation_mm, calibration, ac_limit_w,
-         computed_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, 1, NULL, ?)`,
-      row.sys,
-      day(d),
-      account.expected,
-      account.expected - lost,
-      account.weather ?? 0,
-      account.downtime ?? 0,
-      account.partialOutage ?? 0,
-      account.clipping ?? 0,
-      account.soiling ?? 0,
-      account.underperformance ?? 0,
-      account.unmeasured ?? 0,
-      Date.now(),
-    );
-  }
-}
+/** A system's loss account of each given day of June 2026 (Wh). */
+const seedAccounts = (orgId: string, systemId: string, days: number[], account: LossAccountSeed) =>
+  seedLossAccounts(orgId, systemId, days.map(day), account);
 
 const reportOf = async (email: string) => {
   const [report, ...more] = (await caughtMailTo(email)).filter((mail) => mail.attachments.length > 0);

@@ -1,10 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { fleetSystemDaily, fleetSystems } from "../../../schema/fleet-tables";
+import type { fleetSystems } from "../../../schema/fleet-tables";
 import type { SqlRow } from "../../../schema/sql-row";
 import type { FleetDb } from "../db";
-import { liveRowsOf } from "./points";
 import type { SystemKeyRange } from "./reads";
-import { openDaysJson, openHours, openHoursJson } from "./rollups";
+import { openHours, openHoursJson } from "./rollups";
 
 /*
  * Fleet-wide reads for the dashboard's series: each query aggregates over one range of system
@@ -18,20 +17,13 @@ import { openDaysJson, openHours, openHoursJson } from "./rollups";
 const HOUR_MS = 3_600_000;
 /** Meteronline systems (CSV imports) stay out of fleet totals. */
 const COUNTED = sql.raw("s.provider <> 'meteronline'");
-/** Only systems with a capacity and a location can have an irradiance-based expectation. */
-const HAS_EXPECTATION = sql.raw("s.capacity_w > 0 AND s.location_key IS NOT NULL");
-
 type SystemColumns = SqlRow<typeof fleetSystems>;
 
-export type FleetGroupRow = Pick<SystemColumns, "location_key"> & {
-  zone: SystemColumns["timezone"];
-  systems: number;
-};
-
-/** The counted systems grouped by zone and irradiance location: the windows the other reads need. */
-export function listFleetGroups(db: FleetDb) {
-  return db.all<FleetGroupRow>(sql`
-    SELECT s.timezone AS zone, s.location_key, count(*) AS systems FROM systems s WHERE ${COUNTED} GROUP BY 1, 2`);
+/** The zones of the counted systems: the windows the other reads need. */
+export function countedZones(db: FleetDb): string[] {
+  return db
+    .all<{ zone: string }>(sql`SELECT DISTINCT s.timezone AS zone FROM systems s WHERE ${COUNTED}`)
+    .map((row) => row.zone);
 }
 
 export type ProviderHourRow = Pick<SystemColumns, "provider"> & { hour_start: number; power_w: number };
@@ -172,71 +164,31 @@ export function sumSameTimeEnergy(
   return row ?? empty;
 }
 
-/** Systems that can have an expectation: their location key and capacity are set (HAS_EXPECTATION). */
-type ExpectedGroup = {
-  zone: SystemColumns["timezone"];
-  location_key: NonNullable<SystemColumns["location_key"]>;
-  /** Summed capacity of the group's systems. */
-  capacity_w: NonNullable<SystemColumns["capacity_w"]>;
-};
-
-/** Capacity is of the systems with a stored energy that day: what the expectation is for. */
-export type GroupEnergyRow = ExpectedGroup & Pick<SqlRow<typeof fleetSystemDaily>, "date" | "energy_wh">;
-
-/**
- * Stored daily energy per zone and location for the given local dates, over the systems that can
- * have an expectation and have a stored day (a system without one is left out of that day); a
- * day of a system's open hour takes that hour's points too.
- */
-export function sumDailyEnergyByGroup(
-  db: FleetDb,
-  range: SystemKeyRange,
-  days: { zone: string; date: string }[],
-) {
-  if (days.length === 0) return [];
-  const open = openDaysJson(countedOpenHours(db, range));
-  return db.all<GroupEnergyRow>(sql`
-    WITH d AS MATERIALIZED (SELECT value ->> 'zone' AS zone, value ->> 'date' AS date FROM json_each(${JSON.stringify(days)})),
-    od AS MATERIALIZED (SELECT value ->> 0 AS sys, value ->> 1 AS date, value ->> 2 AS energy_wh FROM json_each(${open})),
-    e AS (
-      SELECT s.sys, d.date, e.energy_wh FROM d CROSS JOIN systems s ON d.zone = s.timezone
-        CROSS JOIN system_daily e ON e.sys = s.sys AND e.date = d.date
-      WHERE ${COUNTED} AND ${HAS_EXPECTATION} AND s.sys BETWEEN ${range.first} AND ${range.last}
-      UNION ALL
-      SELECT s.sys, d.date, od.energy_wh FROM od CROSS JOIN systems s ON s.sys = od.sys
-        CROSS JOIN d ON d.zone = s.timezone AND d.date = od.date
-      WHERE ${HAS_EXPECTATION}
-    )
-    SELECT s.timezone AS zone, s.location_key, m.date, sum(m.energy_wh) AS energy_wh, sum(s.capacity_w) AS capacity_w
-    FROM (SELECT sys, date, max(energy_wh) AS energy_wh FROM e GROUP BY sys, date) m CROSS JOIN systems s ON s.sys = m.sys
-    GROUP BY 1, 2, 3`);
+/** A past day's loss accounts added up over the counted systems: the day's index in the caller's list. */
+export interface AccountedDayRow {
+  day: number;
+  actual_wh: number;
+  expected_wh: number;
 }
 
-export type GroupTodayRow = ExpectedGroup & { energy_wh: number };
-
 /**
- * Today's energy per zone and location from the vendors' energy-today counters, counted only when
- * the counter's data time is in today's local day (the rule the dashboard metrics use).
+ * Actual and expected energy of the finished days the loss accounts hold, summed per day index
+ * over the range's counted systems: `days` names, per zone, the plant-local date of each index
+ * (the i-th day before today in every zone). Read by the (sys, date) key of each system's days.
  */
-export function sumTodayEnergyByGroup(
+export function sumAccountedDays(
   db: FleetDb,
   range: SystemKeyRange,
-  days: { zone: string; startMs: number; endMs: number }[],
-) {
+  days: { zone: string; date: string; day: number }[],
+): AccountedDayRow[] {
   if (days.length === 0) return [];
-  const counted = sql`${COUNTED} AND ${HAS_EXPECTATION} AND s.sys BETWEEN ${range.first} AND ${range.last}`;
-  const live = JSON.stringify(
-    [...liveRowsOf(db, counted).values()].map((l) => [l.sys, l.data_time, l.energy_today_wh]),
-  );
-  return db.all<GroupTodayRow>(sql`
-    WITH l AS MATERIALIZED (
-      SELECT value ->> 0 AS sys, value ->> 1 AS data_time, value ->> 2 AS energy_today_wh FROM json_each(${live})
-    ),
-    d AS (SELECT value ->> 'zone' AS zone, value ->> 'startMs' AS start_ms, value ->> 'endMs' AS end_ms
-               FROM json_each(${JSON.stringify(days)}))
-    SELECT d.zone, s.location_key, sum(s.capacity_w) AS capacity_w,
-      sum(CASE WHEN l.data_time >= d.start_ms AND l.data_time < d.end_ms THEN coalesce(l.energy_today_wh, 0) ELSE 0 END)
-        AS energy_wh
-    FROM l CROSS JOIN systems s ON s.sys = l.sys JOIN d ON d.zone = s.timezone
-    GROUP BY 1, 2`);
+  return db.all<AccountedDayRow>(sql`
+    WITH d AS MATERIALIZED (
+      SELECT value ->> 'zone' AS zone, value ->> 'date' AS date, value ->> 'day' AS day FROM json_each(${JSON.stringify(days)})
+    )
+    SELECT d.day, sum(l.actual_wh) AS actual_wh, sum(l.expected_wh) AS expected_wh
+    FROM systems s CROSS JOIN d ON d.zone = s.timezone
+      CROSS JOIN system_losses l ON l.sys = s.sys AND l.date = d.date
+    WHERE ${COUNTED} AND s.sys BETWEEN ${range.first} AND ${range.last}
+    GROUP BY d.day`);
 }

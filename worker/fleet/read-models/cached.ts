@@ -221,9 +221,11 @@ export class CachedReadModels {
   }
 
   async fleetSeries(orgId: string, tz: string, now: number): Promise<FleetSeries> {
-    const { value } = await this.cachedEntry(orgId, `series|${tz}`, now, () =>
-      buildFleetSeries(this.db, createDb(this.env.DB), tz, now),
-    );
+    const { value } = await this.cachedEntry(orgId, `series|${tz}`, now, async () => {
+      // Today's PR is the dashboard model's: the card shows it beside the series' median.
+      const todayPr = (await this.metricsSnapshot(orgId, now)).summary.totals.performanceRatio;
+      return buildFleetSeries(this.db, tz, now, todayPr);
+    });
     return value;
   }
 
