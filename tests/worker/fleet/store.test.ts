@@ -9,6 +9,7 @@ import {
   type CachedReadModels,
   LARGE_FLEET_ANSWER_MAX_AGE_MS,
   READ_MODEL_MAX_AGE_MS,
+  READER_CLOCK_BEHIND_MS,
   REBUILD_SPACING_FACTOR,
   rebuildDue,
 } from "../../../worker/fleet/read-models/cached";
@@ -220,6 +221,21 @@ describe("the fleet store of an organisation", () => {
       currentPowerW: 2600,
       stale: false,
     });
+  });
+
+  it("answers a reader whose clock is a moment behind the model's build from that model, and builds one for an earlier instant", async () => {
+    const orgId = await insertOrg();
+    const system = await insertSystem(orgId, { latitude: 0, longitude: sunnyLongitudeNow() });
+    const now = Date.now();
+    const pointAt = now - 2 * 3_600_000;
+    await storePoints(orgId, [point(system, pointAt, 1500, 4000)]);
+    expect((await metricsAt(orgId, now))[0]?.currentPowerW).toBe(1500);
+    // A write that bypasses the store's write path shows only in a model built after it.
+    await runInDurableObject(storeOf(orgId), (_store: FleetStore, state) => {
+      state.storage.sql.exec(`UPDATE ${pointTableOf(pointAt / 1000)} SET power_w = 7`);
+    });
+    expect((await metricsAt(orgId, now - READER_CLOCK_BEHIND_MS))[0]?.currentPowerW).toBe(1500);
+    expect((await metricsAt(orgId, now - READER_CLOCK_BEHIND_MS - 1))[0]?.currentPowerW).toBe(7);
   });
 
   it("sends the metrics answer only to a caller that does not hold the current one", async () => {

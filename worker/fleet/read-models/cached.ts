@@ -25,6 +25,12 @@ const MAP_ANSWERS_PER_INDEX = 8;
 /** A read model is reused while nothing it read changed, and for at most this long (stale flags, today's window). */
 export const READ_MODEL_MAX_AGE_MS = 60_000;
 /**
+ * A reader's clock is read before its call reaches the store, so a model another reader had built
+ * meanwhile can be a moment younger than the reader's instant: within this, it is the reader's
+ * model (it was rebuilt before answering, 2 s at 20,000 systems). Further back is another instant.
+ */
+export const READER_CLOCK_BEHIND_MS = 10_000;
+/**
  * From this many systems a read model is rebuilt in the background after a write, the last one
  * answering meanwhile: a 20,000-system fleet's dashboard takes ~400 ms to build and its fleet
  * series over a second, while its sync pages arrive every few seconds. Smaller fleets rebuild
@@ -299,7 +305,10 @@ export class CachedReadModels {
     // The site lists also read alerts and portfolios; the other models do not rebuild for those.
     const inputs = `${this.instance}|${this.writes}|${versions.org}|${versions.irradiance}${readsLists ? `|${versions.lists}|${versions.alerts}` : ""}`;
     const entry = this.cache.get(name);
-    const age = entry !== undefined && now >= entry.builtAt ? now - entry.builtAt : Number.POSITIVE_INFINITY;
+    const age =
+      entry !== undefined && now >= entry.builtAt - READER_CLOCK_BEHIND_MS
+        ? Math.max(0, now - entry.builtAt)
+        : Number.POSITIVE_INFINITY;
     if (entry && refreshAlerts && alertsInput(entry.inputs) !== alertsInput(inputs)) {
       const refreshed = await refreshAlerts(entry.value as T);
       entry.value = refreshed.value;
