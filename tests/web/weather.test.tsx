@@ -320,6 +320,44 @@ describe("Weather Correlation page", () => {
     expect(card).toHaveTextContent("No hour of this day has finished at the site yet.");
   });
 
+  it("shows a fleet's sites ten at a time, worst first, searched by the server, the page and search in the URL", async () => {
+    const total = 2_000;
+    const { calls, router } = openWeather({
+      "GET /api/sites": ({ url }: { url: string }) => {
+        const params = new URL(url, "http://localhost").searchParams;
+        const page = Number(params.get("page") ?? 1);
+        const q = params.get("q");
+        const sites = q
+          ? [makeSite({ id: "site-77", name: `Match for ${q}` })]
+          : Array.from({ length: 10 }, (_, i) =>
+              makeSite({ id: `site-${page}-${i}`, name: `Site ${(page - 1) * 10 + i + 1}` }),
+            );
+        return { body: sites, headers: { "X-Total-Count": String(q ? 1 : total) } };
+      },
+      "GET /api/weather/current": { body: weather },
+    });
+    expect(await screen.findByRole("article", { name: "Site 1" })).toBeInTheDocument();
+    expect(screen.getAllByRole("article")).toHaveLength(10);
+    expect(screen.getByText("2,000 sites")).toBeInTheDocument();
+    expect(screen.getByText("Page 1 of 200")).toBeInTheDocument();
+    const first = calls.find((call) => call.path === "/api/sites");
+    expect(first?.url).toContain("pageSize=10");
+    expect(first?.url).toContain("sort=pr");
+
+    fireEvent.click(screen.getByRole("button", { name: "Next" }));
+    expect(await screen.findByRole("article", { name: "Site 11" })).toBeInTheDocument();
+    expect(router.state.location.search).toMatchObject({ page: 2 });
+
+    fireEvent.change(screen.getByRole("searchbox"), { target: { value: "Dokkum" } });
+    expect(await screen.findByRole("article", { name: "Match for Dokkum" })).toBeInTheDocument();
+    expect(screen.getAllByRole("article")).toHaveLength(1);
+    // A new search starts from the first page.
+    await waitFor(() => expect(router.state.location.search).toEqual({ q: "Dokkum" }));
+    expect(
+      calls.some((call) => call.path === "/api/available-systems" && call.url.includes("q=Dokkum")),
+    ).toBe(true);
+  });
+
   it("shows a plant with coordinates but no site, with its own weather and day, and leaves out a plant without a place", async () => {
     const { calls } = openWeather({
       "GET /api/sites": { body: [] },

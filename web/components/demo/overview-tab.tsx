@@ -2,6 +2,7 @@ import { Card, ProgressBar, Title } from "@tremor/react";
 import { useTranslation } from "react-i18next";
 import { type DemoSnapshot, MONTHLY_TARGET_PERCENT } from "../../lib/demo/simulation";
 import { formatIrradiance, formatNumber, formatPercent, localeFor } from "../../lib/format";
+import { useWeatherStrings } from "../../lib/i18n/weather";
 import { WeatherFacts } from "../weather/weather-facts";
 import { DemoAlertList } from "./alert-list";
 
@@ -13,6 +14,7 @@ interface DemoOverviewProps {
 /** Weather at the selected site, the fleet's efficiency against the 78 % monthly target, recent alerts. */
 export function DemoOverviewTab({ snapshot, selectedSiteId }: DemoOverviewProps) {
   const { t, i18n } = useTranslation();
+  useWeatherStrings();
   const locale = localeFor(i18n.language);
   const site = snapshot.sites.find((candidate) => candidate.id === selectedSiteId) ?? snapshot.sites[0];
   const weather = site ? snapshot.weather[site.id] : undefined;

@@ -7,13 +7,14 @@ import type { LossesTranslation } from "./losses/en";
 import type { pricingEn } from "./pricing/en";
 import type { publicEn } from "./public/en";
 import type { VerificationTranslation } from "./verification/en";
+import type { WeatherTranslation } from "./weather/en";
 
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "translation";
     // The string sets (see `stringSets` in ./index.ts, the app's with `alerting` in it),
-    // `verification` (see ./verification), `fleetLists` (see ./fleet-lists) and `losses` (see
-    // ./losses) are merged in at run time by what shows them.
+    // `verification` (see ./verification), `fleetLists` (see ./fleet-lists), `losses` (see
+    // ./losses) and `insights.weather` (see ./weather) are merged in at run time by what shows them.
     resources: {
       translation: typeof publicEn &
         typeof landingEn &
@@ -23,6 +24,7 @@ declare module "i18next" {
           verification: VerificationTranslation;
           losses: LossesTranslation;
           fleetLists: FleetListsTranslation;
+          insights: { weather: WeatherTranslation };
         };
     };
   }

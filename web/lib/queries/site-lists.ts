@@ -66,6 +66,17 @@ export const enhancedSitesPageQueryOptions = (search: SiteListSearch, pageSize =
   });
 };
 
+/** A page of the systems on no site, searched by the server (name, vendor id). */
+export const availableSystemsPageQueryOptions = (q: string | undefined, page: number, pageSize: number) => {
+  const query = { q: q || undefined, page, pageSize };
+  return queryOptions({
+    queryKey: siteListKeys.page("available", searchOf(query)),
+    queryFn: ({ signal }) => getPage("/available-systems", { query, signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: REFRESH_MS,
+  });
+};
+
 export const siteCountsQueryOptions = (search: SiteListSearch) => {
   const filters = filterKey(search);
   return queryOptions({

@@ -63,6 +63,7 @@ export const fleetListsEn = {
   openAlerts_other: "{{formatted}} open alerts",
   noMatchTitle: "No site matches",
   noMatchBody: "Change the search or remove a filter.",
+  plantsWithoutSite: "Plants without a site",
   noSystemMatch: "No system matches: change the search or remove a filter.",
   map: {
     title: "Fleet map",

@@ -64,6 +64,7 @@ export const fleetListsEs: FleetListsTranslation = {
   openAlerts_other: "{{formatted}} alertas abiertas",
   noMatchTitle: "Ninguna instalación coincide",
   noMatchBody: "Cambie la búsqueda o quite un filtro.",
+  plantsWithoutSite: "Plantas sin instalación",
   noSystemMatch: "Ningún sistema coincide: cambie la búsqueda o quite un filtro.",
   map: {
     title: "Mapa de la flota",

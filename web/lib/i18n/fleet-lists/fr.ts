@@ -64,6 +64,7 @@ export const fleetListsFr: FleetListsTranslation = {
   openAlerts_other: "{{formatted}} alertes ouvertes",
   noMatchTitle: "Aucun site ne correspond",
   noMatchBody: "Modifiez la recherche ou retirez un filtre.",
+  plantsWithoutSite: "Centrales sans site",
   noSystemMatch: "Aucun système ne correspond : modifiez la recherche ou retirez un filtre.",
   map: {
     title: "Carte du parc",
