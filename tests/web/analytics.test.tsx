@@ -189,6 +189,34 @@ describe("Performance Analytics list", () => {
     expect(request?.url).toContain("range=24h");
   });
 
+  it("shows no power or efficiency now for a stale or offline system, only when it last spoke", async () => {
+    const silent = [
+      makeRecord({
+        id: "s1",
+        systemId: "s1",
+        stationName: "Silent Roof",
+        systemName: "Silent Roof",
+        status: "offline",
+        state: 2,
+      }),
+      makeRecord({
+        id: "s2",
+        systemId: "s2",
+        stationName: "Quiet Roof",
+        systemName: "Quiet Roof",
+        status: "stale",
+      }),
+    ];
+    openAt("/app/analytics", { "GET /api/analytics": { body: silent } });
+    for (const name of ["Silent Roof", "Quiet Roof"]) {
+      const card = await screen.findByRole("link", { name });
+      // Its last 4.0 kW and 40 % are yesterday's, not output now.
+      expect(card).not.toHaveTextContent("4.0 kW");
+      expect(card).toHaveTextContent("— · PR 84%");
+      expect(card).toHaveTextContent(/Data as of 1 Jun 2026/);
+    }
+  });
+
   it("shows the fleet's totals as the API computed them (Meteronline left out)", async () => {
     const { calls } = openAt("/app/analytics", { "GET /api/analytics": { body: list } });
     await screen.findByRole("link", { name: "Farm Import" });

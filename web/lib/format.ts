@@ -15,8 +15,9 @@ export function formatNumber(value: number, locale: string, fractionDigits: numb
   }).format(value);
 }
 
-/** 1000 W and above in kW with one decimal, below that whole watts. */
-export function formatPowerW(powerW: number, locale = "en-GB"): string {
+/** 1000 W and above in kW with one decimal, below that whole watts; "—" for none. */
+export function formatPowerW(powerW: number | null, locale = "en-GB"): string {
+  if (powerW === null) return "—";
   if (Math.abs(Math.round(powerW)) >= 1000) return `${formatNumber(powerW / 1000, locale, 1)} kW`;
   return `${formatNumber(Math.round(powerW), locale, 0)} W`;
 }

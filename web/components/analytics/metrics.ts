@@ -15,9 +15,18 @@ export function filterByProvider(records: AnalyticsRecord[], filter: ProviderFil
   return filter === "all" ? records : records.filter((record) => record.provider === filter);
 }
 
-/** The API's efficiency; none (rather than its 0 %) for a system without a known capacity. */
-export const shownEfficiency = (record: Pick<AnalyticsRecord, "capacity" | "efficiency">): number | null =>
-  hasCapacity(record) ? record.efficiency : null;
+/** A stale or offline system's last power is not its output now (the dashboard's table says so too). */
+const isCurrent = (record: Pick<AnalyticsRecord, "status">) =>
+  record.status !== "stale" && record.status !== "offline";
+
+/** The power now: none for a stale or offline system. */
+export const shownPowerW = (record: Pick<AnalyticsRecord, "status" | "currentPowerW">): number | null =>
+  isCurrent(record) ? record.currentPowerW : null;
+
+/** The API's efficiency; none (rather than its 0 %) without a known capacity, or for a stale or offline system. */
+export const shownEfficiency = (
+  record: Pick<AnalyticsRecord, "capacity" | "efficiency" | "status">,
+): number | null => (hasCapacity(record) && isCurrent(record) ? record.efficiency : null);
 
 /** The day's kWh over (capacity × 24 h), in %. */
 export function capacityFactorPercent(dayEnergyWh: number, capacityKw: number): number | null {

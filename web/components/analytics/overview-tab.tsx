@@ -13,7 +13,7 @@ import {
 import { StatCard } from "../ui/stat-card";
 import { useUserTimeZone } from "../use-user-time-zone";
 import { PowerChart } from "./charts";
-import { capacityFactorPercent, energyYieldKwhPerKw, shownEfficiency } from "./metrics";
+import { capacityFactorPercent, energyYieldKwhPerKw, shownEfficiency, shownPowerW } from "./metrics";
 
 /** The KPIs (power, today's energy, efficiency) from the record's current values and today's energy, then the power curve over the range. */
 export function OverviewTab({ record }: { record: AnalyticsRecord }) {
@@ -30,7 +30,7 @@ export function OverviewTab({ record }: { record: AnalyticsRecord }) {
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
         <StatCard
           label={t("insights.fields.currentPower")}
-          value={formatPowerW(record.currentPowerW, locale)}
+          value={formatPowerW(shownPowerW(record), locale)}
           footnote={asOf}
         />
         <StatCard

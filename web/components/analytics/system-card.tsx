@@ -13,7 +13,7 @@ import {
 } from "../../lib/format";
 import { providerNames } from "../../lib/providers";
 import { useUserTimeZone } from "../use-user-time-zone";
-import { recordName, shownEfficiency } from "./metrics";
+import { recordName, shownEfficiency, shownPowerW } from "./metrics";
 import { RecordStatusBadge } from "./status-badge";
 
 /** One system of the Performance Analytics list; the whole card opens its detail. */
@@ -50,7 +50,7 @@ export function SystemCard({ record }: { record: AnalyticsRecord }) {
           <Figure label={t("insights.fields.capacity")} value={formatCapacityKw(record.capacity, locale)} />
           <Figure
             label={t("insights.fields.currentPower")}
-            value={formatPowerW(record.currentPowerW, locale)}
+            value={formatPowerW(shownPowerW(record), locale)}
           />
           <Figure
             label={t("insights.fields.todayEnergy")}
