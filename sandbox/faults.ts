@@ -4,7 +4,7 @@ import {
   providerRegistrations,
   type RegisteredFaultVendor,
 } from "../schema/provider-registry";
-import { hash } from "./simulation";
+import { hash } from "./hash";
 
 /**
  * The emulators whose calls can be faulted on demand: each API provider's, or each fault group its

@@ -2,11 +2,11 @@ import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { DateTime } from "luxon";
 import { sandboxAccounts } from "./accounts";
 import { rateLimitFaults, requestedFault, type SandboxFaults, vendorFaults } from "./faults";
+import { hash } from "./hash";
 import { lossPlants } from "./losses";
 import {
   activeFault,
   dataTimeAt,
-  hash,
   plantEnergyTodayWh,
   plantPowerW,
   plantState,

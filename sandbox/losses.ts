@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
-import { hash, placeKey, RAIN_EVERY_DAYS, rainDay, type SimFault, type SimPlant } from "./simulation";
-import { planeIrradianceWm2, sandiaCellC, skyAt } from "./sky";
+import { hash } from "./hash";
+import type { SimFault, SimPlant } from "./simulation";
+import { placeKey, planeIrradianceWm2, RAIN_EVERY_DAYS, rainDay, sandiaCellC, skyAt } from "./sky";
 
 /**
  * The losses account: five plants whose power comes from the sandbox's sky (sandbox/sky.ts, what

@@ -1,5 +1,7 @@
 import { DateTime } from "luxon";
 import { getPosition } from "suncalc";
+import { hash, unit } from "./hash";
+import { clearSkyIrradiance, MIN_COS_ZENITH, planeIrradianceWm2, skyAt } from "./sky";
 
 /**
  * Deterministic simulated plants behind every sandbox vendor API. Power follows the sun's
@@ -180,18 +182,6 @@ const CAPACITIES_KW = [6.4, 12, 48.6, 99.5, 250, 8.2, 30];
 /** Plants of one site lie within ±half this (degrees of latitude and longitude) of its centre. */
 const PLANT_SPREAD_DEG = 0.1;
 
-/** FNV-1a: a stable, well-spread hash for deterministic simulation (not for security). */
-export function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-const unit = (text: string) => hash(text) / 0xffffffff;
-
 /** The plants of one sandbox account: `count` plants, spread over the sites above (or the world's). */
 export function simulatedPlants(
   provider: string,
@@ -267,18 +257,6 @@ export function simulatedPlant(
   };
 }
 
-/** Below this cosine of the zenith angle the clear-sky model gives no light. */
-const MIN_COS_ZENITH = 0.01;
-
-/** Clear-sky global horizontal irradiance (Haurwitz model), W/m², from the sun's altitude. */
-export function clearSkyIrradiance(latitude: number, longitude: number, at: number): number {
-  // suncalc 2 answers the apparent altitude in degrees.
-  const altitudeDeg = getPosition(new Date(at), latitude, longitude).altitude;
-  const cosZenith = Math.sin((altitudeDeg * Math.PI) / 180);
-  if (cosZenith <= MIN_COS_ZENITH) return 0;
-  return 1098 * cosZenith * Math.exp(-0.057 / cosZenith);
-}
-
 /** The sun's altitude at which the clear-sky model starts to give light (about 0.57°). */
 const LIGHT_ALTITUDE_DEG = (Math.asin(MIN_COS_ZENITH) * 180) / Math.PI;
 /**
@@ -298,40 +276,6 @@ export function siteDaylight(site: SimSite, at: number): boolean | null {
   if (altitudeDeg > LIGHT_ALTITUDE_DEG + SITE_AGREEMENT_DEG) return true;
   if (altitudeDeg < LIGHT_ALTITUDE_DEG - SITE_AGREEMENT_DEG) return false;
   return null;
-}
-
-/**
- * The sky's clouds and rain are the place's (a 0.01° cell), so a plant's output and the weather the
- * sandbox's weather service reports for its place agree, as a real plant's and the real weather do.
- * It rains every RAIN_EVERY_DAYS days at each place (the phase is the place's), in the morning
- * hours (UTC) of an overcast day; other overcast days stay dry.
- */
-export const RAIN_EVERY_DAYS = 8;
-
-/** The place key the weather service and the product round to: 0.01° (about 1 km). */
-export const placeKey = (latitude: number, longitude: number) =>
-  `${latitude.toFixed(2)},${longitude.toFixed(2)}`;
-
-/** Fraction of clear-sky light the clouds let through at a place: mostly clear, with passing clouds. */
-function cloudFactor(place: string, at: number): number {
-  const slot = Math.floor(at / (10 * 60 * 1000));
-  const day = Math.floor(at / 86_400_000);
-  const overcastDay = unit(`${place}:day:${day}`) < 0.15;
-  const dip = unit(`${place}:slot:${slot}`);
-  const base = overcastDay ? 0.35 : 0.95;
-  return dip < 0.12 ? base * (0.3 + dip * 2) : base;
-}
-
-/** Whether it rains at the place on the UTC day holding `at`. */
-export function rainDay(place: string, at: number): boolean {
-  const day = Math.floor(at / 86_400_000);
-  return (day + (hash(`${place}:rain`) % RAIN_EVERY_DAYS)) % RAIN_EVERY_DAYS === 0;
-}
-
-/** The share of clear-sky light that gets through: passing clouds, overcast days, rain days grey. */
-export function clearSkyIndex(place: string, at: number): number {
-  const clouds = cloudFactor(place, at);
-  return rainDay(place, at) ? Math.min(clouds, 0.35) : clouds;
 }
 
 const PERFORMANCE_FACTOR = 0.86;
@@ -440,13 +384,13 @@ export function inverterPowerW(plant: SimPlant, inverterIndex: number, at: numbe
   if (plant.physics) return Math.round(plant.physics.inverterPowerW(inverterIndex, at));
   const inverter = plant.inverters[inverterIndex];
   if (!inverter || activeFault(plant, inverterIndex, at)) return 0;
-  const irradiance = clearSkyIrradiance(plant.latitude, plant.longitude, at);
-  const power =
-    plant.capacityW *
-    inverter.share *
-    (irradiance / 1000) *
-    PERFORMANCE_FACTOR *
-    clearSkyIndex(placeKey(plant.latitude, plant.longitude), at);
+  // The light on the plant's own plane under its place's sky (what the weather service reports there).
+  const irradiance = planeIrradianceWm2(
+    skyAt(plant.latitude, plant.longitude, at),
+    plant.tiltDeg,
+    plant.azimuthDeg,
+  );
+  const power = plant.capacityW * inverter.share * (irradiance / 1000) * PERFORMANCE_FACTOR;
   return Math.round(Math.min(power, inverter.ratedPowerW));
 }
 

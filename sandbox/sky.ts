@@ -1,20 +1,66 @@
 import { getPosition } from "suncalc";
-import { clearSkyIndex, clearSkyIrradiance, hash, placeKey, rainDay } from "./simulation";
+import { hash, unit } from "./hash";
 
 /**
  * The sandbox's sky at a place and instant: what its weather service reports (as hourly means)
- * and what the plants of the losses account receive (every 5 minutes). Its physics is its own,
+ * and what every sandbox plant receives (every 5 minutes). Its physics is its own,
  * not the product's model: the beam/diffuse split follows the clear-sky index, light on a tilted
  * plane follows Hay and Davies with a Martin and Ruiz glass loss, and the cells warm as the
  * Sandia array performance model says (King et al. 2004), so the product meets a sky it has to
- * model, not one made from its own formulas. Its clouds and rain are the place's
- * (simulation.ts), which the fleet's plants see too.
+ * model, not one made from its own formulas. Its clouds and rain are the place's: every plant
+ * there sees them (simulation.ts), as the weather service reports them.
  */
 
 const DEG = Math.PI / 180;
+
+/** Below this cosine of the zenith angle the clear-sky model gives no light. */
+export const MIN_COS_ZENITH = 0.01;
+
+/** Clear-sky global horizontal irradiance (Haurwitz model), W/m², from the sun's altitude. */
+export function clearSkyIrradiance(latitude: number, longitude: number, at: number): number {
+  // suncalc 2 answers the apparent altitude in degrees.
+  const altitudeDeg = getPosition(new Date(at), latitude, longitude).altitude;
+  const cosZenith = Math.sin((altitudeDeg * Math.PI) / 180);
+  if (cosZenith <= MIN_COS_ZENITH) return 0;
+  return 1098 * cosZenith * Math.exp(-0.057 / cosZenith);
+}
+
+/**
+ * The sky's clouds and rain are the place's (a 0.01° cell), so a plant's output and the weather the
+ * sandbox's weather service reports for its place agree, as a real plant's and the real weather do.
+ * It rains every RAIN_EVERY_DAYS days at each place (the phase is the place's), in the morning
+ * hours (UTC) of an overcast day; other overcast days stay dry.
+ */
+export const RAIN_EVERY_DAYS = 8;
+
+/** The place key the weather service and the product round to: 0.01° (about 1 km). */
+export const placeKey = (latitude: number, longitude: number) =>
+  `${latitude.toFixed(2)},${longitude.toFixed(2)}`;
+
+/** Fraction of clear-sky light the clouds let through at a place: mostly clear, with passing clouds. */
+function cloudFactor(place: string, at: number): number {
+  const slot = Math.floor(at / (10 * 60 * 1000));
+  const day = Math.floor(at / 86_400_000);
+  const overcastDay = unit(`${place}:day:${day}`) < 0.15;
+  const dip = unit(`${place}:slot:${slot}`);
+  const base = overcastDay ? 0.35 : 0.95;
+  return dip < 0.12 ? base * (0.3 + dip * 2) : base;
+}
+
+/** Whether it rains at the place on the UTC day holding `at`. */
+export function rainDay(place: string, at: number): boolean {
+  const day = Math.floor(at / 86_400_000);
+  return (day + (hash(`${place}:rain`) % RAIN_EVERY_DAYS)) % RAIN_EVERY_DAYS === 0;
+}
+
+/** The share of clear-sky light that gets through: passing clouds, overcast days, rain days grey. */
+export function clearSkyIndex(place: string, at: number): number {
+  const clouds = cloudFactor(place, at);
+  return rainDay(place, at) ? Math.min(clouds, 0.35) : clouds;
+}
+
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
-const unit = (text: string) => hash(text) / 0xffffffff;
 
 /** Rain over the UTC hour holding `at`, mm: rain days bring several millimetres through their first twelve hours. */
 export function precipitationMm(place: string, at: number): number {

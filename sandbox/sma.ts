@@ -2,7 +2,8 @@ import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { DateTime } from "luxon";
 import { sandboxAccounts } from "./accounts";
 import { rateLimitFaults, requestedFault, type SandboxFaults, vendorFaults } from "./faults";
-import { dataTimeAt, hash, inverterPowerW, plantPowerW, type SimPlant, simulatedPlants } from "./simulation";
+import { hash } from "./hash";
+import { dataTimeAt, inverterPowerW, plantPowerW, type SimPlant, simulatedPlants } from "./simulation";
 
 /**
  * SMA emulator: the Monitoring API data host (/v1/...) and the Keycloak auth host (token and

@@ -2,10 +2,10 @@ import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { DateTime } from "luxon";
 import { sandboxAccounts } from "./accounts";
 import { rateLimitFaults, requestedFault, type SandboxFaults, vendorFaults } from "./faults";
+import { hash } from "./hash";
 import {
   activeFault,
   dataTimeAt,
-  hash,
   inverterEnergyTodayWh,
   inverterEnergyTotalWh,
   inverterPowerW,

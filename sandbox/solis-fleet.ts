@@ -1,6 +1,5 @@
 import { DateTime } from "luxon";
 import {
-  clearSkyIrradiance,
   faultDateAt,
   faultWindow,
   hasFaultOn,
@@ -14,6 +13,7 @@ import {
   siteDaylight,
   WORLD_SITES,
 } from "./simulation";
+import { clearSkyIrradiance } from "./sky";
 
 /**
  * One SolisCloud sandbox account's stations, served by index: a station, its id, its inverters'

@@ -3,10 +3,10 @@ import { DateTime } from "luxon";
 import { solisAuthorization, solisContentMd5 } from "../worker/providers/solis/signature";
 import { sandboxAccounts } from "./accounts";
 import { requestedFault, type SandboxFaults, vendorFaults } from "./faults";
+import { hash } from "./hash";
 import {
   dataTimeAt,
   faultsOn,
-  hash,
   inverterEnergyTodayWh,
   inverterEnergyTotalWh,
   inverterPowerW,

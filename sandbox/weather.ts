@@ -1,6 +1,15 @@
 import { Hono } from "hono";
-import { clearSkyIndex, clearSkyIrradiance, hash, placeKey } from "./simulation";
-import { airTemperatureC, hourMeans, planeIrradianceWm2, skyAt, windKmh } from "./sky";
+import { hash } from "./hash";
+import {
+  airTemperatureC,
+  clearSkyIndex,
+  clearSkyIrradiance,
+  hourMeans,
+  placeKey,
+  planeIrradianceWm2,
+  skyAt,
+  windKmh,
+} from "./sky";
 
 /**
  * An Open-Meteo-compatible forecast endpoint (`/v1/forecast`) for development and tests:

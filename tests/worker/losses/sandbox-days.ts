@@ -1,7 +1,6 @@
 import { DateTime } from "luxon";
 import { type LossPlantSpec, lossPlantInverterFault, lossPlantInverterW } from "../../../sandbox/losses";
-import { placeKey } from "../../../sandbox/simulation";
-import { hourMeans, skyAt, windKmh } from "../../../sandbox/sky";
+import { hourMeans, placeKey, skyAt, windKmh } from "../../../sandbox/sky";
 import type { SystemDayInput } from "../../../worker/domain/losses/accounting";
 import type { ReadingPoint } from "../../../worker/domain/losses/types";
 import type { WeatherHour } from "../../../worker/domain/solar/plane-of-array";
