@@ -59,8 +59,10 @@ export const hasWeatherHistory = (historyFrom: number | null, now: number) =>
   historyFrom !== null && historyFrom <= now - (WEATHER_HISTORY_DAYS - 1) * DAY_MS;
 
 /**
- * Fetches one location's hours (the past `pastDays` and today) and stores the finished ones: the
- * radiation means of the hour before each time stamp, temperature and wind at it, rain over it.
+ * Fetches one location's hours (the past `pastDays` and today) and stores the finished ones and the
+ * one in progress (the service's value for it, replaced by the finished one at the next refresh, so
+ * today's expectation runs to now): the radiation means of the hour before each time stamp,
+ * temperature and wind at it, rain over it.
  */
 async function fetchLocation(
   env: Env,
@@ -84,7 +86,7 @@ async function fetchLocation(
   const rows = hourly.time.flatMap((time, i): WeatherHourRow[] => {
     const ghi = hourly.shortwave_radiation[i];
     const end = Date.parse(`${time}:00Z`);
-    if (ghi === null || ghi === undefined || end > now) return [];
+    if (ghi === null || ghi === undefined || end - HOUR_MS > now) return [];
     return [
       {
         hourStart: end - HOUR_MS,

@@ -241,8 +241,18 @@ describe("GET /api/analytics", () => {
     expect(all).toHaveLength(3);
     expect(all.every((r) => r.series === undefined)).toBe(true);
 
-    const refreshed = await refreshIrradiance({ env, now: Date.now() });
+    const refreshedAt = Date.now();
+    const refreshed = await refreshIrradiance({ env, now: refreshedAt });
     expect(refreshed.refreshed).toBeGreaterThanOrEqual(1);
+    // The hour in progress is kept (the service's value for it, so today's expectation runs to
+    // now), and no hour after it.
+    const stored = await env.DB.prepare(
+      `SELECT max(hour_start) AS latest FROM irradiance_hourly
+       WHERE location_key IN (SELECT location_key FROM irradiance_fetches WHERE fetched_at = ?)`,
+    )
+      .bind(refreshedAt)
+      .first<{ latest: number | null }>();
+    expect(stored?.latest).toBe(Math.floor(refreshedAt / 3_600_000) * 3_600_000);
     const [detail] = await expectStatus<AnalyticsRecord[]>(
       await call(`/api/analytics?system=${systems[0]?.id}&range=7d`, { token: owner.token }),
       200,

@@ -6,8 +6,13 @@ import {
   WINDOWS_PER_STATEMENT,
   weatherInWindows,
 } from "../../../worker/data/irradiance";
+import { DEFAULT_CALIBRATION } from "../../../worker/domain/solar/pv-model";
 import { ReferenceYields } from "../../../worker/fleet/read-models/reference-yields";
-import { type IrradiationByDay, readIrradiation } from "../../../worker/fleet/read-models/system-metrics";
+import {
+  expectedFromYield,
+  type IrradiationByDay,
+  readIrradiation,
+} from "../../../worker/fleet/read-models/system-metrics";
 import { createDb, type Db } from "../../../worker/lib/db";
 import { storeOf } from "../fleet-helpers";
 import { insertOrg, insertSystem, point, storePoints } from "./fleet-fixtures";
@@ -92,6 +97,43 @@ describe("today's reference yields held by the fleet store", () => {
     const cloudy = await expectedToday();
     expect(cloudy).toBeGreaterThan(0);
     expect(cloudy).toBeLessThan((sunny as number) / 2);
+  });
+
+  it("runs today's expectation to now: the finished hours, and the elapsed share of the hour in progress", async () => {
+    const orgId = await insertOrg();
+    // 13:30 UTC in Lisbon (UTC+1 in June: 14:30 there): half of the hour from 13:00 has passed.
+    const now = Date.UTC(2026, 6, 1, 13, 30);
+    const system = await insertSystem(orgId, {
+      latitude: 38.72,
+      longitude: -9.14,
+      timezone: "Europe/Lisbon",
+    });
+    await storePoints(orgId, [point(system, now - 60_000, 6000, 30_000)]);
+    const key = "38.72,-9.14";
+    const hours = [7, 8, 9, 10, 11, 12, 13];
+    await env.DB.batch(
+      hours.map((hour) =>
+        env.DB.prepare(
+          "INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2) VALUES (?, ?, ?)",
+        ).bind(key, Date.UTC(2026, 6, 1, hour), hour === 13 ? 900 : 500),
+      ),
+    );
+    const db = createDb(env.DB);
+    const dayStart = Date.UTC(2026, 5, 30, 23);
+    const inProgress = Date.UTC(2026, 6, 1, 13);
+    const yields = await readIrradiation(db, [
+      window(key, dayStart, inProgress),
+      window(key, inProgress, inProgress + HOUR),
+    ]);
+    const finished = yields.get(`${key}|${dayStart}`) ?? 0;
+    const current = yields.get(`${key}|${inProgress}`) ?? 0;
+    expect(finished).toBeGreaterThan(0);
+    expect(current).toBeGreaterThan(0);
+    const metrics = JSON.parse(await storeOf(orgId).metricsJson(orgId, now)) as DashboardMetric[];
+    // 10 kW at PVWatts' calibration: the finished hours and half of the hour from 13:00 (not all of it).
+    expect(metrics[0]?.expectedTodayWh).toBe(
+      expectedFromYield(10_000, DEFAULT_CALIBRATION, finished + current / 2),
+    );
   });
 
   it("reads the hours of as many windows as a fleet series of 22,500 places asks for (8 days each)", async () => {

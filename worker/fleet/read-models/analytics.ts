@@ -6,7 +6,14 @@ import type { Db } from "../../lib/db";
 import { calibrations } from "../data/models";
 import { dailyEnergy, hourlyPower, powerReadings, readMetricRows } from "../data/reads";
 import type { FleetDb } from "../db";
-import { expectedFromYield, irradiationKey, metricsFromRows, readIrradiation } from "./system-metrics";
+import {
+  expectedFromYield,
+  irradiationKey,
+  metricsFromRows,
+  readIrradiation,
+  todayWindows,
+  todayYield,
+} from "./system-metrics";
 
 const RANGE_DAYS = { "24h": 2, "7d": 7, "30d": 30, "1y": 365 } as const;
 const RANGE_MS = {
@@ -78,10 +85,17 @@ export async function buildSystemAnalytics(
   const last = days[days.length - 1]?.date ?? "";
   const key = row.location_key;
   // Asked of D1 first, so the store's reads below run while it answers. The days end with today
-  // (so far), so they also give the metric's today expectation.
+  // (its windows as the metrics take them), so they also give the metric's today expectation.
+  const today = days.at(-1);
   const irradiationRead = readIrradiation(
     d1,
-    key ? days.map((d) => ({ key, start: d.startMs, end: Math.min(d.endMs, now) })) : [],
+    key
+      ? days.flatMap((d) =>
+          d === today && d.endMs > now
+            ? todayWindows(key, d, now)
+            : [{ key, start: d.startMs, end: d.endMs }],
+        )
+      : [],
   );
   // Awaited below; marked handled now so that, if a store read throws first, a failed D1 read is
   // not also reported as an unhandled rejection.
@@ -106,7 +120,11 @@ export async function buildSystemAnalytics(
   const capacityW = metric.capacity * 1000;
   const energy = days.map((day) => {
     const energyWh = energyByDate.get(day.date)?.energy_wh ?? null;
-    const whPerKw = key ? irradiation.get(irradiationKey(key, day.startMs)) : undefined;
+    const whPerKw = !key
+      ? undefined
+      : day === today && day.endMs > now
+        ? todayYield(irradiation, key, day, now)
+        : irradiation.get(irradiationKey(key, day.startMs));
     const expectedWh = whPerKw === undefined ? null : expectedFromYield(capacityW, calibration, whPerKw);
     return {
       date: day.date,

@@ -2,7 +2,7 @@ import type { DashboardMetric } from "../../../schema/api/metrics";
 import type { ProviderId } from "../../../schema/api/providers";
 import { metricReadings } from "../../../schema/metric-readings";
 import { type IrradianceWindow, weatherInWindows } from "../../data/irradiance";
-import { HOUR_MS, localDayOf } from "../../domain/energy/local-day";
+import { HOUR_MS, type LocalDay, localDayOf } from "../../domain/energy/local-day";
 import { isStale } from "../../domain/fleet-rules";
 import { DEFAULT_CALIBRATION, performanceRatio } from "../../domain/solar/pv-model";
 import { placeOfKey, referenceWhPerKw } from "../../domain/solar/reference-yield";
@@ -57,16 +57,46 @@ export function todayIrradianceWindows(systems: readonly SystemMetricRow[], now:
   const windows = new Map<string, IrradianceWindow>();
   for (const row of systems) {
     if (!row.location_key) continue;
-    const day = today(row.timezone);
-    windows.set(irradiationKey(row.location_key, day.startMs), {
-      key: row.location_key,
-      start: day.startMs,
-      // Hours start on the hour: ending the window at the next one takes the same hours as ending
-      // it now, and keeps the window the same for an hour (see ReferenceYields).
-      end: Math.min(day.endMs, Math.ceil(now / HOUR_MS) * HOUR_MS),
-    });
+    for (const window of todayWindows(row.location_key, today(row.timezone), now)) {
+      windows.set(irradiationKey(window.key, window.start), window);
+    }
   }
   return [...windows.values()];
+}
+
+/** The hour in progress at `now`, as its UTC start, within the local day. */
+const hourInProgress = (day: LocalDay, now: number) =>
+  Math.max(day.startMs, Math.floor(now / HOUR_MS) * HOUR_MS);
+
+/**
+ * Today's windows of a place: the finished hours, and the hour in progress (the weather service's
+ * value for it, stored until the finished one replaces it). Each stays the same for the hour, so
+ * ReferenceYields holds them; todayYield takes the elapsed share of the second.
+ */
+export function todayWindows(locationKey: string, day: LocalDay, now: number): IrradianceWindow[] {
+  const current = hourInProgress(day, now);
+  const windows = [{ key: locationKey, start: current, end: Math.min(day.endMs, current + HOUR_MS) }];
+  if (current > day.startMs) windows.push({ key: locationKey, start: day.startMs, end: current });
+  return windows;
+}
+
+/**
+ * Today's reference yield so far (Wh per kW): the finished hours', and the hour in progress by the
+ * share of it elapsed, so the expectation runs to now as today's energy counter does. Without the
+ * hour in progress it ended at the last stored hour, up to two hours before the counter (the
+ * weather is refreshed hourly), and a plant at noon read PR 140 % against 108 % over the hours with both.
+ */
+export function todayYield(
+  irradiation: IrradiationByDay,
+  locationKey: string,
+  day: LocalDay,
+  now: number,
+): number | undefined {
+  const current = hourInProgress(day, now);
+  const finished = current > day.startMs ? irradiation.get(irradiationKey(locationKey, day.startMs)) : 0;
+  const inProgress = irradiation.get(irradiationKey(locationKey, current));
+  if (finished === undefined && inProgress === undefined) return undefined;
+  return (finished ?? 0) + Math.min(1, (now - current) / HOUR_MS) * (inProgress ?? 0);
 }
 
 /** The reference yield of each window, from the weather service's hours in it. */
@@ -106,9 +136,7 @@ export function metricsFromRows(
     const powerW = row.power_w ?? 0;
     const day = today(row.timezone);
     const todayWh = energyTodayWh(row, day);
-    const whPerKw = row.location_key
-      ? irradiation.get(irradiationKey(row.location_key, day.startMs))
-      : undefined;
+    const whPerKw = row.location_key ? todayYield(irradiation, row.location_key, day, now) : undefined;
     const expectedTodayWh =
       whPerKw === undefined ? null : expectedFromYield(capacityW, calibrationOf(row.id), whPerKw);
     const status =
