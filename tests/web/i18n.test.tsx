@@ -4,6 +4,7 @@ import type { Language } from "../../schema/domain";
 import { roleLabels } from "../../schema/roles";
 import { i18n, loadStringSet, publicLanguageLoaders, type StringSet, stringSets } from "../../web/lib/i18n";
 import { en } from "../../web/lib/i18n/en";
+import { fleetListsResources } from "../../web/lib/i18n/fleet-lists";
 import { fr } from "../../web/lib/i18n/fr";
 import { lossesResources } from "../../web/lib/i18n/losses";
 import { pricingEn } from "../../web/lib/i18n/pricing/en";
@@ -11,6 +12,7 @@ import { pricingFr } from "../../web/lib/i18n/pricing/fr";
 import { publicEn } from "../../web/lib/i18n/public/en";
 import { publicFr } from "../../web/lib/i18n/public/fr";
 import { verificationResources } from "../../web/lib/i18n/verification";
+import { weatherResources } from "../../web/lib/i18n/weather";
 import { reloadPage } from "../../web/lib/reload-page";
 import { mockApi, renderApp } from "./helpers";
 
@@ -78,36 +80,31 @@ describe("translations", () => {
     }
   });
 
-  it.each([
-    ["es", verificationResources.es],
-    ["fr", verificationResources.fr],
-  ])(
-    "%s has exactly the English keys and placeholders of the verification strings",
-    (_language, resource) => {
-      const verificationEnglish = new Map(leaves(verificationResources.en));
+  // The string sets loaded with the screens that show them (lazyStrings).
+  const lazySets = {
+    verification: verificationResources,
+    losses: lossesResources,
+    fleetLists: fleetListsResources,
+    weather: weatherResources,
+  };
+  it.each(
+    Object.entries(lazySets).flatMap(([name, resources]) => [
+      [name, "es", resources.en, resources.es],
+      [name, "fr", resources.en, resources.fr],
+    ]),
+  )(
+    "the %s strings in %s have exactly the English keys and placeholders",
+    (_name, _language, english, resource) => {
+      const englishLeaves = new Map(leaves(english));
       const entries = leaves(resource);
-      expect(entries.map(([key]) => key).sort()).toEqual([...verificationEnglish.keys()].sort());
+      expect(entries.map(([key]) => key).sort()).toEqual([...englishLeaves.keys()].sort());
       for (const [key, value] of entries) {
         expect(typeof value, key).toBe("string");
         expect(String(value).trim(), key).not.toBe("");
-        expect(placeholders(value), key).toEqual(placeholders(verificationEnglish.get(key)));
+        expect(placeholders(value), key).toEqual(placeholders(englishLeaves.get(key)));
       }
     },
   );
-
-  it.each([
-    ["es", lossesResources.es],
-    ["fr", lossesResources.fr],
-  ])("%s has exactly the English keys and placeholders of the losses strings", (_language, resource) => {
-    const lossesEnglish = new Map(leaves(lossesResources.en));
-    const entries = leaves(resource);
-    expect(entries.map(([key]) => key).sort()).toEqual([...lossesEnglish.keys()].sort());
-    for (const [key, value] of entries) {
-      expect(typeof value, key).toBe("string");
-      expect(String(value).trim(), key).not.toBe("");
-      expect(placeholders(value), key).toEqual(placeholders(lossesEnglish.get(key)));
-    }
-  });
 
   it("labels roles in English exactly as the shared roleLabels do", () => {
     expect(en.roles).toEqual(roleLabels);

@@ -8,7 +8,7 @@ import { weatherFr } from "./fr";
  * the bundled resources, as the fleet lists' do: all three languages come with the chunks that
  * show them and are merged under `insights.weather.` on first use.
  */
-const weatherResources = { en: weatherEn, es: weatherEs, fr: weatherFr };
+export const weatherResources = { en: weatherEn, es: weatherEs, fr: weatherFr };
 
 let added = false;
 
