@@ -1,4 +1,4 @@
-import { i18n } from "..";
+import { lazyStrings } from "../lazy-strings";
 import { fleetListsEn } from "./en";
 import { fleetListsEs } from "./es";
 import { fleetListsFr } from "./fr";
@@ -11,27 +11,5 @@ import { fleetListsFr } from "./fr";
  */
 export const fleetListsResources = { en: fleetListsEn, es: fleetListsEs, fr: fleetListsFr };
 
-let added = false;
-
-const addTo = (language: string) => {
-  const resource = fleetListsResources[language as keyof typeof fleetListsResources];
-  if (resource) i18n.addResourceBundle(language, "translation", { fleetLists: resource }, true, true);
-};
-
-/**
- * Adds the `fleetLists.` strings to every language held, and to each language as it loads; call
- * before rendering them. A language not loaded yet must not get them alone (i18next would count it
- * as loaded and never fetch its own strings).
- */
-export function useFleetListsStrings(): true {
-  if (!added) {
-    for (const language of Object.keys(fleetListsResources)) {
-      if (i18n.hasResourceBundle(language, "translation")) addTo(language);
-    }
-    i18n.on("loaded", (loaded: Record<string, unknown>) => {
-      for (const language of Object.keys(loaded)) addTo(language);
-    });
-    added = true;
-  }
-  return true;
-}
+/** Adds the strings to every language held and to each as it loads (lazyStrings); call before rendering them. */
+export const useFleetListsStrings = lazyStrings(fleetListsResources, (strings) => ({ fleetLists: strings }));

@@ -1,4 +1,4 @@
-import { i18n } from "..";
+import { lazyStrings } from "../lazy-strings";
 import { lossesEn } from "./en";
 import { lossesEs } from "./es";
 import { lossesFr } from "./fr";
@@ -11,27 +11,5 @@ import { lossesFr } from "./fr";
  */
 export const lossesResources = { en: lossesEn, es: lossesEs, fr: lossesFr };
 
-let added = false;
-
-const addTo = (language: string) => {
-  const resource = lossesResources[language as keyof typeof lossesResources];
-  if (resource) i18n.addResourceBundle(language, "translation", { losses: resource }, true, true);
-};
-
-/**
- * Adds the `losses.` strings to every language held, and to each language as it loads; call
- * before rendering them. A language not loaded yet must not get them alone (i18next would count it
- * as loaded and never fetch its own strings).
- */
-export function useLossesStrings(): true {
-  if (!added) {
-    for (const language of Object.keys(lossesResources)) {
-      if (i18n.hasResourceBundle(language, "translation")) addTo(language);
-    }
-    i18n.on("loaded", (loaded: Record<string, unknown>) => {
-      for (const language of Object.keys(loaded)) addTo(language);
-    });
-    added = true;
-  }
-  return true;
-}
+/** Adds the strings to every language held and to each as it loads (lazyStrings); call before rendering them. */
+export const useLossesStrings = lazyStrings(lossesResources, (strings) => ({ losses: strings }));

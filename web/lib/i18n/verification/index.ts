@@ -11,6 +11,8 @@ import { verificationFr } from "./fr";
  */
 export const verificationResources = { en: verificationEn, es: verificationEs, fr: verificationFr };
 
+// Its own loader rather than lazyStrings (../lazy-strings): pages before sign-in and the app's
+// banner carry it, and taking it from the shared module put the login page over its 100 KB budget.
 let added = false;
 
 const addTo = (language: string) => {
