@@ -34,8 +34,6 @@ import {
   enhancedSitesPage,
   type SiteListItem,
   type SitesPage,
-  siteGroups,
-  siteCounts as siteListCounts,
   sitesPage,
 } from "./read-models/sites";
 import { systemsPage } from "./read-models/systems-page";
@@ -264,12 +262,12 @@ export class FleetStore extends DurableObject<Env> {
 
   async siteCounts(orgId: string, now: number, filter: SiteFilter): Promise<SiteCountsAnswer> {
     this.claim(orgId);
-    return siteListCounts(await this.readModels.sitesIndex(orgId, now), filter);
+    return this.readModels.siteCounts(orgId, now, filter);
   }
 
   async siteGroups(orgId: string, now: number, query: SiteGroupsQuery): Promise<SiteGroup[]> {
     this.claim(orgId);
-    return siteGroups(await this.readModels.sitesIndex(orgId, now), query, query.by);
+    return this.readModels.siteGroups(orgId, now, query);
   }
 
   /** The sites' map as gzipped JSON, held per sites index and filter. */

@@ -163,6 +163,12 @@ describe("the site list at fleet size", () => {
   });
 
   it("filters and groups by portfolio, country and label, with each group's totals", async () => {
+    // Read before the edits: the counts and groups held for them are not answered after.
+    const labelsBefore = await json<SiteGroup[]>("/api/sites/groups?by=label");
+    expect(labelsBefore.map((group) => group.name)).not.toContain("Installer Nord");
+    expect((await json<SiteCountsAnswer>("/api/sites/counts")).countries.map((c) => c.name)).not.toContain(
+      "France",
+    );
     const page = await json<SiteListItem[]>(`/api/sites?q=${encodeURIComponent("Lyon")}&pageSize=30`);
     const lyon = page.slice(0, 30);
     for (const [i, site] of lyon.entries()) {
@@ -195,6 +201,11 @@ describe("the site list at fleet size", () => {
     const labelled = await json<SiteListItem[]>(`/api/sites?label=${encodeURIComponent("Installer Nord")}`);
     expect(labelled).toHaveLength(10);
     expect(labelled.every((site) => site.label === "Installer Nord")).toBe(true);
+    expect((await json<SiteCountsAnswer>("/api/sites/counts")).countries).toContainEqual({
+      value: "France",
+      name: "France",
+      count: 30,
+    });
     const noCountry = await get("/api/sites?country=-&pageSize=1");
     expect(noCountry.headers.get("X-Total-Count")).toBe(String(SITES - 30));
 

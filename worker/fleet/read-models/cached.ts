@@ -1,6 +1,12 @@
 import type { AnalyticsRange, AnalyticsRecord } from "../../../schema/api/analytics";
 import type { FleetSeries } from "../../../schema/api/fleet-series";
-import type { SiteFilter, SiteMap } from "../../../schema/api/site-lists";
+import type {
+  SiteCountsAnswer,
+  SiteFilter,
+  SiteGroup,
+  SiteGroupsQuery,
+  SiteMap,
+} from "../../../schema/api/site-lists";
 import { readOpenAlerts, readSiteListRows, type SiteListRows } from "../../data/site-lists";
 import type { Env } from "../../env";
 import { createDb } from "../../lib/db";
@@ -17,10 +23,37 @@ import { buildSystemAnalytics } from "./analytics";
 import { buildFleetMetrics, type FleetMetricsSnapshot } from "./metrics";
 import { ReferenceYields } from "./reference-yields";
 import { buildFleetSeries } from "./series";
-import { buildSitesIndex, type SitesIndex, siteMap, withOpenAlerts } from "./sites";
+import { buildSitesIndex, type SitesIndex, siteCounts, siteGroups, siteMap, withOpenAlerts } from "./sites";
 
-/** Map answers kept per sites index (the whole fleet's, and a few filters'). */
-const MAP_ANSWERS_PER_INDEX = 8;
+/** Answers of one kind (map, counts, groups) kept per sites index: the whole fleet's and a few filters'. */
+const ANSWERS_PER_INDEX = 8;
+
+/**
+ * Answers drawn from a sites index, held per index (a new index drops them) and per query, the
+ * oldest dropped past ANSWERS_PER_INDEX. Held as promises: readers that arrive while an answer is
+ * drawn wait for the same one, and a failed one is dropped.
+ */
+class AnswersPerIndex<T> {
+  private readonly held = new WeakMap<SitesIndex, Map<string, Promise<T>>>();
+
+  get(index: SitesIndex, query: unknown, draw: () => Promise<T> | T): Promise<T> {
+    let answers = this.held.get(index);
+    if (!answers) {
+      answers = new Map();
+      this.held.set(index, answers);
+    }
+    const key = JSON.stringify(query);
+    let answer = answers.get(key);
+    if (!answer) {
+      answer = Promise.resolve().then(draw);
+      if (answers.size >= ANSWERS_PER_INDEX) answers.delete(answers.keys().next().value ?? "");
+      answers.set(key, answer);
+      const kept = answers;
+      answer.catch(() => kept.delete(key));
+    }
+    return answer;
+  }
+}
 
 /** A read model is reused while nothing it read changed, and for at most this long (stale flags, today's window). */
 export const READ_MODEL_MAX_AGE_MS = 60_000;
@@ -113,7 +146,11 @@ export class CachedReadModels {
   /** Today's reference yield of the fleet's places, kept while the weather stands. */
   private readonly referenceYields = new ReferenceYields();
   /** Gzipped map answers by the sites index they were drawn from, and by filter. */
-  private readonly mapAnswers = new WeakMap<SitesIndex, Map<string, Promise<JsonGzip<SiteMap>>>>();
+  private readonly mapAnswers = new AnswersPerIndex<JsonGzip<SiteMap>>();
+  /** The site counts by sites index and filter: a pass over every site (~10 ms at 20,000) each. */
+  private readonly countAnswers = new AnswersPerIndex<SiteCountsAnswer>();
+  /** The site groups by sites index and query: a pass over every site each. */
+  private readonly groupAnswers = new AnswersPerIndex<SiteGroup[]>();
 
   constructor(
     private readonly db: FleetDb,
@@ -208,22 +245,19 @@ export class CachedReadModels {
    */
   async siteMapGzip(orgId: string, now: number, filter: SiteFilter): Promise<JsonGzip<SiteMap>> {
     const index = await this.sitesIndex(orgId, now);
-    let answers = this.mapAnswers.get(index);
-    if (!answers) {
-      answers = new Map();
-      this.mapAnswers.set(index, answers);
-    }
-    const key = JSON.stringify(filter);
-    // Held as a promise: readers that arrive while it is drawn wait for the same one.
-    let answer = answers.get(key);
-    if (!answer) {
-      answer = gzipText(JSON.stringify(siteMap(index, filter)));
-      if (answers.size >= MAP_ANSWERS_PER_INDEX) answers.delete(answers.keys().next().value ?? "");
-      answers.set(key, answer);
-      const held = answers;
-      answer.catch(() => held.delete(key));
-    }
-    return answer;
+    return this.mapAnswers.get(index, filter, () => gzipText(JSON.stringify(siteMap(index, filter))));
+  }
+
+  /** The sites' counts per status and facet for a filter, held per sites index and filter. */
+  async siteCounts(orgId: string, now: number, filter: SiteFilter): Promise<SiteCountsAnswer> {
+    const index = await this.sitesIndex(orgId, now);
+    return this.countAnswers.get(index, filter, () => siteCounts(index, filter));
+  }
+
+  /** The matching sites grouped with each group's totals, held per sites index and query. */
+  async siteGroups(orgId: string, now: number, query: SiteGroupsQuery): Promise<SiteGroup[]> {
+    const index = await this.sitesIndex(orgId, now);
+    return this.groupAnswers.get(index, query, () => siteGroups(index, query, query.by));
   }
 
   async fleetSeries(orgId: string, tz: string, now: number): Promise<FleetSeries> {
