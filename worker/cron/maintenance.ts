@@ -2,6 +2,7 @@ import { deleteExpiredEmailVerifications } from "../data/email-verifications";
 import { deleteExpiredInvites } from "../data/invites";
 import { deleteStaleResets } from "../data/password-resets";
 import { deleteExpiredSessions } from "../data/sessions";
+import { fetchWeatherHistory, locationKey } from "../engines/irradiance";
 import { moveLegacyFleetData } from "../engines/legacy-fleet-move";
 import type { Env } from "../env";
 import { createDb } from "../lib/db";
@@ -17,7 +18,8 @@ export { SYNC_RUN_RETENTION_DAYS } from "./retention";
  * used, reminds and later removes accounts whose address was never verified, and moves
  * fleet data an upgrade left in D1 into the organisations' fleet stores. Raw readings past their
  * retention are removed by each fleet store's own alarm. Synced plants with only an address get
- * their geocoded site here, a few per run, so no sync page waits on the geocoder. Sync runs that
+ * their geocoded site here, a few per run, so no sync page waits on the geocoder, and the new sites'
+ * places their past weather at once. Sync runs that
  * stopped moving are sent their next unit again, or closed as failed once their lease is over.
  * Last, rows past their retention leave D1 (./retention.ts), a bounded number per table.
  */
@@ -32,6 +34,14 @@ export async function runMaintenance({ env, now }: { env: Env; now: number }) {
   const unverified = await remindOrRemoveUnverifiedAccounts({ env, now });
   const legacy = await moveLegacyFleetData(env);
   const plants = await geocodeAwaitingPlants({ env, now });
+  // A geocoded site's place is new to the weather (the site stands where its address is, not
+  // where the plant's vendor put it): its past hours now, not at the next run's refresh, so the
+  // site's PR and losses exist from the moment it is made.
+  const placesWithWeather = await fetchWeatherHistory({
+    env,
+    now,
+    locationKeys: plants.places.map((place) => locationKey(place.latitude, place.longitude)),
+  });
   const runs = await tendStalledRuns({ env, now });
   // After the stalled runs, so a run closed just now can go in the same pass once old enough.
   const removed = await removeExpiredRows({ env, now });
@@ -40,6 +50,7 @@ export async function runMaintenance({ env, now }: { env: Env; now: number }) {
     syncRunsClosed: runs.closed,
     plantSitesCreated: plants.created,
     plantAddressesNotFound: plants.notFound,
+    plantSitePlacesWithWeather: placesWithWeather,
     sessionsRemoved: sessions.meta.changes,
     syncRunsRemoved: removed.syncRuns,
     invitesRemoved: invites.meta.changes,

@@ -133,6 +133,8 @@ export async function geocodeAwaitingPlants({ env, now }: { env: Env; now: numbe
   const plants = await listPlantsAwaitingGeocode(db, GEOCODE_PLANTS_PER_RUN);
   let created = 0;
   let notFound = 0;
+  /** The places (latitude, longitude) of the sites made: their weather is wanted at once. */
+  const places: { latitude: number; longitude: number }[] = [];
   for (const plant of plants) {
     const place = await placeOf(ctx, plant, "plant-sites");
     if (place === "address_not_found" || place === "no_location") {
@@ -151,9 +153,11 @@ export async function geocodeAwaitingPlants({ env, now }: { env: Env; now: numbe
         actorEmail: null,
       }),
     );
-    created += inserted?.meta.changes ?? 0;
+    const made = inserted?.meta.changes ?? 0;
+    created += made;
+    if (made > 0) places.push({ latitude: place.latitude, longitude: place.longitude });
   }
-  return { created, notFound };
+  return { created, notFound, places };
 }
 
 export async function getOrgSettings(ctx: UserContext): Promise<OrgSettings> {

@@ -266,6 +266,15 @@ describe("the maintenance cron geocodes plants that have only an address", () =>
     const [made] = await sites(on.owner);
     expect(made).toMatchObject({ name: "Milan Roof", locationSource: "geocoded", timezone: "Europe/Rome" });
     expect(await siteIdOfSystem(found)).toBe(made?.id);
+    // The new site's place has its weather's past at once (PR and losses need it), not an hour later.
+    const key = `${made?.latitude?.toFixed(2)},${made?.longitude?.toFixed(2)}`;
+    const hours = await env.DB.prepare(
+      "SELECT count(*) AS n, min(hour_start) AS first FROM irradiance_hourly WHERE location_key = ?",
+    )
+      .bind(key)
+      .first<{ n: number; first: number }>();
+    expect(hours?.n).toBeGreaterThan(24 * 30);
+    expect(hours?.first).toBeLessThanOrEqual(Date.now() - 30 * 86_400_000);
     expect(await siteIdOfSystem(missing)).toBeNull();
     const marked = await env.DB.prepare("SELECT auto_site_at FROM monitoring_systems WHERE id = ?")
       .bind(missing)
