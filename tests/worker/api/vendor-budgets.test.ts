@@ -54,7 +54,7 @@ describe("a credential's vendor budget", () => {
       201,
     );
     expect(saved.sync).toMatchObject({ status: "success", sitesCount: 3 });
-  });
+  }, 30_000);
 
   it("fails a sync rate_limited at once when the credential's next slot is further off than its cadence", async () => {
     const owner = await registerOwner("Booked Budget Co");

@@ -97,5 +97,5 @@ describe("D1 rows written by a scheduled cycle", () => {
       expect(alarmRows.reduce((sum, [, rows]) => sum + rows, 0)).toBe(0);
       expect(meter.rowsWritten).toBeLessThanOrEqual(MAX_D1_ROWS_PER_STEADY_CYCLE);
     }
-  });
+  }, 30_000);
 });
