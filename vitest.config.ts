@@ -149,6 +149,14 @@ const sharedRuntimeWorkerTests = [
   "tests/worker/services/{local-day,metric-normalise,password,site-status,solar-model}.test.ts",
 ];
 
+/**
+ * How long a test in workerd may run: most sign up, connect a sandbox vendor and sync through HTTP,
+ * a few seconds alone and two to three times that while the browser suite shares the two cores
+ * (`npm test` runs them side by side). Vitest's 5 s default timed two of them out in a fresh-clone
+ * run whose suite took 1,044 s instead of ~580 s. Timings are the benchmarks' to bound, not this.
+ */
+const WORKER_TEST_TIMEOUT_MS = 20_000;
+
 export default defineConfig({
   test: {
     // Vitest's default on a two-core machine is one file at a time, and most files spend their time
@@ -160,6 +168,7 @@ export default defineConfig({
         plugins: [workerdPlugin(testSandbox), sqlAsText()],
         test: {
           name: "worker",
+          testTimeout: WORKER_TEST_TIMEOUT_MS,
           include: ["tests/worker/**/*.test.ts"],
           exclude: [...configDefaults.exclude, ...sharedRuntimeWorkerTests, ...fixtureProviderTests],
           setupFiles: ["./tests/worker/apply-migrations.ts"],
@@ -170,6 +179,7 @@ export default defineConfig({
         plugins: [workerdPlugin(testSandbox), sqlAsText()],
         test: {
           name: "worker-shared",
+          testTimeout: WORKER_TEST_TIMEOUT_MS,
           include: sharedRuntimeWorkerTests,
           isolate: false,
           setupFiles: ["./tests/worker/apply-migrations.ts"],
@@ -180,6 +190,7 @@ export default defineConfig({
         plugins: [workerdPlugin(fixtureSandbox, fixtureRegistrations), sqlAsText(), fixtureProviders()],
         test: {
           name: "worker-fixture",
+          testTimeout: WORKER_TEST_TIMEOUT_MS,
           include: fixtureProviderTests,
           setupFiles: ["./tests/worker/apply-migrations.ts"],
           deps: workerDeps,
