@@ -30,7 +30,7 @@ import {
 } from "../../schema/api/sites";
 import { putTariffBodySchema, siteTariffsSchema } from "../../schema/api/tariffs";
 import { weatherHistoryQuerySchema, weatherHistorySchema } from "../../schema/api/weather-history";
-import { type AppEnv, requestWaitUntil, userContext } from "../hono-env";
+import { type AppEnv, userContext } from "../hono-env";
 import { jsonAnswer } from "../lib/gzip";
 import { pagedAnswer } from "../lib/paged-answer";
 import { responds } from "../lib/responds";
@@ -94,12 +94,7 @@ export const sitesRoutes = new Hono<AppEnv>()
     "/",
     responds("EnhancedSite", enhancedSiteSchema, { status: 201 }),
     validate("json", createSiteBodySchema),
-    async (c) =>
-      // The new place's weather is fetched after the answer.
-      c.json(
-        await createSite({ ...userContext(c), waitUntil: requestWaitUntil(c) }, c.req.valid("json")),
-        201,
-      ),
+    async (c) => c.json(await createSite(userContext(c), c.req.valid("json")), 201),
   )
   .post(
     "/from-systems",
@@ -132,14 +127,7 @@ export const sitesRoutes = new Hono<AppEnv>()
     responds("EnhancedSite", enhancedSiteSchema),
     validate("param", idParamSchema),
     validate("json", updateSiteBodySchema),
-    async (c) =>
-      c.json(
-        await updateSite(
-          { ...userContext(c), waitUntil: requestWaitUntil(c) },
-          c.req.valid("param").id,
-          c.req.valid("json"),
-        ),
-      ),
+    async (c) => c.json(await updateSite(userContext(c), c.req.valid("param").id, c.req.valid("json"))),
   )
   .delete("/:id", responds("SiteDeleted", siteDeletedSchema), validate("param", idParamSchema), async (c) =>
     c.json(await deleteSite(userContext(c), c.req.valid("param").id)),

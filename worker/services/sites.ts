@@ -32,7 +32,6 @@ import {
 } from "../data/sites";
 import { timezoneAt } from "../domain/geo/timezone-at";
 import { type SystemView, siteLive, toAvailableSystem, toEnhancedSite, toSite } from "../domain/sites";
-import { fetchWeatherHistory, locationKey } from "../engines/irradiance";
 import { conflict, notFound } from "../lib/errors";
 import { fleetStoreOf } from "../lib/fleet-store";
 import { newId } from "../lib/ids";
@@ -193,22 +192,7 @@ export async function createSite(ctx: UserContext, body: CreateSiteBody): Promis
       details: { name: row.name, latitude: row.latitude, longitude: row.longitude },
     }),
   ]);
-  fetchPlaceWeather(org, row);
   return toEnhancedSite(row, [], org.now);
-}
-
-/**
- * A site's place new to the weather gets its past hours after the answer (the request's
- * waitUntil), so the site's expected energy and PR exist from the start rather than after the
- * next 5-minute refresh; a failure is left to that refresh.
- */
-function fetchPlaceWeather(org: OrgContext, site: Pick<SiteRow, "latitude" | "longitude">): void {
-  const work = fetchWeatherHistory({
-    env: org.env,
-    now: org.now,
-    locationKeys: [locationKey(site.latitude, site.longitude)],
-  }).catch((error) => console.warn(JSON.stringify({ msg: "site weather failed", error: String(error) })));
-  org.waitUntil?.(work);
 }
 
 /** The columns an update sets: only the fields the body names. */
@@ -256,9 +240,6 @@ export async function updateSite(
       details: { name: updated.name, fields: Object.keys(changes) },
     }),
   ]);
-  if (locationKey(site.latitude, site.longitude) !== locationKey(updated.latitude, updated.longitude)) {
-    fetchPlaceWeather(org, updated);
-  }
   return enhancedSite(org, updated);
 }
 

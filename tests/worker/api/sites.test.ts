@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AvailableSystem, EnhancedSite, Site, SiteDeleted } from "../../../schema/api/sites";
 import {
   attach,
@@ -91,38 +91,6 @@ describe("creating and reading sites", () => {
     expect(entries.some((e) => e.targetId === created.id && e.actorId === orgA.engineer.id)).toBe(true);
     await deleteSite(created.id);
   });
-
-  it("fetches the weather's past for a new site's place, and for a site moved to another place", async () => {
-    const hoursAt = async (latitude: number, longitude: number) =>
-      (await env.DB.prepare(
-        "SELECT count(*) AS n, min(hour_start) AS first FROM irradiance_hourly WHERE location_key = ?",
-      )
-        .bind(`${latitude.toFixed(2)},${longitude.toFixed(2)}`)
-        .first<{ n: number; first: number | null }>()) ?? { n: 0, first: null };
-    // Places no other test uses: their weather can only come from these requests.
-    expect((await hoursAt(47.11, 9.61)).n).toBe(0);
-    expect((await hoursAt(47.21, 9.71)).n).toBe(0);
-    const site = await createSite(orgA.owner, { name: "Alpine Barn", latitude: "47.11", longitude: "9.61" });
-    // After the answer (the request's waitUntil), not at the next 5-minute refresh.
-    await vi.waitFor(async () => expect((await hoursAt(47.11, 9.61)).n).toBeGreaterThan(24 * 30), {
-      timeout: 10_000,
-      interval: 100,
-    });
-    expect((await hoursAt(47.11, 9.61)).first).toBeLessThanOrEqual(Date.now() - 30 * 86_400_000);
-    await expectStatus(
-      await call(`/api/sites/${site.id}`, {
-        method: "PATCH",
-        token: orgA.owner.token,
-        body: { latitude: "47.21", longitude: "9.71" },
-      }),
-      200,
-    );
-    await vi.waitFor(async () => expect((await hoursAt(47.21, 9.71)).n).toBeGreaterThan(24 * 30), {
-      timeout: 10_000,
-      interval: 100,
-    });
-    await deleteSite(site.id);
-  }, 30_000);
 
   it.each([
     ["33.4484", "-112.0741", "America/Phoenix"],
