@@ -18,8 +18,8 @@ export { SYNC_RUN_RETENTION_DAYS } from "./retention";
  * used, reminds and later removes accounts whose address was never verified, and moves
  * fleet data an upgrade left in D1 into the organisations' fleet stores. Raw readings past their
  * retention are removed by each fleet store's own alarm. Synced plants with only an address get
- * their geocoded site here, a few per run, so no sync page waits on the geocoder, and the new sites'
- * places their past weather at once. Sync runs that
+ * their geocoded site here, a few per run, so no sync page waits on the geocoder, and each new
+ * site's place gets its past weather in the same run. Sync runs that
  * stopped moving are sent their next unit again, or closed as failed once their lease is over.
  * Last, rows past their retention leave D1 (./retention.ts), a bounded number per table.
  */
