@@ -13,6 +13,9 @@ import { root } from "./lib/wrangler.mjs";
 const bin = (pkg, file) => path.join(root, "node_modules", pkg, file);
 const resultsDir = path.join(root, "test-results");
 mkdirSync(resultsDir, { recursive: true });
+/** Written by a failed browser test (tests/e2e/helpers.ts). */
+const failedPagesFile = path.join(resultsDir, "e2e-failed-pages.txt");
+rmSync(failedPagesFile, { force: true });
 
 let passed = 0;
 let failed = 0;
@@ -117,6 +120,19 @@ for (const { name, report, code } of runs) {
     console.log(`✖ ${name} exited with ${code}: errors outside the tests (see its output)`);
   }
 }
+
+// The failures again, last, where a log cut to its tail still shows them: each failed test's name
+// and the start of its error, and where a failed browser test's pages stood.
+for (const { report } of runs) {
+  if (!existsSync(report)) continue;
+  for (const file of JSON.parse(readFileSync(report, "utf8")).testResults) {
+    for (const test of file.assertionResults.filter((result) => result.status === "failed")) {
+      const message = test.failureMessages.join("\n").split("\n").slice(0, 6).join("\n    ");
+      console.log(`✖ ${path.relative(root, file.name)} > ${test.fullName}\n    ${message}`);
+    }
+  }
+}
+if (existsSync(failedPagesFile)) console.log(readFileSync(failedPagesFile, "utf8"));
 
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

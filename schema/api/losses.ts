@@ -114,8 +114,13 @@ export const lossRankingAnswerSchema = z.object({
   page: z.number().int(),
   pageCount: z.number().int(),
   /**
-   * One page of the sites with an account in their last `days` finished days, by lost value (lost
-   * energy without a price), worst first.
+   * Ranked sites that lost energy in the period; they come first, so a screen showing only them
+   * pages through the first `sitesWithLoss` (a site that made at least its expected energy follows).
+   */
+  sitesWithLoss: z.number().int(),
+  /**
+   * One page of the sites with an account in their last `days` finished days, those that lost
+   * energy first, each part by lost value (lost energy without a price), worst first.
    */
   sites: z.array(
     z.object({

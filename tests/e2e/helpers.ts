@@ -1,4 +1,6 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { appendFileSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { afterAll, afterEach, beforeAll, inject } from "vitest";
 import { sandboxAccounts } from "../../sandbox/accounts";
 import { launchBrowser } from "./browser";
@@ -84,12 +86,22 @@ interface PageOptions {
   timeoutMs?: number;
 }
 
-/** What a page logged as an error or threw, unless its test said to expect it. */
+/** What a page logged as an error or threw, unless its test said to expect it; and its API calls. */
 interface WatchedPage {
   context: BrowserContext;
   problems: string[];
   expected: RegExp[];
+  /** API calls in flight, by when they left. */
+  pending: Map<Request, number>;
+  /** The last API calls answered: method, path, status and how long each took. */
+  answered: string[];
 }
+
+/** Where a failed test's pages stood, for `npm test` to print at the end (scripts/test.mjs). */
+const FAILED_PAGES_FILE = path.resolve(import.meta.dirname, "../../test-results/e2e-failed-pages.txt");
+
+/** API calls a failed test reports, the last ones answered. */
+const ANSWERED_KEPT = 20;
 const watched = new Map<Page, WatchedPage>();
 
 /**
@@ -101,8 +113,24 @@ export function expectConsoleError(page: Page, pattern: RegExp): void {
 }
 
 function watch(page: Page, context: BrowserContext): void {
-  const entry: WatchedPage = { context, problems: [], expected: [] };
+  const entry: WatchedPage = { context, problems: [], expected: [], pending: new Map(), answered: [] };
   watched.set(page, entry);
+  const isApi = (request: Request) => new URL(request.url()).pathname.startsWith("/api/");
+  page.on("request", (request) => {
+    if (isApi(request)) entry.pending.set(request, Date.now());
+  });
+  const settle = (request: Request, outcome: string) => {
+    const startedMs = entry.pending.get(request);
+    if (startedMs === undefined) return;
+    entry.pending.delete(request);
+    const path = new URL(request.url()).pathname;
+    entry.answered.push(`${request.method()} ${path} ${outcome} in ${Date.now() - startedMs} ms`);
+    if (entry.answered.length > ANSWERED_KEPT) entry.answered.shift();
+  };
+  page.on("requestfinished", (request) => {
+    void request.response().then((response) => settle(request, String(response?.status() ?? "?")));
+  });
+  page.on("requestfailed", (request) => settle(request, `failed (${request.failure()?.errorText})`));
   page.on("console", (message) => {
     if (message.type() !== "error") return;
     const location = message.location().url;
@@ -124,8 +152,24 @@ export function browserPages() {
   beforeAll(async () => {
     browser = await launchBrowser();
   });
-  afterEach(async () => {
+  afterEach(async ({ task }) => {
     const problems: string[] = [];
+    // A failed test says where each page stood and what its API calls were doing, so a failure in
+    // a run nobody watched (CI) shows whether the app answered slowly, wrongly or not at all.
+    if (task.result?.state === "fail") {
+      for (const [page, entry] of watched) {
+        const now = Date.now();
+        const pending = [...entry.pending].map(
+          ([request, startedMs]) =>
+            `${request.method()} ${new URL(request.url()).pathname} for ${now - startedMs} ms`,
+        );
+        const report = `${task.fullName}: page at ${page.url()} when the test failed\n  API calls in flight: ${pending.join("; ") || "none"}\n  last answered:\n    ${entry.answered.join("\n    ")}\n`;
+        console.log(report);
+        // Also kept for `npm test`, which prints it after the count's lines (a CI log's tail).
+        mkdirSync(path.dirname(FAILED_PAGES_FILE), { recursive: true });
+        appendFileSync(FAILED_PAGES_FILE, report);
+      }
+    }
     for (const [page, entry] of watched) {
       problems.push(...entry.problems.map((problem) => `${page.url()}: ${problem}`));
       await entry.context.close();

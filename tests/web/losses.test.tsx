@@ -186,6 +186,7 @@ describe("the fleet's Losses page", () => {
     total: 3,
     page: 1,
     pageCount: 1,
+    sitesWithLoss: 2,
     sites: [
       { siteId: "site-2", name: "Depot", lostValue: 1234.5, lostKwh: 8230, mainCause: "downtime" },
       { siteId: "site-1", name: "Warehouse Roof", lostValue: 98.76, lostKwh: 658.4, mainCause: "clipping" },
@@ -243,6 +244,7 @@ describe("the fleet's Losses page", () => {
             total: 60,
             page,
             pageCount: 2,
+            sitesWithLoss: 60,
             sites: Array.from({ length: page === 1 ? 50 : 10 }, (_, i) => site(first + i)),
           },
         };
@@ -260,12 +262,51 @@ describe("the fleet's Losses page", () => {
     expect(calls.map((call) => call.url)).toContain("/api/losses/ranking?days=30&page=2&pageSize=50");
   });
 
+  it("pages only through the sites that lost energy, not the rest of the fleet after them", async () => {
+    const profile = makeProfile();
+    storeSession(profile);
+    // 120 accounted sites, three of which lost energy: they come first on the server's first page.
+    const site = (rank: number) => ({
+      siteId: `site-${rank}`,
+      name: `Site ${rank}`,
+      lostValue: rank <= 3 ? 100 - rank : 0,
+      lostKwh: rank <= 3 ? 500 - rank : 0,
+      mainCause: rank <= 3 ? ("downtime" as const) : null,
+    });
+    mockApi({
+      ...signedInApi(profile),
+      "GET /api/losses/ranking": ({ url }) => {
+        const page = Number(new URL(url, "http://localhost").searchParams.get("page"));
+        const first = (page - 1) * 50 + 1;
+        const count = Math.min(50, 120 - first + 1);
+        return {
+          body: {
+            currency: "USD",
+            total: 120,
+            page,
+            pageCount: 3,
+            sitesWithLoss: 3,
+            sites: Array.from({ length: count }, (_, i) => site(first + i)),
+          },
+        };
+      },
+    });
+    renderApp("/app/losses");
+    const table = await screen.findByRole("table", { name: "Sites by lost value over the last 30 days" });
+    expect(within(table).getAllByRole("row")).toHaveLength(4);
+    // One page of sites that lost something: no pager leading to pages of sites that did not.
+    expect(screen.queryByText(/^Page 1 of/)).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Next" })).not.toBeInTheDocument();
+  });
+
   it("is in the menu, and says so when nothing was lost", async () => {
     const profile = makeProfile();
     storeSession(profile);
     mockApi({
       ...signedInApi(profile),
-      "GET /api/losses/ranking": { body: { currency: "EUR", total: 0, page: 1, pageCount: 1, sites: [] } },
+      "GET /api/losses/ranking": {
+        body: { currency: "EUR", total: 0, page: 1, pageCount: 1, sitesWithLoss: 0, sites: [] },
+      },
     });
     const { user } = renderApp("/app/dashboard");
     await user.click(await screen.findByRole("link", { name: "Losses" }));

@@ -220,8 +220,12 @@ export async function lossRanking(
     lostKwh: kwh(site.lostWh),
     mainCause: mainCause(site.losses),
   }));
+  // Sites that lost energy come first whatever their price (an unpriced site's value is null), so
+  // the screen can page through them alone.
+  const lostSomething = (site: { lostKwh: number }) => (site.lostKwh > 0 ? 1 : 0);
   ranked.sort(
     (a, b) =>
+      lostSomething(b) - lostSomething(a) ||
       (b.lostValue ?? Number.NEGATIVE_INFINITY) - (a.lostValue ?? Number.NEGATIVE_INFINITY) ||
       b.lostKwh - a.lostKwh ||
       a.name.localeCompare(b.name),
@@ -232,6 +236,7 @@ export async function lossRanking(
     total: ranked.length,
     page,
     pageCount: pageCountOf(ranked.length, pageSize),
+    sitesWithLoss: ranked.filter((site) => lostSomething(site) === 1).length,
     sites: ranked.slice(start, start + pageSize),
   };
 }

@@ -285,6 +285,11 @@ describe("losses of the sandbox's losses account", () => {
     expect(causeOf("inverter")).toBe("partialOutage");
     expect(causeOf("soiling")).toBe("soiling");
     expect(ranking).toMatchObject({ total: LOSS_PLANTS.length, page: 1, pageCount: 1 });
+    // The sites that lost energy lead the ranking, and the answer says how many they are.
+    const losing = ranking.sites.filter((site) => site.lostKwh > 0);
+    expect(losing.length).toBeGreaterThanOrEqual(4);
+    expect(ranking.sitesWithLoss).toBe(losing.length);
+    expect(ranking.sites.slice(0, ranking.sitesWithLoss)).toEqual(losing);
 
     // A page at a time: the same order, the count and the other pages in the headers.
     const paged: LossRankingAnswer["sites"] = [];

@@ -93,9 +93,11 @@ export function LossesPage() {
       </>
     );
   }
-  const { currency, sites, pageCount } = query.data;
+  const { currency, sites, sitesWithLoss } = query.data;
   const firstRank = (page - 1) * RANKING_PAGE_SIZE + 1;
-  const lost = sites.filter((site) => site.lostKwh > 0 || (site.lostValue ?? 0) > 0);
+  // The sites that lost energy come first in the ranking: the screen pages through them alone.
+  const lost = sites.filter((site) => site.lostKwh > 0);
+  const pageCount = Math.max(1, Math.ceil(sitesWithLoss / RANKING_PAGE_SIZE));
   return (
     <>
       {header}
