@@ -128,7 +128,11 @@ function watch(page: Page, context: BrowserContext): void {
     if (entry.answered.length > ANSWERED_KEPT) entry.answered.shift();
   };
   page.on("requestfinished", (request) => {
-    void request.response().then((response) => settle(request, String(response?.status() ?? "?")));
+    // The answer's status is read asynchronously: the page may be closed by then (after its test).
+    void request.response().then(
+      (response) => settle(request, String(response?.status() ?? "?")),
+      () => settle(request, "answered"),
+    );
   });
   page.on("requestfailed", (request) => settle(request, `failed (${request.failure()?.errorText})`));
   page.on("console", (message) => {
