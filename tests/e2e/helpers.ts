@@ -169,7 +169,7 @@ export function browserPages() {
         );
         const report = `${task.fullName}: page at ${page.url()} when the test failed\n  API calls in flight: ${pending.join("; ") || "none"}\n  last answered:\n    ${entry.answered.join("\n    ")}\n`;
         console.log(report);
-        // Also kept for `npm test`, which prints it after the count's lines (a CI log's tail).
+        // Also kept for `npm test`, which prints it just before its last line (a CI log's tail).
         mkdirSync(path.dirname(FAILED_PAGES_FILE), { recursive: true });
         appendFileSync(FAILED_PAGES_FILE, report);
       }
