@@ -158,7 +158,27 @@ it(`seeds ${SITES} sites with a system each, ${FREE_SYSTEMS} free systems and ${
   expect(first.headers.get("X-Total-Count")).toBe(String(SITES));
 }, 3_600_000);
 
+/**
+ * The floor under every row: ten readers of /api/health (no authentication, no store, no D1) at
+ * once, through the same client on the same runtime thread as the lists' readers.
+ */
+async function healthFloor() {
+  for (let round = 0; round < ROUNDS; round++) await timedFetch("/api/health");
+  const alone: number[] = [];
+  for (let round = 0; round < ROUNDS * READERS; round++) alone.push(await timedFetch("/api/health"));
+  const together: number[] = [];
+  await Promise.all(
+    Array.from({ length: READERS }, async () => {
+      for (let round = 0; round < ROUNDS; round++) together.push(await timedFetch("/api/health"));
+    }),
+  );
+  report.push(
+    `floor: /api/health alone p50 ${ms(percentile(alone, 50))}, p95 ${ms(percentile(alone, 95))} · ${READERS} readers of it at once p50 ${ms(percentile(together, 50))}, p95 ${ms(percentile(together, 95))}`,
+  );
+}
+
 it("measures each list's first page and a search with ten readers at once", async () => {
+  await healthFloor();
   const built = performance.now();
   await timedFetch("/api/sites?sort=pr&pageSize=50", owner.token);
   report.push(`sites read model built (first read, ${SITES} sites): ${ms(performance.now() - built)}`);
