@@ -40,22 +40,28 @@ async function timedFetch(path: string, token?: string): Promise<number> {
   return performance.now() - start;
 }
 
+/** READERS clients reading `path` at once, ROUNDS times each: every read's time. */
+async function readTogether(path: string, token?: string): Promise<number[]> {
+  const samples: number[] = [];
+  await Promise.all(
+    Array.from({ length: READERS }, async () => {
+      for (let round = 0; round < ROUNDS; round++) samples.push(await timedFetch(path, token));
+    }),
+  );
+  return samples;
+}
+
 /**
  * READERS clients reading `path` at once, ROUNDS times each, while one more client reads
  * /api/health in a loop for as long: p50/p95 of both.
  */
 async function underLoad(path: string) {
-  const samples: number[] = [];
   const health: number[] = [];
   let running = true;
   const healthLoop = (async () => {
     while (running) health.push(await timedFetch("/api/health"));
   })();
-  await Promise.all(
-    Array.from({ length: READERS }, async () => {
-      for (let round = 0; round < ROUNDS; round++) samples.push(await timedFetch(path, owner.token));
-    }),
-  );
+  const samples = await readTogether(path, owner.token);
   running = false;
   await healthLoop;
   return {
@@ -166,12 +172,7 @@ async function healthFloor() {
   for (let round = 0; round < ROUNDS; round++) await timedFetch("/api/health");
   const alone: number[] = [];
   for (let round = 0; round < ROUNDS * READERS; round++) alone.push(await timedFetch("/api/health"));
-  const together: number[] = [];
-  await Promise.all(
-    Array.from({ length: READERS }, async () => {
-      for (let round = 0; round < ROUNDS; round++) together.push(await timedFetch("/api/health"));
-    }),
-  );
+  const together = await readTogether("/api/health");
   report.push(
     `floor: /api/health alone p50 ${ms(percentile(alone, 50))}, p95 ${ms(percentile(alone, 95))} · ${READERS} readers of it at once p50 ${ms(percentile(together, 50))}, p95 ${ms(percentile(together, 95))}`,
   );
