@@ -14,7 +14,7 @@ import type { LiveMessage } from "../../schema/live";
 import type { GapOptions } from "../domain/history/gaps";
 import type { LearnedModel } from "../domain/solar/expectation";
 import type { Env } from "../env";
-import type { JsonGzip } from "../lib/gzip";
+import type { JsonGzip, JsonText } from "../lib/gzip";
 import { lossesBySiteAndDate, lossRowCounts } from "./data/losses";
 import { learnedModels } from "./data/models";
 import { liveValues, tableRowCounts } from "./data/reads";
@@ -233,7 +233,7 @@ export class FleetStore extends DurableObject<Env> {
     systemOrSiteId: string,
     range: AnalyticsRange,
     now: number,
-  ): Promise<AnalyticsRecord | null> {
+  ): Promise<JsonText<AnalyticsRecord> | null> {
     this.claim(orgId);
     return this.readModels.systemAnalytics(orgId, systemOrSiteId, range, now);
   }

@@ -1,5 +1,5 @@
 import { requestedTags, tagHeaders } from "./entity-tags";
-import { type JsonResponse, jsonAnswer, jsonText } from "./gzip";
+import { type JsonResponse, type JsonText, jsonAnswer, jsonText } from "./gzip";
 import { pageLinks } from "./page-links";
 
 /** A tag naming a body by its content: the same page answered twice has the same tag. */
@@ -13,14 +13,15 @@ export async function contentTag(body: string): Promise<string> {
 /**
  * One page of a list as the metrics answer it: the items as a JSON array with `Link` (first,
  * prev, next, last) and `X-Total-Count`, tagged by content (a client naming the tag in
- * If-None-Match gets 304 without a body), gzipped for a client that takes it.
+ * If-None-Match gets 304 without a body), gzipped for a client that takes it. The items may come
+ * as JSON text already written (a store's answer), sent as they are.
  */
 export async function pagedAnswer<Item>(
   request: { url: string; header: (name: string) => string | undefined },
-  items: Item[],
+  items: Item[] | JsonText<Item[]>,
   paging: { page: number; pageCount: number; total: number },
 ): Promise<JsonResponse<Item[]>> {
-  const json = jsonText(items);
+  const json = typeof items === "string" ? items : jsonText(items);
   const tag = await contentTag(json);
   const headers = { ...tagHeaders(tag), ...pageLinks(request.url, paging) };
   if (requestedTags(request.header("If-None-Match")).includes(tag)) {

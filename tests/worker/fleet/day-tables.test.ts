@@ -1,6 +1,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { AnalyticsRecord } from "../../../schema/api/analytics";
 import type { DashboardMetric } from "../../../schema/api/metrics";
+import { ensureDayTable, pointDays } from "../../../worker/fleet/data/points";
+import { powerReadings } from "../../../worker/fleet/data/reads";
+import { createFleetDb } from "../../../worker/fleet/db";
 import type { FleetStore } from "../../../worker/fleet/store";
 import { pointTableOf, storedPoints, storeOf, storeSql } from "../fleet-helpers";
 import { insertOrg, insertSystem, point, storePoints } from "./fleet-fixtures";
@@ -92,7 +96,8 @@ describe("points in a table per day", () => {
     await storePoints(orgId, points);
     const store = storeOf(orgId);
     const read = async () => {
-      const analytics = await store.systemAnalytics(orgId, system.id, "30d", base + 2 * DAY);
+      const text = await store.systemAnalytics(orgId, system.id, "30d", base + 2 * DAY);
+      const analytics = text === null ? null : (JSON.parse(text) as AnalyticsRecord);
       return {
         energy: analytics?.series?.energy.filter((d) => d.energyWh !== null).map((d) => [d.date, d.energyWh]),
         hours: (await store.summedHourlyPower(orgId, [system.id], base - HOUR, base + 2 * HOUR)).map((h) => [
@@ -144,12 +149,42 @@ describe("points in a table per day", () => {
       [before * 1000, 650, 1],
       [Math.floor((now - 60_000) / 1000) * 1000, 900, 0],
     ]);
-    const analytics = await store.systemAnalytics(orgId, system.id, "24h", now);
+    const text = await store.systemAnalytics(orgId, system.id, "24h", now);
+    const analytics = text === null ? null : (JSON.parse(text) as AnalyticsRecord);
     expect(analytics?.series?.power.map((p) => p.powerW)).toEqual([700, 900]);
     expect(await store.liveValues(orgId, [system.id])).toMatchObject([{ powerW: 900, energyTodayWh: 3500 }]);
     // Past the retention, they go as before: key by key.
     const run = await retentionAt(orgId, now + 36 * DAY);
     expect(run.removed).toBe(2 + 1);
     expect(await storedPoints(orgId)).toEqual([]);
+  });
+
+  it("reads the day tables once a turn, and a table a rolled-back write made is not read in the rest of that turn", async () => {
+    const orgId = await insertOrg();
+    const system = await insertSystem(orgId);
+    const day = Math.floor(Date.now() / DAY) + 3;
+    await storePoints(orgId, [point(system, day * DAY + HOUR, 500, 100)]);
+    const seen = await runInDurableObject(storeOf(orgId), (_store: FleetStore, state) => {
+      const db = createFleetDb(state.storage);
+      const first = pointDays(db);
+      // A write that makes the next day's table and then fails: SQLite takes the table back.
+      expect(() =>
+        state.storage.transactionSync(() => {
+          ensureDayTable(db, day + 1);
+          expect(pointDays(db)).toEqual([...first, day + 1]);
+          throw new Error("page refused");
+        }),
+      ).toThrow("page refused");
+      const afterRollback = pointDays(db);
+      // Read in the same turn: the point is found, and no read asks for the gone table.
+      const power = powerReadings(db, system.id, day * DAY, (day + 2) * DAY).map((p) => p.power_w);
+      ensureDayTable(db, day + 2);
+      return { first, afterRollback, power, afterCreate: pointDays(db) };
+    });
+    expect(seen.first).toEqual([day]);
+    expect(seen.afterRollback).toEqual([day]);
+    expect(seen.power).toEqual([500]);
+    expect(seen.afterCreate).toEqual([day, day + 2]);
+    expect(await tablesOf(orgId)).toEqual([`points_${day}`, `points_${day + 2}`]);
   });
 });

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { FleetDb } from "../db";
 import { toStoredState } from "../state";
 import type { LegacyRows } from "../types";
+import { pointTablesChanged } from "./points";
 import { storePoints } from "./writes";
 
 const HOUR_MS = 3_600_000;
@@ -23,6 +24,7 @@ export function importLegacyRows(db: FleetDb, rows: LegacyRows): void {
         state: toStoredState(r.state),
       })),
     );
+    pointTablesChanged(db);
     db.run(sql`
       INSERT INTO system_readings (sys, t, power_w, energy_today_wh, state)
       SELECT s.sys, j.value ->> 't', j.value ->> 'powerW', j.value ->> 'energyTodayWh', j.value ->> 'state'

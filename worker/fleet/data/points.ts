@@ -28,19 +28,57 @@ const tableName = (day: number) => `points_${day}`;
 const tableSql = (name: string): SQL => sql`${sql.identifier(name)}`;
 export const dayTable = (day: number) => tableSql(tableName(day));
 
+/** Which tables hold points: the days that have one (oldest first), and whether the older layout holds any. */
+interface PointTables {
+  days: number[];
+  legacy: boolean;
+}
+
+/*
+ * The point tables are read from SQLite's schema once per turn of the object (until its next
+ * await): a read asks for them several times in one synchronous run (a system's analytics five),
+ * and no other call can run in between. A change to them in the turn (a day's table made or
+ * dropped, older points imported) stops the reuse until the turn ends, since a transaction that
+ * rolls back takes its new table with it.
+ */
+const tablesThisTurn = new WeakMap<FleetDb, PointTables>();
+const changedThisTurn = new WeakSet<FleetDb>();
+
+function pointTables(db: FleetDb): PointTables {
+  const held = tablesThisTurn.get(db);
+  if (held) return held;
+  const tables: PointTables = {
+    days: db
+      .all<{ name: string }>(
+        sql`SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 'points_[0-9]*'`,
+      )
+      .map((row) => Number(row.name.slice("points_".length)))
+      .sort((a, b) => a - b),
+    legacy: (db.get<{ n: number }>(sql`SELECT EXISTS (SELECT 1 FROM system_readings) AS n`)?.n ?? 0) === 1,
+  };
+  if (!changedThisTurn.has(db)) {
+    tablesThisTurn.set(db, tables);
+    queueMicrotask(() => tablesThisTurn.delete(db));
+  }
+  return tables;
+}
+
+/** Called by every change to the point tables: the rest of the turn reads them from the schema. */
+export function pointTablesChanged(db: FleetDb): void {
+  tablesThisTurn.delete(db);
+  if (changedThisTurn.has(db)) return;
+  changedThisTurn.add(db);
+  queueMicrotask(() => changedThisTurn.delete(db));
+}
+
 /** The days that have a table, oldest first. */
 export function pointDays(db: FleetDb): number[] {
-  return db
-    .all<{ name: string }>(
-      sql`SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 'points_[0-9]*'`,
-    )
-    .map((row) => Number(row.name.slice("points_".length)))
-    .sort((a, b) => a - b);
+  return [...pointTables(db).days];
 }
 
 /** Whether points stored before the per-day tables remain. */
 export function hasLegacyPoints(db: FleetDb): boolean {
-  return (db.get<{ n: number }>(sql`SELECT EXISTS (SELECT 1 FROM system_readings) AS n`)?.n ?? 0) === 1;
+  return pointTables(db).legacy;
 }
 
 /** Whether inverter points stored before they were packed remain. */
@@ -50,6 +88,7 @@ export function hasLegacyInverterPoints(db: FleetDb): boolean {
 
 /** Makes the table of a day (the first point of a day makes it). */
 export function ensureDayTable(db: FleetDb, day: number): void {
+  pointTablesChanged(db);
   db.run(sql`
     CREATE TABLE IF NOT EXISTS ${dayTable(day)} (
       sys integer NOT NULL,
@@ -64,6 +103,7 @@ export function ensureDayTable(db: FleetDb, day: number): void {
 }
 
 export function dropDayTable(db: FleetDb, day: number): void {
+  pointTablesChanged(db);
   db.run(sql`DROP TABLE IF EXISTS ${dayTable(day)}`);
 }
 

@@ -10,7 +10,7 @@ import type {
 import { readOpenAlerts, readSiteListRows, type SiteListRows } from "../../data/site-lists";
 import type { Env } from "../../env";
 import { createDb } from "../../lib/db";
-import { gzipText, type JsonGzip } from "../../lib/gzip";
+import { gzipText, type JsonGzip, type JsonText, jsonText } from "../../lib/gzip";
 import { yieldTurn } from "../../lib/yield-turn";
 import { countSystems } from "../data/directory";
 import { type LossTotalsRow, lossesBySiteAndPeriod, systemZones } from "../data/losses";
@@ -291,16 +291,21 @@ export class CachedReadModels {
     })[];
   }
 
-  /** One system's (or site's) analytics record over a range: read each time, with the mirror checked beside it. */
+  /**
+   * One system's (or site's) analytics record over a range: read each time, with the mirror
+   * checked beside it. Answered as JSON text: one string crosses to the worker, which sends it as
+   * it is, where thousands of series points would be copied object by object and written again.
+   */
   systemAnalytics(
     orgId: string,
     systemOrSiteId: string,
     range: AnalyticsRange,
     now: number,
-  ): Promise<AnalyticsRecord | null> {
-    return this.mirror.readWith(orgId, () =>
-      buildSystemAnalytics(this.db, createDb(this.env.DB), systemOrSiteId, range, now),
-    );
+  ): Promise<JsonText<AnalyticsRecord> | null> {
+    return this.mirror.readWith(orgId, async () => {
+      const record = await buildSystemAnalytics(this.db, createDb(this.env.DB), systemOrSiteId, range, now);
+      return record && jsonText(record);
+    });
   }
 
   /**
