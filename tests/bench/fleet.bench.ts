@@ -771,16 +771,14 @@ it("measures the store's rows written and bytes per system-day, system-year and 
   expect(day.rowsWritten).toBeLessThanOrEqual(400);
 });
 
-it("measures fan-out of one update to 500 sockets", async () => {
-  const SOCKETS = 500;
+/** `count` of the owner's sockets, as that many browser tabs would open them; `onMessage` hears socket `i`'s messages. */
+async function openSockets(
+  count: number,
+  onMessage: (i: number, message: { type: string; data: unknown }) => void,
+) {
   const sockets: WebSocket[] = [];
-  let received = 0;
-  let allReceived: () => void = () => {};
-  const done = new Promise<void>((resolve) => {
-    allReceived = resolve;
-  });
   let token = owner.token;
-  for (let i = 0; i < SOCKETS; i++) {
+  for (let i = 0; i < count; i++) {
     // A session holds at most MAX_SOCKETS_PER_SESSION sockets, as a browser's tabs would.
     if (i > 0 && i % MAX_SOCKETS_PER_SESSION === 0) {
       token = (await expectStatus<{ token: string }>(await login(owner.email), 200)).token;
@@ -791,16 +789,85 @@ it("measures fan-out of one update to 500 sockets", async () => {
     const ws = res.webSocket;
     if (!ws) throw new Error(`socket ${i} was not upgraded (${res.status})`);
     ws.accept();
-    ws.addEventListener("message", (event) => {
-      if (String(event.data).includes("alerts_changed") && ++received === SOCKETS) allReceived();
-    });
+    ws.addEventListener("message", (event) => onMessage(i, JSON.parse(String(event.data))));
     sockets.push(ws);
   }
+  return sockets;
+}
+
+/** A promise and the function that settles it once it has been called `times` times. */
+function countdown(times: number): { done: Promise<void>; tick: () => void } {
+  let left = times;
+  let settle: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  return {
+    done,
+    tick: () => {
+      if (--left === 0) settle();
+    },
+  };
+}
+
+it("measures fan-out of one update to 500 sockets", async () => {
+  const SOCKETS = 500;
+  const all = countdown(SOCKETS);
+  const sockets = await openSockets(SOCKETS, (_i, message) => {
+    if (message.type === "alerts_changed") all.tick();
+  });
   const start = performance.now();
   await storeOf(owner.orgId).publish(owner.orgId, [{ type: "alerts_changed", data: { openCount: 1 } }]);
-  await done;
+  await all.done;
   const elapsed = performance.now() - start;
   report.push(`fan-out to ${SOCKETS} sockets: ${ms(elapsed)} until the last received (target < 250 ms)`);
+  for (const ws of sockets) ws.close(1000, "done");
+});
+
+it("measures sync pages of 100 systems / 200 inverters stored with 500 sockets open, until every socket has its frame", async () => {
+  const SOCKETS = 500;
+  const PAGES = 20;
+  const db = createDb(env.DB);
+  // Half the sockets show 50 of the page's systems (a dashboard page of them), half 50 systems
+  // the page does not hold: those get the page's `systems_updated` count.
+  const pageSystems = vendorPage(0, Date.now()).map((system) => `sys-${system.providerSystemId.slice(1)}`);
+  const otherSystems = pageSystems.map((id) => `sys-${Number(id.slice(4)) + 1}`);
+  const watching = countdown(SOCKETS);
+  let page = countdown(SOCKETS);
+  const kinds = new Set<string>();
+  const sockets = await openSockets(SOCKETS, (_i, message) => {
+    if (message.type === "watching") return watching.tick();
+    const inFrame = message.type === "batch" ? (message.data as { type: string }[]) : [message];
+    const types = inFrame.map((m) => m.type);
+    if (types.some((type) => type === "solis_realtime_update" || type === "systems_updated")) {
+      for (const type of types) kinds.add(type);
+      page.tick();
+    }
+  });
+  sockets.forEach((ws, i) => {
+    const systemIds = (i % 2 === 0 ? pageSystems : otherSystems).slice(0, 50);
+    ws.send(JSON.stringify({ type: "watch", data: { systemIds, siteIds: [] } }));
+  });
+  await watching.done;
+  const stored: number[] = [];
+  const received: number[] = [];
+  const first = Math.ceil(Date.now() / 300_000) * 300_000 + 200 * 300_000;
+  for (let p = 0; p < PAGES; p++) {
+    page = countdown(SOCKETS);
+    const began = performance.now();
+    await storeSystemsPage(
+      { db, env },
+      { orgId: owner.orgId, provider: "solis", connectionId: null, now: Date.now() },
+      { systems: vendorPage(0, first + p * 300_000), alarms: null, publish: true },
+    );
+    stored.push(performance.now() - began);
+    await page.done;
+    received.push(performance.now() - began);
+  }
+  report.push(
+    `sync page of 100 systems / 200 inverters with ${SOCKETS} sockets open (half watching 50 of its systems, half 50 others): stored p50 ${ms(percentile(stored, 50))}, p95 ${ms(percentile(stored, 95))}; every socket's frame received p50 ${ms(percentile(received, 50))}, p95 ${ms(percentile(received, 95))} (target < 1 s) · ${await health()}`,
+  );
+  expect([...kinds].sort()).toEqual(["solis_realtime_update", "systems_updated"]);
   for (const ws of sockets) ws.close(1000, "done");
 });
 
