@@ -48,10 +48,13 @@ export const LOSS_RETENTION_DAYS = 190;
 /** System-days read per batch. */
 const BATCH_DAYS = 400;
 /**
- * System-days accounted between turns given back to the object's other calls: a system-day takes
- * ~2 ms, so a batch in one turn (400) held every read and sync page behind it for most of a second.
+ * Accounting done between turns given back to the object's other calls, in points read plus
+ * DAY_COST_POINTS a day: about 20 days of 5-minute points (~40 ms). A batch of 400 days in one
+ * turn held every read and sync page behind it for most of a second.
  */
-export const LOSS_DAYS_PER_TURN = 20;
+export const LOSS_WORK_PER_TURN = 20 * (288 + 60);
+/** A day's own cost in points: a day without points (a silent day) takes about a fifth of one with them. */
+const DAY_COST_POINTS = 60;
 const DAY_MS = 86_400_000;
 
 export interface LossesPass {
@@ -142,14 +145,13 @@ export async function runLossesPass(
     orientations ??= await readOrientations(d1, context.orgId);
     const systems = lossSystems(db, [...due.keys()]);
     const weather = await weatherFor(d1, systems, due);
-    let daysThisTurn = 0;
+    let workThisTurn = 0;
     for (const row of systems) {
       const dates = due.get(row.sys) ?? [];
-      if (daysThisTurn >= LOSS_DAYS_PER_TURN) {
+      if (workThisTurn >= LOSS_WORK_PER_TURN) {
         await yieldTurn();
-        daysThisTurn = 0;
+        workThisTurn = 0;
       }
-      daysThisTurn += dates.length;
       const modelled = pvSystemOf(row, orientations.get(row.system_id));
       const weatherHours = row.location_key ? weather.get(row.location_key) : undefined;
       context.transaction(() => {
@@ -163,6 +165,7 @@ export async function runLossesPass(
           return;
         }
         const result = accountSystem(db, row, modelled, weatherHours, dates, now, !recounted.has(row.sys));
+        workThisTurn += result.pointsRead + dates.length * DAY_COST_POINTS;
         if (result.recounted) recounted.add(row.sys);
         pass.daysAccounted += result.accounted;
         waiting += result.waiting.length;
@@ -210,6 +213,12 @@ function accountSystem(
   const energy = dailyEnergy(db, row.sys, dates);
   const accounted: string[] = [];
   const waiting: string[] = [];
+  let pointsRead = 0;
+  const pointsOf = (startMs: number, endMs: number) => {
+    const points = systemPoints(db, row.sys, startMs, endMs);
+    pointsRead += points.length;
+    return points;
+  };
   for (const date of dates) {
     const { startMs, endMs } = localDay(date, row.timezone);
     const day = accountDay({
@@ -218,7 +227,7 @@ function accountSystem(
       endMs,
       system,
       weather,
-      points: systemPoints(db, row.sys, startMs, endMs),
+      points: pointsOf(startMs, endMs),
       inverters: inverterPoints(db, inverters, startMs, endMs),
       inverterCount: inverters.length,
       counterEnergyWh: energy.get(date) ?? null,
@@ -265,5 +274,5 @@ function accountSystem(
         underperformanceWh: day.losses.underperformance,
       })),
   );
-  return { accounted: accounted.length, waiting, recounted };
+  return { accounted: accounted.length, waiting, recounted, pointsRead };
 }
