@@ -29,9 +29,14 @@ export interface ZoneWindow {
 /**
  * Queues every finished day in each zone's window of every system of that zone that has no
  * account yet, from the system's first stored day on (a plant is not accounted before it was
- * connected); a silent day is queued too, and is then unmeasured. Answers the days queued.
+ * connected), for the systems with keys in [fromSys, toSys]; a silent day is queued too, and is
+ * then unmeasured. Answers the days queued.
  */
-export function queueFinishedDays(db: FleetDb, windows: ZoneWindow[]): number {
+export function queueFinishedDays(
+  db: FleetDb,
+  windows: ZoneWindow[],
+  systems: { fromSys: number; toSys: number },
+): number {
   const days = windows.flatMap((w) => w.dates.map((date) => ({ zone: w.zone, date })));
   if (days.length === 0) return 0;
   const rows = db.all(sql`
@@ -39,11 +44,16 @@ export function queueFinishedDays(db: FleetDb, windows: ZoneWindow[]): number {
     SELECT s.sys, d.value ->> 'date'
     FROM systems s
     JOIN json_each(${JSON.stringify(days)}) AS d ON d.value ->> 'zone' = s.timezone
-    WHERE s.capacity_w > 0 AND s.latitude IS NOT NULL
+    WHERE s.sys BETWEEN ${systems.fromSys} AND ${systems.toSys} AND s.capacity_w > 0 AND s.latitude IS NOT NULL
       AND d.value ->> 'date' >= (SELECT min(date) FROM system_daily WHERE sys = s.sys)
       AND NOT EXISTS (SELECT 1 FROM system_losses l WHERE l.sys = s.sys AND l.date = d.value ->> 'date')
     RETURNING sys`);
   return rows.length;
+}
+
+/** The highest system key held (0 with none): where queueing by ranges of keys ends. */
+export function lastSystemKey(db: FleetDb): number {
+  return db.get<{ n: number }>(sql`SELECT coalesce(max(sys), 0) AS n FROM systems`)?.n ?? 0;
 }
 
 /** Queues one system's listed days (a day history filled, days a moved model changes). */
