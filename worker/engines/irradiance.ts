@@ -79,7 +79,9 @@ async function fetchLocation(
   url.searchParams.set("hourly", HOURLY.join(","));
   url.searchParams.set("wind_speed_unit", "ms");
   url.searchParams.set("past_days", String(pastDays));
-  url.searchParams.set("forecast_days", "1");
+  // Two days: a day's time stamps run from its 00:00 to its 23:00 and each closes the hour before
+  // it, so with one the hour from 23:00 to midnight (stamped at tomorrow's 00:00) was never there.
+  url.searchParams.set("forecast_days", "2");
   url.searchParams.set("timezone", "GMT");
   const { hourly } = hourlySchema.parse(await http.json({ url: url.toString() }, { authStatuses: [] }));
   const at = (values: (number | null)[] | undefined, i: number) => values?.[i] ?? null;

@@ -73,4 +73,15 @@ describe("plants without a site have weather and analytics", () => {
     expect(hoursWritten).toBeGreaterThan(0);
     expect(hoursWritten).toBeLessThanOrEqual(later.refreshed * 2 * 3);
   });
+
+  it("stores the hour in progress in the last hour of the UTC day too (stamped at the next day's midnight)", async () => {
+    const owner = await registerOwner();
+    await connectProvider(owner, "solis", { autoSites: false });
+    const lastHour = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 23 * 3_600_000;
+    await refreshAllIrradiance(lastHour + 30 * 60_000);
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM irradiance_hourly WHERE hour_start = ?")
+      .bind(lastHour)
+      .first<{ n: number }>();
+    expect(stored?.n).toBeGreaterThan(0);
+  });
 });
