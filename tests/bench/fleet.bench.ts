@@ -127,6 +127,26 @@ async function fetched(path: string) {
   expect(res.status).toBe(200);
 }
 
+/** Reads `path` one call after another until stopped, as a member's screen beside background work; `stop` answers each call's time. */
+function readOverAndOver(path: string): { stop: () => Promise<number[]> } {
+  const times: number[] = [];
+  let reading = true;
+  const loop = (async () => {
+    while (reading) {
+      const began = performance.now();
+      await fetched(path);
+      times.push(performance.now() - began);
+    }
+  })();
+  return {
+    stop: async () => {
+      reading = false;
+      await loop;
+      return times;
+    },
+  };
+}
+
 /** /api/health measured right after each figure, so every figure has its baseline from the same moment. */
 async function health() {
   const { p50, p95 } = await timed(20, async () => {
@@ -462,20 +482,11 @@ it("measures the store's scheduled detection over the whole fleet", async () => 
     String(Date.now() - 1),
   );
   // A member's dashboard reads the summary all along: how long does one wait for the alarm's turns?
-  const reads: number[] = [];
-  let alarmRunning = true;
-  const reader = (async () => {
-    while (alarmRunning) {
-      const readAt = performance.now();
-      await fetched("/api/dashboard/summary");
-      reads.push(performance.now() - readAt);
-    }
-  })();
+  const reader = readOverAndOver("/api/dashboard/summary");
   const start = performance.now();
   expect(await runDurableObjectAlarm(storeOf(owner.orgId))).toBe(true);
   const elapsed = performance.now() - start;
-  alarmRunning = false;
-  await reader;
+  const reads = await reader.stop();
   const sorted = [...reads].sort((a, b) => a - b);
   report.push(
     `scheduled detection over ${SYSTEMS} systems (one alarm run): ${ms(elapsed)}; the summary read beside it ${reads.length} times, p50 ${ms(sorted[Math.floor(sorted.length / 2)] ?? 0)}, longest ${ms(sorted.at(-1) ?? 0)} · ${await health()}`,
@@ -617,21 +628,12 @@ it("measures a 7-day analytics call beside loss accounting", async () => {
     orgId,
     `INSERT OR IGNORE INTO losses_due (sys, date) SELECT sys, date FROM system_losses WHERE sys <= ${RAW_SYSTEMS}`,
   );
-  const reads: number[] = [];
-  let reading = true;
-  const reader = (async () => {
-    while (reading) {
-      const began = performance.now();
-      await fetched("/api/analytics?system=sys-42&range=7d");
-      reads.push(performance.now() - began);
-    }
-  })();
+  const reader = readOverAndOver("/api/analytics?system=sys-42&range=7d");
   let accounted = 0;
   for (let pass = 0; pass < 2; pass++) {
     accounted += (await storeOf(orgId).settleLosses(orgId, Date.now(), LOSSES_PASS_MS, false)).daysAccounted;
   }
-  reading = false;
-  await reader;
+  const reads = await reader.stop();
   await storeSql(orgId, "DELETE FROM losses_due");
   report.push(
     `7-day analytics call beside two loss passes (${accounted} system-days of systems with points accounted again): ${reads.length} calls, p50 ${ms(percentile(reads, 50))}, p95 ${ms(percentile(reads, 95))}, longest ${ms(Math.max(...reads))} · ${await health()}`,

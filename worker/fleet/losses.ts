@@ -53,7 +53,7 @@ const BATCH_DAYS = 400;
  * DAY_COST_POINTS a day: about 20 days of 5-minute points (~40 ms). A batch of 400 days in one
  * turn held every read and sync page behind it for most of a second.
  */
-export const LOSS_WORK_PER_TURN = 20 * (288 + 60);
+const LOSS_WORK_PER_TURN = 20 * (288 + 60);
 /** Systems whose finished days are queued in one turn. */
 const QUEUE_SYSTEMS_PER_TURN = 1_000;
 /** A day's own cost in points: a day without points (a silent day) takes about a fifth of one with them. */
