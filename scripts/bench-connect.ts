@@ -449,15 +449,20 @@ ${probeErrors.length} probe requests failed${probeErrors.length ? `: ${[...new S
   const failed = /sync failed unexpectedly|history unit failed/.exec(appLog);
   if (failed)
     console.log(`The app logged: ${appLog.slice(Math.max(0, failed.index - 200), failed.index + 600)}`);
+  if (failed || probeErrors.length > 0) console.log(`The app's log: ${writeAppLog()}`);
+}
+
+function writeAppLog() {
+  const logFile = path.join(tmpdir(), "sunfleet-bench-connect.log");
+  writeFileSync(logFile, appLog);
+  return logFile;
 }
 
 main().then(
   () => stop(0),
   (error) => {
     console.error(error);
-    const logFile = path.join(tmpdir(), "sunfleet-bench-connect.log");
-    writeFileSync(logFile, appLog);
-    console.error(`The app's log: ${logFile}`);
+    console.error(`The app's log: ${writeAppLog()}`);
     stop(1);
   },
 );
