@@ -9,7 +9,7 @@ import type { DetectionSystem } from "./types";
 export interface DetectionSources {
   detectionInput(systemIds: string[] | null, fromMs: number, toMs: number): Promise<DetectionSystem[]>;
   learnedModels(systemIds: string[]): Promise<(LearnedModel & { systemId: string })[]>;
-  publish(messages: LiveMessage[]): number;
+  publish(messages: LiveMessage[]): Promise<number>;
 }
 
 /**
@@ -32,7 +32,7 @@ export async function detectInStore(
         fleet: {
           detectionInput: sources.detectionInput,
           learnedModels: sources.learnedModels,
-          publish: async (messages) => sources.publish(messages),
+          publish: sources.publish,
         },
       },
       orgId,

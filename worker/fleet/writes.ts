@@ -43,15 +43,16 @@ export class FleetWrites {
       mirror.applyPage(page);
       return readings.storePoints(page.points);
     });
+    const rowsWritten = this.totalChanges() - changesBefore;
     this.parts.noteWrite();
     await schedule.afterWrite();
     await this.parts.sizeWatch.check();
-    const delivered = page.messages.length > 0 ? hub.publish(page.messages) : 0;
+    const delivered = await hub.publish(page.messages);
     return {
       points: page.points.length,
       hoursRolledUp: stored.hours,
       daysRolledUp: stored.days,
-      rowsWritten: this.totalChanges() - changesBefore,
+      rowsWritten,
       delivered,
     };
   }

@@ -318,6 +318,37 @@ describe("what a socket watches", () => {
     for (const socket of sockets) socket.ws.close(1000, "done");
   });
 
+  it("sends a large publication in turns, each publication after the one asked for before it", async () => {
+    const { owner } = await createOrg();
+    const sockets = [await connect(owner), await connect(owner), await connect(owner)];
+    for (const socket of sockets) await within(socket.next());
+    // One frame of ~1,000 updates: several hundred KB for each socket.
+    const large = Array.from({ length: 1000 }, () => update(crypto.randomUUID(), null));
+    expect(JSON.stringify(large).length).toBeGreaterThan(300_000);
+    const small = update(systemA, null);
+    const answered = await runInDurableObject(hubOf(owner.orgId), async (store: FleetStore) => {
+      const order: string[] = [];
+      await Promise.all([
+        store.publish(owner.orgId, large).then(() => order.push("large")),
+        store.publish(owner.orgId, [small]).then(() => order.push("small")),
+        // A turn of the event loop asked for after the large publication started, as another request's would be.
+        new Promise((resolve) => setTimeout(resolve, 0)).then(() => order.push("turn")),
+      ]);
+      return order;
+    });
+    // The large publication gave the runtime a turn before it was sent to every socket...
+    expect(answered).toEqual(["turn", "large", "small"]);
+    // ...and the one asked for after it reached every socket after it.
+    for (const socket of sockets) {
+      for (let i = 0; i <= large.length; i++) await within(socket.next());
+      expect(socket.frames.slice(1).map((frame) => (frame.type === "batch" ? frame.data.length : 1))).toEqual(
+        [large.length, 1],
+      );
+      expect(socket.messages.at(-1)).toEqual(small);
+      socket.ws.close(1000, "done");
+    }
+  });
+
   it("answers a watch it cannot take with an error and keeps the socket's previous watch", async () => {
     const { owner } = await createOrg();
     const socket = await connect(owner);
