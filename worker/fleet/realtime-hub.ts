@@ -19,8 +19,8 @@ import {
   watchFilterOf,
 } from "../realtime/socket-watch";
 
-/** Frame bytes handed to sockets between turns given to other requests. */
-const PUBLISH_BYTES_PER_TURN = 256 * 1024;
+/** Frame bytes handed to sockets between turns given to other requests: about one socket's frame of a 100-system page. */
+const PUBLISH_BYTES_PER_TURN = 96 * 1024;
 
 interface SocketAttachment extends SocketSession {
   userId: string;
