@@ -379,20 +379,31 @@ async function main() {
   ]);
   const afterListing = d1Footprint();
   const listingBytes = bytesReceived;
-  // Every plant once: the sites' systems, a page of 1,000 sites at a time.
+  // Every plant once: the sites' systems, a page of 1,000 sites at a time. The site lists of a
+  // fleet of some size answer their last model while a new one is built behind the answer, so the
+  // plants are listed when the list shows them all, read again until it does (for at most a minute).
+  const listedInD1Ms = listedMs;
   const listedPlantIds: string[] = [];
-  // Bounded: a list that ignored its page would otherwise be read forever.
-  for (let page = 1; page <= Math.ceil(plants.length / 1000) + 1; page++) {
-    const sitesPage = await json<{ systems: { providerId: string }[] }[]>(
-      "GET",
-      `/api/sites/enhanced?page=${page}&pageSize=1000`,
-      owner.token,
-    );
-    if (sitesPage.length === 0) break;
-    for (const site of sitesPage) listedPlantIds.push(...site.systems.map((system) => system.providerId));
+  const readSiteList = async () => {
+    listedPlantIds.length = 0;
+    // Bounded: a list that ignored its page would otherwise be read forever.
+    for (let page = 1; page <= Math.ceil(plants.length / 1000) + 1; page++) {
+      const sitesPage = await json<{ systems: { providerId: string }[] }[]>(
+        "GET",
+        `/api/sites/enhanced?page=${page}&pageSize=1000`,
+        owner.token,
+      );
+      if (sitesPage.length === 0) break;
+      for (const site of sitesPage) listedPlantIds.push(...site.systems.map((system) => system.providerId));
+    }
+    return listedPlantIds.length === plants.length && new Set(listedPlantIds).size === plants.length;
+  };
+  let eachPlantOnce = await readSiteList();
+  for (const deadline = Date.now() + 60_000; !eachPlantOnce && Date.now() < deadline; ) {
+    await sleep(250);
+    eachPlantOnce = await readSiteList();
   }
-  const eachPlantOnce =
-    listedPlantIds.length === plants.length && new Set(listedPlantIds).size === plants.length;
+  if (eachPlantOnce) listedMs = Date.now() - savedAt;
   // The vendor's floor for the calls made: the longer list's calls (refused ones too) 500 ms apart.
   const listingFloorMs =
     (Math.max(listCalls.userStationList, listCalls.inverterDetailList, stationPages, inverterPages) - 1) *
@@ -432,7 +443,7 @@ Connecting SolisCloud account ${account.keyId}: ${plants.length} stations in ${n
 | figure | measured | bound |
 | --- | --- | --- |
 | save answered | ${s(answeredMs)} (${saveAnswer.slice(0, 60)}…) | ≤ 20 s |
-| every plant listed | ${s(listedMs)} (${listedPlantIds.length} plants on sites, each plant once: ${eachPlantOnce}) | ≤ 1.5 × floor ${s(listingFloorMs)} = ${s(1.5 * listingFloorMs)} (${listingCalls.inverterDetailList} inverter list calls for ${inverterPages} pages, ${listingCalls.userStationList} station list calls for ${stationPages}) |
+| every plant listed | ${s(listedMs)} in the site list, ${s(listedInD1Ms)} in D1 (${listedPlantIds.length} plants on sites, each plant once: ${eachPlantOnce}) | ≤ 1.5 × floor ${s(listingFloorMs)} = ${s(1.5 * listingFloorMs)} (${listingCalls.inverterDetailList} inverter list calls for ${inverterPages} pages, ${listingCalls.userStationList} station list calls for ${stationPages}) |
 | live per page p50 / p95 (${latencies.length} arrivals) | ${ms(percentile(latencies, 0.5))} / ${ms(percentile(latencies, 0.95))} (after the station's last inverter page: ${ms(percentile(afterInverters, 0.5))} / ${ms(percentile(afterInverters, 0.95))}) | p95 < 2 s |
 | history days per minute | ${daysPerMinute.toFixed(1)} (${historyDone} of ${historyTotal} days after ${historyMinutes.toFixed(1)} min, run ${historyRunId ?? "none"} ${historyStatus}; stationDay calls ${callsPerMinute.toFixed(0)}/min, ${refusedStationDay} refused) | floor ${floorDaysPerMinute}/min: ${(historyTotal / floorDaysPerMinute / 60).toFixed(1)} h for the plan; at this rate ${(historyTotal / Math.max(daysPerMinute, 0.001) / 60).toFixed(1)} h |
 | the emulator's list answers p95 / max (${listAnswerMs.length} calls) | ${ms(percentile(listAnswerMs, 0.95))} / ${ms(Math.max(...listAnswerMs))} | < 10 s call timeout |

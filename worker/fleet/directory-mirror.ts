@@ -6,9 +6,15 @@ import type { FleetDb } from "./db";
 import type { FleetPage } from "./types";
 
 const META_DIRECTORY_VERSION = "directory_version";
+/** D1's counter for the organisation when the mirror last had to read D1 again (see D1Versions.edited). */
+const META_EDITED_VERSION = "edited_version";
 
-/** D1's counters for the organisation, as a read model is built against them. */
-export type D1Versions = Awaited<ReturnType<typeof readVersions>>;
+/**
+ * D1's counters for the organisation, as a read model is built against them, and `edited`: the
+ * organisation's counter as of its last move that no sync page carried (a member's change, a
+ * tool's), which the site lists show at once whatever the fleet's size.
+ */
+export type D1Versions = Awaited<ReturnType<typeof readVersions>> & { edited: number };
 
 /**
  * The store's mirror of D1's metadata for the organisation's systems (names, sites, places,
@@ -46,7 +52,7 @@ export class DirectoryMirror {
       });
       await this.refreshing;
     }
-    return versions;
+    return { ...versions, edited: Number(readMeta(this.db, META_EDITED_VERSION) ?? 0) };
   }
 
   /**
@@ -75,6 +81,7 @@ export class DirectoryMirror {
     this.storage.transactionSync(() => {
       replaceDirectory(this.db, directory);
       writeMeta(this.db, META_DIRECTORY_VERSION, String(version));
+      writeMeta(this.db, META_EDITED_VERSION, String(version));
     });
     await this.onRefreshed();
   }

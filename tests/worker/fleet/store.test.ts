@@ -2,6 +2,13 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { DashboardMetric } from "../../../schema/api/metrics";
+import {
+  orgVersionStatement,
+  pageInvertersStatement,
+  pageSystemsStatement,
+  toDirectory,
+  versionFrom,
+} from "../../../worker/data/fleet-directory";
 import { pruneReadings } from "../../../worker/fleet/data/retention";
 import { createFleetDb } from "../../../worker/fleet/db";
 import {
@@ -19,6 +26,7 @@ import {
   rawRetentionCutoffs,
 } from "../../../worker/fleet/schedule";
 import type { FleetStore } from "../../../worker/fleet/store";
+import { createDb } from "../../../worker/lib/db";
 import { gunzipText } from "../../../worker/lib/gzip";
 import { pointTableOf, storedPoints, storeOf, storeSql, sunnyLongitudeNow } from "../fleet-helpers";
 import { insertOrg, insertSystem, insertSystemsInBulk, point, storePoints } from "./fleet-fixtures";
@@ -363,11 +371,12 @@ describe("the fleet store of an organisation", () => {
         await running;
         return {
           name: index.entries[0]?.row.name,
+          sites: index.entries.length,
           openAlerts: index.entries[0]?.openAlerts,
           rebuiltBehind: running !== undefined,
         };
       });
-    expect(await answered(now)).toEqual({ name: "Harbour", openAlerts: 0, rebuiltBehind: false });
+    expect(await answered(now)).toEqual({ name: "Harbour", sites: 1, openAlerts: 0, rebuiltBehind: false });
     // A history backfill's weather moves D1's irradiance counter: the lists answer at once.
     await env.DB.prepare(
       "INSERT INTO irradiance_hourly (location_key, hour_start, ghi_wm2) VALUES ('51.5,-0.1', ?, 300)",
@@ -375,7 +384,12 @@ describe("the fleet store of an organisation", () => {
       .bind(now - (now % 3_600_000))
       .run();
     await rebuildSpacingPassed(orgId, "sites");
-    expect(await answered(now + 1)).toEqual({ name: "Harbour", openAlerts: 0, rebuiltBehind: true });
+    expect(await answered(now + 1)).toEqual({
+      name: "Harbour",
+      sites: 1,
+      openAlerts: 0,
+      rebuiltBehind: true,
+    });
     // An alert the vendor's alarm list or the detection raises is counted at once, without a rebuild.
     await env.DB.prepare(
       `INSERT INTO alerts (id, org_id, system_id, title, message, severity, created_at, resolved, rule)
@@ -383,10 +397,51 @@ describe("the fleet store of an organisation", () => {
     )
       .bind(crypto.randomUUID(), orgId, `${orgId}-1`, now)
       .run();
-    expect(await answered(now + 2)).toEqual({ name: "Harbour", openAlerts: 1, rebuiltBehind: false });
+    expect(await answered(now + 2)).toEqual({
+      name: "Harbour",
+      sites: 1,
+      openAlerts: 1,
+      rebuiltBehind: false,
+    });
+    // A sync page brings a new plant on a site of its own, its D1 rows written with the page's
+    // counters read around them as a sync writes them: the lists answer at once and take it behind.
+    const d1 = createDb(env.DB);
+    const [before, , , after, systemRows, inverterRows] = await env.DB.batch([
+      orgVersionStatement(d1, orgId),
+      env.DB.prepare(
+        `INSERT INTO sites (id, org_id, name, address, latitude, longitude, timezone, created_at, updated_at)
+         VALUES (?, ?, 'Quay', 'Quay 2', 51.5, -0.1, 'UTC', ?, ?)`,
+      ).bind(`${siteId}-new`, orgId, now, now),
+      env.DB.prepare(
+        `INSERT INTO monitoring_systems (id, org_id, provider, provider_system_id, name, capacity_w, state, timezone,
+           site_id, created_at, updated_at) VALUES (?, ?, 'solis', 'P-new', 'Quay plant', 5000, 'online', 'UTC', ?, ?, ?)`,
+      ).bind(`${orgId}-new`, orgId, `${siteId}-new`, now, now),
+      orgVersionStatement(d1, orgId),
+      pageSystemsStatement(d1, orgId, "solis", ["P-new"]),
+      pageInvertersStatement(d1, orgId, "solis", ["P-new"]),
+    ]);
+    await store.storePage(orgId, {
+      directory: toDirectory(systemRows?.results, inverterRows?.results),
+      versions: { before: versionFrom(before), after: versionFrom(after) },
+      points: [],
+      messages: [],
+    });
+    await rebuildSpacingPassed(orgId, "sites");
+    expect(await answered(now + 3)).toEqual({
+      name: "Harbour",
+      sites: 1,
+      openAlerts: 1,
+      rebuiltBehind: true,
+    });
+    expect(await answered(now + 4)).toMatchObject({ sites: 2, rebuiltBehind: false });
     // A member renames the site: the next answer already says so.
     await env.DB.prepare("UPDATE sites SET name = 'Harbour North' WHERE id = ?").bind(siteId).run();
-    expect(await answered(now + 3)).toEqual({ name: "Harbour North", openAlerts: 1, rebuiltBehind: false });
+    expect(await answered(now + 5)).toEqual({
+      name: "Harbour North",
+      sites: 2,
+      openAlerts: 1,
+      rebuiltBehind: false,
+    });
   });
 
   it("answers a model built while the fleet was small as a large fleet's once the fleet has grown", async () => {
