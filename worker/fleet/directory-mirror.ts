@@ -52,20 +52,28 @@ export class DirectoryMirror {
       });
       await this.refreshing;
     }
-    return { ...versions, edited: Number(readMeta(this.db, META_EDITED_VERSION) ?? 0) };
+    return { ...versions, edited: this.editedVersion() };
+  }
+
+  private editedVersion(): number {
+    return Number(readMeta(this.db, META_EDITED_VERSION) ?? 0);
   }
 
   /**
    * A read from the mirror with D1's counter checked side by side rather than first (one D1 round
    * trip fewer for a read that goes to D1 itself): when the counter moved, the mirror is refreshed
-   * and the read made again.
+   * and the read made again. The read is handed D1's counters as they come, for what it holds
+   * against them.
    */
-  async readWith<T>(orgId: string, read: () => Promise<T>): Promise<T> {
+  async readWith<T>(orgId: string, read: (versions: Promise<D1Versions>) => Promise<T>): Promise<T> {
     const mirrored = this.version();
-    const [versions, answer] = await Promise.all([readVersions(createDb(this.env.DB), orgId), read()]);
+    const versionsRead = readVersions(createDb(this.env.DB), orgId).then((versions) => ({
+      ...versions,
+      edited: this.editedVersion(),
+    }));
+    const [versions, answer] = await Promise.all([versionsRead, read(versionsRead)]);
     if (versions.org === mirrored && !this.refreshing) return answer;
-    await this.current(orgId);
-    return read();
+    return read(this.current(orgId));
   }
 
   private version(): number | null {

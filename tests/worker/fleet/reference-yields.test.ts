@@ -67,6 +67,39 @@ describe("today's reference yields held by the fleet store", () => {
     expect(asked.slice(3)).toEqual([["52.37,4.90"]]);
   });
 
+  it("answers a system's days held while the counter D1 answers beside them stands, and reads D1 beside the counter otherwise", async () => {
+    const { asked, read } = countingReader();
+    const yields = new ReferenceYields(read);
+    const days = [window("52.37,4.90", 0, 24 * HOUR), window("52.37,4.90", 24 * HOUR, 48 * HOUR)];
+    // Nothing held: D1 is asked at once, before the counter has come.
+    let counterCame: (version: number) => void = () => undefined;
+    const counter = new Promise<number>((resolve) => {
+      counterCame = resolve;
+    });
+    const first = yields.yieldsBeside(d1, days, counter);
+    await Promise.resolve();
+    expect(asked).toEqual([["52.37,4.90", "52.37,4.90"]]);
+    counterCame(7);
+    const expected = new Map([
+      ["52.37,4.90|0", 0],
+      ["52.37,4.90|86400000", 24],
+    ]);
+    expect(await first).toEqual(expected);
+    // Held at 7: the next call for these days (a neighbour's, the next range's) asks D1 nothing.
+    expect(await yields.yieldsBeside(d1, days, Promise.resolve(7))).toEqual(expected);
+    expect(await yields.yields(d1, days, 7)).toEqual(expected);
+    expect(asked).toHaveLength(1);
+    // The weather moved: read again, and held at the new counter.
+    await yields.yieldsBeside(d1, days, Promise.resolve(8));
+    expect(asked).toHaveLength(2);
+    await yields.yieldsBeside(d1, days, Promise.resolve(8));
+    expect(asked).toHaveLength(2);
+    // A read that came with an older counter is answered from D1 and keeps nothing.
+    await yields.yieldsBeside(d1, [window("48.85,2.35", 0)], Promise.resolve(7));
+    await yields.yieldsBeside(d1, [window("48.85,2.35", 0)], Promise.resolve(8));
+    expect(asked.slice(2)).toEqual([["48.85,2.35"], ["48.85,2.35"]]);
+  });
+
   it("answers what readIrradiation answers, and a dashboard built after the weather changed shows the new expectation", async () => {
     const orgId = await insertOrg();
     const now = Date.UTC(2026, 5, 21, 13, 20);

@@ -1,16 +1,16 @@
 import type { AnalyticsRange, AnalyticsRecord } from "../../../schema/api/analytics";
 import type { DashboardMetric } from "../../../schema/api/metrics";
+import type { IrradianceWindow } from "../../data/irradiance";
 import { lastLocalDays } from "../../domain/energy/local-day";
 import { DEFAULT_CALIBRATION, performanceRatio } from "../../domain/solar/pv-model";
-import type { Db } from "../../lib/db";
 import { calibrations } from "../data/models";
 import { dailyEnergy, hourlyPower, powerReadings, readMetricRows } from "../data/reads";
 import type { FleetDb } from "../db";
 import {
   expectedFromYield,
+  type IrradiationByDay,
   irradiationKey,
   metricsFromRows,
-  readIrradiation,
   todayWindows,
   todayYield,
 } from "./system-metrics";
@@ -68,10 +68,11 @@ function silentUntil(dataTimeMs: number | null, range: AnalyticsRange, now: numb
  */
 export async function buildSystemAnalytics(
   store: FleetDb,
-  d1: Db,
   systemId: string,
   range: AnalyticsRange,
   now: number,
+  /** Each window's reference yield (Wh per kW) from D1's weather hours (readIrradiation, or held). */
+  readYields: (windows: IrradianceWindow[]) => Promise<IrradiationByDay>,
 ): Promise<AnalyticsRecord | null> {
   const rows = readMetricRows(store, systemId);
   const row = rows.systems.find((r) => r.id === systemId || r.site_id === systemId);
@@ -87,8 +88,7 @@ export async function buildSystemAnalytics(
   // Asked of D1 first, so the store's reads below run while it answers. The days end with today
   // (its windows as the metrics take them), so they also give the metric's today expectation.
   const today = days.at(-1);
-  const irradiationRead = readIrradiation(
-    d1,
+  const irradiationRead = readYields(
     key
       ? days.flatMap((d) =>
           d === today && d.endMs > now

@@ -305,8 +305,14 @@ export class CachedReadModels {
     range: AnalyticsRange,
     now: number,
   ): Promise<JsonText<AnalyticsRecord> | null> {
-    return this.mirror.readWith(orgId, async () => {
-      const record = await buildSystemAnalytics(this.db, createDb(this.env.DB), systemOrSiteId, range, now);
+    const d1 = createDb(this.env.DB);
+    return this.mirror.readWith(orgId, async (versions) => {
+      const irradiance = versions.then((v) => v.irradiance);
+      // Handled here too: a failed D1 read rejects the read, not also the process.
+      irradiance.catch(() => undefined);
+      const record = await buildSystemAnalytics(this.db, systemOrSiteId, range, now, (windows) =>
+        this.referenceYields.yieldsBeside(d1, windows, irradiance),
+      );
       return record && jsonText(record);
     });
   }
