@@ -5,6 +5,7 @@ import {
   optionalVendorId,
   optionalVendorNumber,
   parseVendorAnswer,
+  parseVendorRecords,
   vendorId,
   vendorNumber,
 } from "../../../worker/providers/vendor-parse";
@@ -113,5 +114,26 @@ describe("parsing a vendor answer", () => {
     expect(() => parseVendorAnswer(schema, { power: token }, "SolaX", "the realtime data")).toThrow(
       /at power: expected a number, got "\[redacted\]"/,
     );
+  });
+});
+
+describe("reading a list's records", () => {
+  it("names the record at fault, and gives the event loop turns while it reads a long list", async () => {
+    let read = 0;
+    const counted = z.object({ id: vendorId }).transform((value) => {
+      read++;
+      return value;
+    });
+    const records = Array.from({ length: 100 }, (_, i) => ({ id: i + 1 }));
+    // A timer queued before the read runs while it goes on, as a request to the app would.
+    const readWhenTimerRan = new Promise<number>((resolve) => setTimeout(() => resolve(read), 0));
+    const parsed = await parseVendorRecords(counted, records, "SolisCloud", "inverterDetailList");
+    expect(parsed.map((r) => r.id)).toEqual(records.map((r) => String(r.id)));
+    const atTimer = await readWhenTimerRan;
+    expect(atTimer).toBeGreaterThan(0);
+    expect(atTimer).toBeLessThan(100);
+    await expect(
+      parseVendorRecords(counted, [...records.slice(0, 56), { id: "" }], "SolisCloud", "inverterDetailList"),
+    ).rejects.toThrow(/^SolisCloud answered inverterDetailList record 57 in an unexpected shape at id: /);
   });
 });

@@ -4,7 +4,7 @@ import type { ProviderJsonOptions } from "../http";
 import { vendorUrlProblem } from "../outbound";
 import { vendorText } from "../redact";
 import type { ProviderCallContext, ProviderUrls } from "../types";
-import { parseVendorAnswer } from "../vendor-parse";
+import { parseVendorAnswer, parseVendorRecords } from "../vendor-parse";
 import type { SolisCredentials } from "./credentials";
 import { SOLIS_MAX_PAGES, SOLIS_PAGE_SIZE } from "./paging";
 import { envelopeSchema, pageSchema } from "./schemas";
@@ -139,10 +139,7 @@ export class SolisClient {
     const data = await this.call(endpoint, body, options);
     const container = isObject(data) && isObject(data.page) ? data.page : data;
     const page = parseVendorAnswer(pageSchema, container, "SolisCloud", `the page of ${endpoint}`);
-    // Each record on its own, so the error names which one is at fault.
-    const records = page.records.map((record, index) =>
-      parseVendorAnswer(schema, record, "SolisCloud", `${endpoint} record ${index + 1}`),
-    );
+    const records = await parseVendorRecords(schema, page.records, "SolisCloud", endpoint);
     return { records, total: page.total, pages: page.pages };
   }
 
