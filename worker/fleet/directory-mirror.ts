@@ -73,7 +73,9 @@ export class DirectoryMirror {
     }));
     const [versions, answer] = await Promise.all([versionsRead, read(versionsRead)]);
     if (versions.org === mirrored && !this.refreshing) return answer;
-    return read(this.current(orgId));
+    // Read again once the mirror is current, not beside its refresh.
+    const current = await this.current(orgId);
+    return read(Promise.resolve(current));
   }
 
   private version(): number | null {

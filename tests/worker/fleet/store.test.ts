@@ -216,6 +216,22 @@ describe("the fleet store of an organisation", () => {
     ]);
   });
 
+  it("answers a system's analytics with a rename in D1 made since the mirror was last read", async () => {
+    const orgId = await insertOrg();
+    const system = await insertSystem(orgId);
+    const now = Date.now();
+    await storePoints(orgId, [point(system, now - 60_000, 100, 100)]);
+    const nameIn = async () => {
+      const record = await storeOf(orgId).systemAnalytics(orgId, system.id, "24h", now);
+      return record && (JSON.parse(record) as { stationName: string }).stationName;
+    };
+    const before = await nameIn();
+    expect(before).not.toBe("Renamed");
+    await env.DB.prepare("UPDATE monitoring_systems SET name = 'Renamed' WHERE id = ?").bind(system.id).run();
+    // The first read after the rename finds D1's counter moved and reads again once the mirror is current.
+    expect(await nameIn()).toBe("Renamed");
+  });
+
   it("reuses a read model while nothing changed, rebuilds it after a stored page, and never keeps it past its max age", async () => {
     const orgId = await insertOrg();
     const system = await insertSystem(orgId, { latitude: 0, longitude: sunnyLongitudeNow() });
