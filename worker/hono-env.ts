@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { OrgVersions } from "./data/fleet-directory";
 import type { Env } from "./env";
 import { createDb } from "./lib/db";
 import type { CurrentUser, ServiceContext, UserContext } from "./services/context";
@@ -11,6 +12,8 @@ export interface AppEnv {
     sessionId: string;
     /** Epoch ms when the request's token expires. */
     tokenExpiresAt: number;
+    /** D1's counters for the signed-in caller's organisation, read with the session. */
+    orgVersions: OrgVersions | null;
   };
 }
 
@@ -41,5 +44,10 @@ export function requestWaitUntil(c: AppContext): ((promise: Promise<unknown>) =>
 }
 
 export function userContext(c: AppContext): UserContext {
-  return { ...serviceContext(c), user: c.get("user"), sessionId: c.get("sessionId") };
+  return {
+    ...serviceContext(c),
+    user: c.get("user"),
+    sessionId: c.get("sessionId"),
+    orgVersions: c.get("orgVersions") ?? undefined,
+  };
 }

@@ -1,3 +1,4 @@
+import { type SQLWrapper, sql } from "drizzle-orm";
 import type { ProviderId } from "../../schema/api/providers";
 import type { Nullable, SqlRow } from "../../schema/sql-row";
 import type { dataVersions, inverters, monitoringSystems, sites } from "../../schema/tables";
@@ -103,20 +104,33 @@ export function orgVersionStatement(db: Db, orgId: string) {
 export const versionFrom = (result: D1Result<unknown> | undefined): number =>
   (result?.results?.[0] as { version: Version } | undefined)?.version ?? 0;
 
+/** D1's counters a fleet store's read models are built against (see readVersions). */
+export interface OrgVersions {
+  org: Version;
+  irradiance: Version;
+  lists: Version;
+  alerts: Version;
+}
+
 /**
  * The organisation's counter, the shared irradiance counter and the organisation's counters of
- * portfolio changes and of alert changes (what the site lists read besides), in one query.
+ * portfolio changes and of alert changes (what the site lists read besides), as columns of a
+ * select, for the organisation `orgId` names (an id, or the column holding it): a signed-in
+ * request reads them with its session, so the store it calls need not ask D1 for them again.
  */
-export async function readVersions(db: Db, orgId: string) {
-  const row = await db.$client
-    .prepare(
-      `SELECT coalesce((SELECT version FROM data_versions WHERE scope = ?), 0) AS org,
-         coalesce((SELECT version FROM data_versions WHERE scope = 'irradiance'), 0) AS irradiance,
-         coalesce((SELECT version FROM data_versions WHERE scope = ?), 0) AS lists,
-         coalesce((SELECT version FROM data_versions WHERE scope = ?), 0) AS alerts`,
-    )
-    .bind(`org:${orgId}`, `lists:${orgId}`, `alerts:${orgId}`)
-    .first<{ org: Version; irradiance: Version; lists: Version; alerts: Version }>();
+export const orgVersionColumns = (orgId: SQLWrapper | string) => ({
+  org: sql<Version>`coalesce((SELECT version FROM data_versions WHERE scope = 'org:' || ${orgId}), 0)`,
+  irradiance: sql<Version>`coalesce((SELECT version FROM data_versions WHERE scope = 'irradiance'), 0)`,
+  lists: sql<Version>`coalesce((SELECT version FROM data_versions WHERE scope = 'lists:' || ${orgId}), 0)`,
+  alerts: sql<Version>`coalesce((SELECT version FROM data_versions WHERE scope = 'alerts:' || ${orgId}), 0)`,
+});
+
+/** The counters of orgVersionColumns, in one query. */
+export async function readVersions(db: Db, orgId: string): Promise<OrgVersions> {
+  const { org, irradiance, lists, alerts } = orgVersionColumns(orgId);
+  const row = await db.get<OrgVersions>(
+    sql`SELECT ${org} AS org, ${irradiance} AS irradiance, ${lists} AS lists, ${alerts} AS alerts`,
+  );
   return {
     org: row?.org ?? 0,
     irradiance: row?.irradiance ?? 0,

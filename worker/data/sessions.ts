@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, lt, ne, type SQL, sql } from "drizzle-orm";
 import { organizations, type SessionRow, sessions, users } from "../../schema/tables";
 import type { Db } from "../lib/db";
+import { orgVersionColumns } from "./fleet-directory";
 
 export const insertSession = (db: Db, session: typeof sessions.$inferInsert) =>
   db.insert(sessions).values(session);
@@ -14,8 +15,9 @@ export const insertSessionIf = (db: Db, session: SessionRow, condition: SQL) =>
     );
 
 /**
- * The session with its user and the user's organisation name, unless it has expired or was last
- * seen before `idleSince`: what every authenticated request reads.
+ * The session with its user, the user's organisation name and D1's counters for the organisation
+ * (what its fleet store checks its read models against), unless it has expired or was last seen
+ * before `idleSince`: what every authenticated request reads.
  */
 export async function findActiveSessionUser(db: Db, sessionId: string, now: number, idleSince: number) {
   const rows = await db
@@ -30,6 +32,7 @@ export async function findActiveSessionUser(db: Db, sessionId: string, now: numb
       orgId: users.orgId,
       permissions: users.permissions,
       orgName: organizations.name,
+      orgVersions: orgVersionColumns(users.orgId),
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

@@ -1,4 +1,4 @@
-import { readFullDirectory, readVersions } from "../data/fleet-directory";
+import { type OrgVersions, readFullDirectory, readVersions } from "../data/fleet-directory";
 import type { Env } from "../env";
 import { createDb } from "../lib/db";
 import { applyDirectory, readMeta, replaceDirectory, writeMeta } from "./data/directory";
@@ -14,7 +14,7 @@ const META_EDITED_VERSION = "edited_version";
  * organisation's counter as of its last move that no sync page carried (a member's change, a
  * tool's), which the site lists show at once whatever the fleet's size.
  */
-export type D1Versions = Awaited<ReturnType<typeof readVersions>> & { edited: number };
+export type D1Versions = OrgVersions & { edited: number };
 
 /**
  * The store's mirror of D1's metadata for the organisation's systems (names, sites, places,
@@ -23,6 +23,11 @@ export type D1Versions = Awaited<ReturnType<typeof readVersions>> & { edited: nu
  */
 export class DirectoryMirror {
   private refreshing: Promise<void> | null = null;
+  /**
+   * The newest of D1's counters seen here. They only grow, and a caller's were read when its
+   * request was authenticated: one that started earlier may bring older ones than another's.
+   */
+  private newest: OrgVersions = { org: 0, irradiance: 0, lists: 0, alerts: 0 };
 
   constructor(
     private readonly db: FleetDb,
@@ -43,10 +48,13 @@ export class DirectoryMirror {
     }
   }
 
-  /** Re-reads D1's metadata when D1's counter moved past what the store mirrors; answers the counters. */
-  async current(orgId: string): Promise<D1Versions> {
-    const versions = await readVersions(createDb(this.env.DB), orgId);
-    if (versions.org !== this.version()) {
+  /**
+   * Re-reads D1's metadata when D1's counter moved past what the store mirrors; answers the
+   * counters. `seen`: the caller's, read with its session (D1 is not asked again).
+   */
+  async current(orgId: string, seen?: OrgVersions): Promise<D1Versions> {
+    const versions = await this.versions(orgId, seen);
+    if (this.behind(versions.org)) {
       this.refreshing ??= this.refresh(orgId).finally(() => {
         this.refreshing = null;
       });
@@ -65,17 +73,39 @@ export class DirectoryMirror {
    * and the read made again. The read is handed D1's counters as they come, for what it holds
    * against them.
    */
-  async readWith<T>(orgId: string, read: (versions: Promise<D1Versions>) => Promise<T>): Promise<T> {
+  async readWith<T>(
+    orgId: string,
+    read: (versions: Promise<D1Versions>) => Promise<T>,
+    seen?: OrgVersions,
+  ): Promise<T> {
     const mirrored = this.version();
-    const versionsRead = readVersions(createDb(this.env.DB), orgId).then((versions) => ({
+    const versionsRead = this.versions(orgId, seen).then((versions) => ({
       ...versions,
       edited: this.editedVersion(),
     }));
     const [versions, answer] = await Promise.all([versionsRead, read(versionsRead)]);
-    if (versions.org === mirrored && !this.refreshing) return answer;
+    if (!this.behind(versions.org, mirrored) && !this.refreshing) return answer;
     // Read again once the mirror is current, not beside its refresh.
-    const current = await this.current(orgId);
+    const current = await this.current(orgId, seen);
     return read(Promise.resolve(current));
+  }
+
+  /** D1's counters: the caller's or read now, each no older than the newest seen here. */
+  private async versions(orgId: string, seen?: OrgVersions): Promise<OrgVersions> {
+    const read = seen ?? (await readVersions(createDb(this.env.DB), orgId));
+    const newest = this.newest;
+    this.newest = {
+      org: Math.max(newest.org, read.org),
+      irradiance: Math.max(newest.irradiance, read.irradiance),
+      lists: Math.max(newest.lists, read.lists),
+      alerts: Math.max(newest.alerts, read.alerts),
+    };
+    return this.newest;
+  }
+
+  /** Whether D1's counter `org` is past what the mirror holds (a page may have taken it further). */
+  private behind(org: number, mirrored = this.version()): boolean {
+    return mirrored === null || org > mirrored;
   }
 
   private version(): number | null {

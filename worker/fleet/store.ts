@@ -11,6 +11,7 @@ import type {
   SiteMap,
 } from "../../schema/api/site-lists";
 import type { LiveMessage } from "../../schema/live";
+import type { OrgVersions } from "../data/fleet-directory";
 import type { GapOptions } from "../domain/history/gaps";
 import type { LearnedModel } from "../domain/solar/expectation";
 import type { Env } from "../env";
@@ -24,7 +25,6 @@ import { createFleetDb, type FleetDb, migrateFleetDb, SqlMeter } from "./db";
 import { detectInStore } from "./detection";
 import { DirectoryMirror } from "./directory-mirror";
 import { claimOwner } from "./owner";
-import { toRecord } from "./read-models/analytics";
 import { type AnalyticsPage, analyticsPage } from "./read-models/analytics-page";
 import { CachedReadModels } from "./read-models/cached";
 import { type SiteRoster, siteCounts } from "./read-models/fleet-summary";
@@ -58,6 +58,9 @@ import { FleetWrites } from "./writes";
  * — readings, rollups, live values, and a mirror of D1's system metadata — answers the read
  * models from it, and holds the organisation's hibernating sockets, so the object that stores a
  * page publishes its live update itself.
+ *
+ * Reads take D1's counters as the caller's request read them (`seen`, see DirectoryMirror.current)
+ * when it has them, so the answer costs no D1 round trip of its own.
  *
  * This class is the RPC front: each method claims the object for the organisation it names
  * (refusing another's) and hands over to the module whose job it is: writes (./writes.ts), the
@@ -175,9 +178,9 @@ export class FleetStore extends DurableObject<Env> {
   // -- the dashboard's and analytics' read model ------------------------------------------------
 
   /** Every system's dashboard entry as one JSON array, for the CSV export. */
-  async metricsJson(orgId: string, now: number): Promise<string> {
+  async metricsJson(orgId: string, now: number, seen?: OrgVersions): Promise<string> {
     this.claim(orgId);
-    return wholeMetricsJson(await this.readModels.metricsSnapshot(orgId, now));
+    return wholeMetricsJson(await this.readModels.metricsSnapshot(orgId, now, seen));
   }
 
   /** One page of the dashboard metrics answer, gzipped, unless the caller holds it already. */
@@ -186,46 +189,57 @@ export class FleetStore extends DurableObject<Env> {
     now: number,
     page: number,
     knownKey: string | null,
+    seen?: OrgVersions,
   ): Promise<MetricsAnswer> {
     this.claim(orgId);
-    return this.readModels.metricsAnswer(orgId, now, page, knownKey);
+    return this.readModels.metricsAnswer(orgId, now, page, knownKey, seen);
   }
 
   /**
    * The fleet's totals, from the same read model as the metrics answer; its site counts join D1's
    * roster of sites (their active flag lives there).
    */
-  async dashboardSummary(orgId: string, now: number, sites: SiteRoster): Promise<DashboardSummary> {
+  async dashboardSummary(
+    orgId: string,
+    now: number,
+    sites: SiteRoster,
+    seen?: OrgVersions,
+  ): Promise<DashboardSummary> {
     this.claim(orgId);
-    const snapshot = await this.readModels.metricsSnapshot(orgId, now);
+    const snapshot = await this.readModels.metricsSnapshot(orgId, now, seen);
     return { ...snapshot.summary, sites: siteCounts(snapshot.liveSiteIds, sites) };
   }
 
   /** One page of the fleet's entries, from the same read model: only the page crosses to the isolate. */
-  async systemsPage(orgId: string, now: number, query: SystemsPageQuery): Promise<SystemsPage> {
+  async systemsPage(
+    orgId: string,
+    now: number,
+    query: SystemsPageQuery,
+    seen?: OrgVersions,
+  ): Promise<SystemsPage> {
     this.claim(orgId);
-    return systemsPage((await this.readModels.metricsSnapshot(orgId, now)).systems, query);
+    return systemsPage((await this.readModels.metricsSnapshot(orgId, now, seen)).systems, query);
   }
 
-  async fallbackTotals(orgId: string, now: number) {
+  async fallbackTotals(orgId: string, now: number, seen?: OrgVersions) {
     this.claim(orgId);
-    return fallbackTotals(await this.readModels.metricsSnapshot(orgId, now));
+    return fallbackTotals(await this.readModels.metricsSnapshot(orgId, now, seen));
   }
 
-  async energyVsExpectedBySite(orgId: string, now: number) {
+  async energyVsExpectedBySite(orgId: string, now: number, seen?: OrgVersions) {
     this.claim(orgId);
-    return energyVsExpectedBySite((await this.readModels.metricsSnapshot(orgId, now)).metrics);
-  }
-
-  async analyticsRecords(orgId: string, now: number): Promise<AnalyticsRecord[]> {
-    this.claim(orgId);
-    return (await this.readModels.metricsSnapshot(orgId, now)).metrics.map((m) => toRecord(m.metric));
+    return energyVsExpectedBySite((await this.readModels.metricsSnapshot(orgId, now, seen)).metrics);
   }
 
   /** One page of the fleet's analytics records, from the same read model: only the page crosses. */
-  async analyticsPage(orgId: string, now: number, query: AnalyticsQuery): Promise<AnalyticsPage> {
+  async analyticsPage(
+    orgId: string,
+    now: number,
+    query: AnalyticsQuery,
+    seen?: OrgVersions,
+  ): Promise<AnalyticsPage> {
     this.claim(orgId);
-    return analyticsPage((await this.readModels.metricsSnapshot(orgId, now)).systems, query);
+    return analyticsPage((await this.readModels.metricsSnapshot(orgId, now, seen)).systems, query);
   }
 
   async systemAnalytics(
@@ -233,47 +247,69 @@ export class FleetStore extends DurableObject<Env> {
     systemOrSiteId: string,
     range: AnalyticsRange,
     now: number,
+    seen?: OrgVersions,
   ): Promise<JsonText<AnalyticsRecord> | null> {
     this.claim(orgId);
-    return this.readModels.systemAnalytics(orgId, systemOrSiteId, range, now);
+    return this.readModels.systemAnalytics(orgId, systemOrSiteId, range, now, seen);
   }
 
-  async fleetSeries(orgId: string, tz: string, now: number): Promise<FleetSeries> {
+  async fleetSeries(orgId: string, tz: string, now: number, seen?: OrgVersions): Promise<FleetSeries> {
     this.claim(orgId);
-    return this.readModels.fleetSeries(orgId, tz, now);
+    return this.readModels.fleetSeries(orgId, tz, now, seen);
   }
 
   // -- the site lists ------------------------------------------------------------------------------
 
   /** One page of the organisation's sites, searched, filtered and sorted here: only the page crosses. */
-  async sitesPage(orgId: string, now: number, query: SiteListQuery): Promise<SitesPage<SiteListItem>> {
+  async sitesPage(
+    orgId: string,
+    now: number,
+    query: SiteListQuery,
+    seen?: OrgVersions,
+  ): Promise<SitesPage<SiteListItem>> {
     this.claim(orgId);
-    return sitesPage(await this.readModels.sitesIndex(orgId, now), query);
+    return sitesPage(await this.readModels.sitesIndex(orgId, now, seen), query);
   }
 
   async enhancedSitesPage(
     orgId: string,
     now: number,
     query: SiteListQuery,
+    seen?: OrgVersions,
   ): Promise<SitesPage<EnhancedSiteListItem>> {
     this.claim(orgId);
-    return enhancedSitesPage(await this.readModels.sitesIndex(orgId, now), query, now);
+    return enhancedSitesPage(await this.readModels.sitesIndex(orgId, now, seen), query, now);
   }
 
-  async siteCounts(orgId: string, now: number, filter: SiteFilter): Promise<SiteCountsAnswer> {
+  async siteCounts(
+    orgId: string,
+    now: number,
+    filter: SiteFilter,
+    seen?: OrgVersions,
+  ): Promise<SiteCountsAnswer> {
     this.claim(orgId);
-    return this.readModels.siteCounts(orgId, now, filter);
+    return this.readModels.siteCounts(orgId, now, filter, seen);
   }
 
-  async siteGroups(orgId: string, now: number, query: SiteGroupsQuery): Promise<SiteGroup[]> {
+  async siteGroups(
+    orgId: string,
+    now: number,
+    query: SiteGroupsQuery,
+    seen?: OrgVersions,
+  ): Promise<SiteGroup[]> {
     this.claim(orgId);
-    return this.readModels.siteGroups(orgId, now, query);
+    return this.readModels.siteGroups(orgId, now, query, seen);
   }
 
   /** The sites' map as gzipped JSON, held per sites index and filter. */
-  async siteMap(orgId: string, now: number, filter: SiteFilter): Promise<JsonGzip<SiteMap>> {
+  async siteMap(
+    orgId: string,
+    now: number,
+    filter: SiteFilter,
+    seen?: OrgVersions,
+  ): Promise<JsonGzip<SiteMap>> {
     this.claim(orgId);
-    return this.readModels.siteMapGzip(orgId, now, filter);
+    return this.readModels.siteMapGzip(orgId, now, filter, seen);
   }
 
   // -- readings and live values ---------------------------------------------------------------------
@@ -360,9 +396,9 @@ export class FleetStore extends DurableObject<Env> {
    * Every site's losses over its last `days` finished plant-local days at `now`, per price period
    * (`cuts`: the dates a price changes on), with the site's name; kept while no account changed.
    */
-  async lossesBySite(orgId: string, now: number, days: number, cuts: string[]) {
+  async lossesBySite(orgId: string, now: number, days: number, cuts: string[], seen?: OrgVersions) {
     this.claim(orgId);
-    return this.readModels.lossesBySite(orgId, now, days, cuts);
+    return this.readModels.lossesBySite(orgId, now, days, cuts, seen);
   }
 
   // -- the schedule ---------------------------------------------------------------------------------

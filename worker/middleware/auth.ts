@@ -47,5 +47,6 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   c.set("user", caller.user);
   c.set("sessionId", caller.sessionId);
   c.set("tokenExpiresAt", caller.tokenExpiresAt);
+  c.set("orgVersions", caller.orgVersions);
   await next();
 });

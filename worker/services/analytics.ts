@@ -11,7 +11,7 @@ export async function analyticsPage(
   query: AnalyticsQuery,
 ): Promise<{ items: AnalyticsRecord[]; page: number; pageCount: number; total: number }> {
   const org = authorizeOrgAction(ctx, "org:read");
-  return fleetStoreOf(org).analyticsPage(org.user.orgId, org.now, query);
+  return fleetStoreOf(org).analyticsPage(org.user.orgId, org.now, query, org.orgVersions);
 }
 
 /**
@@ -24,7 +24,13 @@ export async function systemAnalytics(
   query: AnalyticsQuery,
 ): Promise<JsonText<AnalyticsRecord>> {
   const org = authorizeOrgAction(ctx, "org:read");
-  const record = await fleetStoreOf(org).systemAnalytics(org.user.orgId, query.system, query.range, org.now);
+  const record = await fleetStoreOf(org).systemAnalytics(
+    org.user.orgId,
+    query.system,
+    query.range,
+    org.now,
+    org.orgVersions,
+  );
   if (!record) throw notFound("system", "System");
   return record;
 }

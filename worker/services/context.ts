@@ -1,4 +1,5 @@
 import type { MemberPermission, Role } from "../../schema/roles";
+import type { OrgVersions } from "../data/fleet-directory";
 import type { Env } from "../env";
 import type { Db } from "../lib/db";
 
@@ -35,9 +36,14 @@ export interface UserContext extends ServiceContext {
   user: CurrentUser;
   /** The session the request's token names; absent when a service runs outside a request. */
   sessionId?: string;
+  /**
+   * D1's counters for the caller's organisation as the request's sign-in check read them, handed
+   * to its fleet store with each read; absent (the store reads them) for API keys and jobs.
+   */
+  orgVersions?: OrgVersions;
 }
 
 /** A caller who belongs to an organisation; the org id scopes every query they make. */
-export interface OrgContext extends ServiceContext {
+export interface OrgContext extends UserContext {
   user: CurrentUser & { orgId: string };
 }

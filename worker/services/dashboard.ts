@@ -37,6 +37,7 @@ export async function dashboardMetricsPage(
     org.now,
     page,
     held?.key ?? clientTags[0] ?? null,
+    org.orgVersions,
   );
   const gzip = answer.gzip ?? (held?.key === answer.key ? held.gzip : null);
   if (gzip) hold(holdKey, answer.key, gzip);
@@ -62,24 +63,24 @@ function hold(holdKey: string, key: string, gzip: Uint8Array) {
 /** Every system's entry, unpaged, for the CSV export. */
 export async function dashboardMetricsJson(ctx: UserContext): Promise<string> {
   const org = authorizeOrgAction(ctx, "org:read");
-  return fleetStoreOf(org).metricsJson(org.user.orgId, org.now);
+  return fleetStoreOf(org).metricsJson(org.user.orgId, org.now, org.orgVersions);
 }
 
 /** The fallback totals, for the client when the metrics call fails (docs/product.md). Meteronline is excluded. */
 export async function dashboardFallback(ctx: UserContext) {
   const org = authorizeOrgAction(ctx, "org:read");
-  return fleetStoreOf(org).fallbackTotals(org.user.orgId, org.now);
+  return fleetStoreOf(org).fallbackTotals(org.user.orgId, org.now, org.orgVersions);
 }
 
 /** The fleet's totals and per-provider totals, as the organisation's fleet store computes them. */
 export async function dashboardSummary(ctx: UserContext): Promise<DashboardSummary> {
   const org = authorizeOrgAction(ctx, "org:read");
   const roster = await siteRoster(org.db, org.user.orgId);
-  return fleetStoreOf(org).dashboardSummary(org.user.orgId, org.now, roster);
+  return fleetStoreOf(org).dashboardSummary(org.user.orgId, org.now, roster, org.orgVersions);
 }
 
 /** One page of the organisation's systems, searched and sorted by the fleet store. */
 export async function dashboardSystemsPage(ctx: UserContext, query: SystemsPageQuery): Promise<SystemsPage> {
   const org = authorizeOrgAction(ctx, "org:read");
-  return fleetStoreOf(org).systemsPage(org.user.orgId, org.now, query);
+  return fleetStoreOf(org).systemsPage(org.user.orgId, org.now, query, org.orgVersions);
 }

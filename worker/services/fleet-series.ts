@@ -11,5 +11,5 @@ export async function fleetSeries(ctx: UserContext, query: FleetSeriesQuery): Pr
   if (!isKnownTimezone(query.tz)) {
     throw invalidField("tz", `Unknown time zone: ${query.tz}`);
   }
-  return fleetStoreOf(org).fleetSeries(org.user.orgId, query.tz, org.now);
+  return fleetStoreOf(org).fleetSeries(org.user.orgId, query.tz, org.now, org.orgVersions);
 }

@@ -190,7 +190,7 @@ export async function lossRanking(
     tariffChangeDates(ctx.db, orgId, shiftDate(today, -days - 2), shiftDate(today, 1)),
     loadTariffBook(ctx.db, orgId),
   ]);
-  const rows = await fleetStoreOf(org).lossesBySite(orgId, org.now, days, cuts);
+  const rows = await fleetStoreOf(org).lossesBySite(orgId, org.now, days, cuts, org.orgVersions);
   const priced = rows.map((row) => ({ row, price: book.priceOn(row.site_id, row.first_date) }));
   const currency = answerCurrency(
     book.priceOn(null, shiftDate(today, -1)),

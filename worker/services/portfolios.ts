@@ -41,7 +41,7 @@ const duplicateName = (name: string) =>
 type EnergyVsExpected = Map<string, { actualWh: number; expectedWh: number }>;
 
 async function energyVsExpectedBySite(org: OrgContext): Promise<EnergyVsExpected> {
-  const bySite = await fleetStoreOf(org).energyVsExpectedBySite(org.user.orgId, org.now);
+  const bySite = await fleetStoreOf(org).energyVsExpectedBySite(org.user.orgId, org.now, org.orgVersions);
   return new Map(Object.entries(bySite));
 }
 

@@ -1,5 +1,6 @@
 import type { AccountSession } from "../../schema/api/auth";
 import type { SessionRow } from "../../schema/tables";
+import type { OrgVersions } from "../data/fleet-directory";
 import {
   deleteSession,
   deleteUserSessions,
@@ -62,6 +63,8 @@ export interface Authenticated {
   sessionId: string;
   /** Epoch ms when the token expires. */
   tokenExpiresAt: number;
+  /** D1's counters for the user's organisation, read with the session (none without one). */
+  orgVersions: OrgVersions | null;
 }
 
 /**
@@ -77,11 +80,12 @@ export async function authenticate(ctx: ServiceContext, token: string): Promise<
   if (ctx.now - row.lastSeenAt >= LAST_SEEN_RESOLUTION_MS) {
     await touchSession(ctx.db, row.sessionId, ctx.now, ctx.now - LAST_SEEN_RESOLUTION_MS);
   }
-  const { sessionId, lastSeenAt: _seen, expiresAt: _expires, ...user } = row;
+  const { sessionId, lastSeenAt: _seen, expiresAt: _expires, orgVersions, ...user } = row;
   return {
     user: { ...user, orgName: user.orgName ?? null },
     sessionId,
     tokenExpiresAt: Math.min(claims.expiresAt, row.expiresAt),
+    orgVersions: user.orgId === null ? null : orgVersions,
   };
 }
 

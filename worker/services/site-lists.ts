@@ -29,7 +29,7 @@ export async function listSitesPage(
   query: SiteListQuery,
 ): Promise<SitesPage<SiteListItem>> {
   const org = authorizeOrgAction(ctx, "org:read");
-  return fleetStoreOf(org).sitesPage(org.user.orgId, org.now, query);
+  return fleetStoreOf(org).sitesPage(org.user.orgId, org.now, query, org.orgVersions);
 }
 
 export async function listEnhancedSitesPage(
@@ -37,22 +37,22 @@ export async function listEnhancedSitesPage(
   query: SiteListQuery,
 ): Promise<SitesPage<EnhancedSiteListItem>> {
   const org = authorizeOrgAction(ctx, "org:read");
-  return fleetStoreOf(org).enhancedSitesPage(org.user.orgId, org.now, query);
+  return fleetStoreOf(org).enhancedSitesPage(org.user.orgId, org.now, query, org.orgVersions);
 }
 
 export async function countSites(ctx: UserContext, filter: SiteFilter): Promise<SiteCountsAnswer> {
   const org = authorizeOrgAction(ctx, "org:read");
-  return fleetStoreOf(org).siteCounts(org.user.orgId, org.now, filter);
+  return fleetStoreOf(org).siteCounts(org.user.orgId, org.now, filter, org.orgVersions);
 }
 
 export async function groupSites(ctx: UserContext, query: SiteGroupsQuery): Promise<SiteGroup[]> {
   const org = authorizeOrgAction(ctx, "org:read");
-  return fleetStoreOf(org).siteGroups(org.user.orgId, org.now, query);
+  return fleetStoreOf(org).siteGroups(org.user.orgId, org.now, query, org.orgVersions);
 }
 
 export async function mapSites(ctx: UserContext, filter: SiteFilter): Promise<JsonGzip<SiteMap>> {
   const org = authorizeOrgAction(ctx, "org:read");
-  return fleetStoreOf(org).siteMap(org.user.orgId, org.now, filter);
+  return fleetStoreOf(org).siteMap(org.user.orgId, org.now, filter, org.orgVersions);
 }
 
 export async function listAvailableSystemsPage(

@@ -1,7 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type AccountSession, type AuthResponse, accountSessionSchema } from "../../../schema/api/auth";
+import { readVersions } from "../../../worker/data/fleet-directory";
+import { createDb } from "../../../worker/lib/db";
+import { authenticate } from "../../../worker/services/sessions";
+import { sitePayload } from "../fleet-helpers";
 import {
+  BASE,
   call,
   createOrg,
   expectError,
@@ -261,5 +266,19 @@ describe("removing a member", () => {
       .bind(engineer.id)
       .first<{ n: number }>();
     expect(left?.n).toBe(0);
+  });
+});
+
+describe("a signed-in request's sign-in check", () => {
+  it("reads D1's counters for the caller's organisation with the session, for the fleet store to check its read models against", async () => {
+    const owner = await registerOwner();
+    const ctx = { db: createDb(env.DB), env, now: Date.now(), ip: null, origin: BASE };
+    const first = await authenticate(ctx, owner.token);
+    expect(first?.orgVersions).toEqual(await readVersions(ctx.db, owner.orgId));
+    // A site added moves the organisation's counter: the next request reads the new one.
+    await call("/api/sites", { method: "POST", token: owner.token, body: sitePayload() });
+    const next = await authenticate({ ...ctx, now: Date.now() }, owner.token);
+    expect(next?.orgVersions?.org).toBeGreaterThan(first?.orgVersions?.org ?? Number.POSITIVE_INFINITY);
+    expect(next?.orgVersions).toEqual(await readVersions(ctx.db, owner.orgId));
   });
 });

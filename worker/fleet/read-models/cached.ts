@@ -7,6 +7,7 @@ import type {
   SiteGroupsQuery,
   SiteMap,
 } from "../../../schema/api/site-lists";
+import type { OrgVersions } from "../../data/fleet-directory";
 import { readOpenAlerts, readSiteListRows, type SiteListRows } from "../../data/site-lists";
 import type { Env } from "../../env";
 import { createDb } from "../../lib/db";
@@ -168,13 +169,17 @@ export class CachedReadModels {
     this.writes++;
   }
 
-  async metricsSnapshot(orgId: string, now: number): Promise<FleetMetricsSnapshot> {
-    return (await this.metricsEntry(orgId, now)).value;
+  async metricsSnapshot(orgId: string, now: number, seen?: OrgVersions): Promise<FleetMetricsSnapshot> {
+    return (await this.metricsEntry(orgId, now, seen)).value;
   }
 
   /** The metrics snapshot with the key that names it (for answers a caller may hold already). */
-  metricsEntry(orgId: string, now: number): Promise<{ value: FleetMetricsSnapshot; key: string }> {
-    return this.cachedEntry(orgId, "metrics", now, (versions) => this.buildMetrics(now, versions));
+  metricsEntry(
+    orgId: string,
+    now: number,
+    seen?: OrgVersions,
+  ): Promise<{ value: FleetMetricsSnapshot; key: string }> {
+    return this.cachedEntry(orgId, "metrics", now, seen, (versions) => this.buildMetrics(now, versions));
   }
 
   /**
@@ -188,8 +193,9 @@ export class CachedReadModels {
     now: number,
     page: number,
     knownKey: string | null,
+    seen?: OrgVersions,
   ): Promise<MetricsAnswer> {
-    const { value: snapshot, key: snapshotKey } = await this.metricsEntry(orgId, now);
+    const { value: snapshot, key: snapshotKey } = await this.metricsEntry(orgId, now, seen);
     const key = `${snapshotKey}|p${page}`;
     const found = { key, total: snapshot.metrics.length, pageCount: snapshot.pages.length };
     if (key === knownKey) return { ...found, gzip: null };
@@ -202,11 +208,12 @@ export class CachedReadModels {
    * D1's counters for them moved), joined with the live values held here and the dashboard model's
    * expectations; rebuilt like the other read models.
    */
-  async sitesIndex(orgId: string, now: number): Promise<SitesIndex> {
+  async sitesIndex(orgId: string, now: number, seen?: OrgVersions): Promise<SitesIndex> {
     const { value } = await this.cachedEntry(
       orgId,
       "sites",
       now,
+      seen,
       async (versions) => {
         const held = this.siteListRows;
         const rows =
@@ -217,7 +224,7 @@ export class CachedReadModels {
             ? held
             : await readSiteListRows(createDb(this.env.DB), orgId);
         this.siteListRows = rows;
-        const snapshot = await this.metricsSnapshot(orgId, now);
+        const snapshot = await this.metricsSnapshot(orgId, now, versions);
         const expected = new Map(
           snapshot.metrics.map(({ metric }) => [
             metric.systemId,
@@ -248,27 +255,42 @@ export class CachedReadModels {
    * site's place and status is ~600 KB of JSON (~50 KB gzipped) at 20,000 sites, and each map
    * open drew, sent and compressed all of it again (18 ms alone, 445 ms p95 at ten readers).
    */
-  async siteMapGzip(orgId: string, now: number, filter: SiteFilter): Promise<JsonGzip<SiteMap>> {
-    const index = await this.sitesIndex(orgId, now);
+  async siteMapGzip(
+    orgId: string,
+    now: number,
+    filter: SiteFilter,
+    seen?: OrgVersions,
+  ): Promise<JsonGzip<SiteMap>> {
+    const index = await this.sitesIndex(orgId, now, seen);
     return this.mapAnswers.get(index, filter, () => gzipText(JSON.stringify(siteMap(index, filter))));
   }
 
   /** The sites' counts per status and facet for a filter, held per sites index and filter. */
-  async siteCounts(orgId: string, now: number, filter: SiteFilter): Promise<SiteCountsAnswer> {
-    const index = await this.sitesIndex(orgId, now);
+  async siteCounts(
+    orgId: string,
+    now: number,
+    filter: SiteFilter,
+    seen?: OrgVersions,
+  ): Promise<SiteCountsAnswer> {
+    const index = await this.sitesIndex(orgId, now, seen);
     return this.countAnswers.get(index, filter, () => siteCounts(index, filter));
   }
 
   /** The matching sites grouped with each group's totals, held per sites index and query. */
-  async siteGroups(orgId: string, now: number, query: SiteGroupsQuery): Promise<SiteGroup[]> {
-    const index = await this.sitesIndex(orgId, now);
+  async siteGroups(
+    orgId: string,
+    now: number,
+    query: SiteGroupsQuery,
+    seen?: OrgVersions,
+  ): Promise<SiteGroup[]> {
+    const index = await this.sitesIndex(orgId, now, seen);
     return this.groupAnswers.get(index, query, () => siteGroups(index, query, query.by));
   }
 
-  async fleetSeries(orgId: string, tz: string, now: number): Promise<FleetSeries> {
-    const { value } = await this.cachedEntry(orgId, `series|${tz}`, now, async () => {
+  async fleetSeries(orgId: string, tz: string, now: number, seen?: OrgVersions): Promise<FleetSeries> {
+    const { value } = await this.cachedEntry(orgId, `series|${tz}`, now, seen, async (versions) => {
       // Today's PR is the dashboard model's: the card shows it beside the series' median.
-      const todayPr = (await this.metricsSnapshot(orgId, now)).summary.totals.performanceRatio;
+      const todayPr = (await this.metricsSnapshot(orgId, now, versions)).summary.totals.performanceRatio;
       return buildFleetSeries(this.db, tz, now, todayPr);
     });
     return value;
@@ -278,11 +300,12 @@ export class CachedReadModels {
    * Every site's losses over its last `days` finished plant-local days at `now`, per price period
    * (`cuts`: the dates a price changes on), with the site's name; kept while no account changed.
    */
-  async lossesBySite(orgId: string, now: number, days: number, cuts: string[]) {
+  async lossesBySite(orgId: string, now: number, days: number, cuts: string[], seen?: OrgVersions) {
     const { value } = await this.cachedEntry(
       orgId,
       `losses-sites|${days}|${cuts.join(",")}`,
       now,
+      seen,
       async () => {
         const windows = zoneWindows(systemZones(this.db), now, days);
         return lossesBySiteAndPeriod(this.db, windows, cuts);
@@ -306,17 +329,22 @@ export class CachedReadModels {
     systemOrSiteId: string,
     range: AnalyticsRange,
     now: number,
+    seen?: OrgVersions,
   ): Promise<JsonText<AnalyticsRecord> | null> {
     const d1 = createDb(this.env.DB);
-    return this.mirror.readWith(orgId, async (versions) => {
-      const irradiance = versions.then((v) => v.irradiance);
-      // Handled here too: a failed D1 read rejects the read, not also the process.
-      irradiance.catch(() => undefined);
-      const record = await buildSystemAnalytics(this.db, systemOrSiteId, range, now, (windows) =>
-        this.referenceYields.yieldsBeside(d1, windows, irradiance),
-      );
-      return record && jsonText(record);
-    });
+    return this.mirror.readWith(
+      orgId,
+      async (versions) => {
+        const irradiance = versions.then((v) => v.irradiance);
+        // Handled here too: a failed D1 read rejects the read, not also the process.
+        irradiance.catch(() => undefined);
+        const record = await buildSystemAnalytics(this.db, systemOrSiteId, range, now, (windows) =>
+          this.referenceYields.yieldsBeside(d1, windows, irradiance),
+        );
+        return record && jsonText(record);
+      },
+      seen,
+    );
   }
 
   /**
@@ -348,10 +376,12 @@ export class CachedReadModels {
     orgId: string,
     name: string,
     now: number,
+    /** D1's counters as the caller read them (see DirectoryMirror.current). */
+    seen: OrgVersions | undefined,
     build: (versions: D1Versions) => Promise<T>,
     { readsLists = false, refreshAlerts }: { readsLists?: boolean; refreshAlerts?: AlertsRefresh<T> } = {},
   ): Promise<{ value: T; key: string }> {
-    const versions = await this.mirror.current(orgId);
+    const versions = await this.mirror.current(orgId, seen);
     // The site lists also read alerts and portfolios; the other models do not rebuild for those.
     const inputs = `${this.instance}|${this.writes}|${versions.org}|${versions.irradiance}|${versions.edited}${readsLists ? `|${versions.lists}|${versions.alerts}` : ""}`;
     const entry = this.cache.get(name);
