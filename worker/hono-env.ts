@@ -12,7 +12,7 @@ export interface AppEnv {
     sessionId: string;
     /** Epoch ms when the request's token expires. */
     tokenExpiresAt: number;
-    /** D1's counters for the signed-in caller's organisation, read with the session. */
+    /** D1's counters for the caller's organisation, read with its session or API key. */
     orgVersions: OrgVersions | null;
   };
 }

@@ -2,6 +2,7 @@ import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { API_KEY_DEFAULT_TTL_DAYS, apiKeyPermissions } from "../../schema/api/api-keys";
 import { apiKeys, organizations, users } from "../../schema/tables";
 import type { Db } from "../lib/db";
+import { orgVersionColumns } from "./fleet-directory";
 
 /** A condition checked when a batched revocation runs (a guarded member change before it). */
 export type ApiKeyCondition = SQL;
@@ -44,6 +45,7 @@ export async function findActiveApiKey(db: Db, keyHash: string, now: number) {
       orgName: organizations.name,
       creatorRole: users.role,
       creatorPermissions: users.permissions,
+      orgVersions: orgVersionColumns(apiKeys.orgId),
     })
     .from(apiKeys)
     .innerJoin(organizations, eq(organizations.id, apiKeys.orgId))

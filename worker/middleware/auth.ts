@@ -32,10 +32,12 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   if (!match?.[1]) throw notAuthenticated();
   const ctx = serviceContext(c);
   if (match[1].startsWith(API_KEY_PREFIX)) {
-    const caller = await authenticateApiKey(ctx, match[1]);
-    if (!caller) throw notAuthenticated();
+    const authenticated = await authenticateApiKey(ctx, match[1]);
+    if (!authenticated) throw notAuthenticated();
     if (keyless(c.req.path)) throw forbidden("api_key_endpoint", "API keys cannot use this endpoint");
+    const { caller } = authenticated;
     c.set("user", caller);
+    c.set("orgVersions", authenticated.orgVersions);
     await next();
     if (caller.apiKey?.scope === "write" && !READ_METHODS.has(c.req.method)) {
       await auditApiKeyWrite(ctx, caller, { method: c.req.method, path: c.req.path, status: c.res.status });

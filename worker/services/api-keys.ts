@@ -19,6 +19,7 @@ import {
   revokeCreatorApiKeys,
   touchApiKey,
 } from "../data/api-keys";
+import type { OrgVersions } from "../data/fleet-directory";
 import { runBatch } from "../lib/db";
 import { forbidden, invalidField, notFound, tooManyRequests } from "../lib/errors";
 import { newId, randomToken, sha256Hex } from "../lib/ids";
@@ -221,10 +222,14 @@ function keyCaller(key: NonNullable<Awaited<ReturnType<typeof findActiveApiKey>>
 }
 
 /**
- * The caller a presented key stands for, or null when it is unknown, revoked, expired or its
- * creator no longer holds keys in its organisation; 429 over its rate.
+ * The caller a presented key stands for, with D1's counters for its organisation read with the
+ * key (see OrgVersions), or null when it is unknown, revoked, expired or its creator no longer
+ * holds keys in its organisation; 429 over its rate.
  */
-export async function authenticateApiKey(ctx: ServiceContext, key: string): Promise<CurrentUser | null> {
+export async function authenticateApiKey(
+  ctx: ServiceContext,
+  key: string,
+): Promise<{ caller: CurrentUser; orgVersions: OrgVersions } | null> {
   if (!key.startsWith(API_KEY_PREFIX)) return null;
   const row = await findActiveApiKey(ctx.db, await sha256Hex(key), ctx.now);
   // A creator whose role holds no keys (demoted to user) leaves the key nothing to act for.
@@ -239,7 +244,7 @@ export async function authenticateApiKey(ctx: ServiceContext, key: string): Prom
   }
   if (row.lastUsedAt === null || ctx.now - row.lastUsedAt >= TOUCH_AFTER_MS)
     await touchApiKey(ctx.db, row.id, ctx.now);
-  return keyCaller(row);
+  return { caller: keyCaller(row), orgVersions: row.orgVersions };
 }
 
 /** Every change made with a write key is recorded with the key, method, path and status. */

@@ -37,8 +37,8 @@ export interface UserContext extends ServiceContext {
   /** The session the request's token names; absent when a service runs outside a request. */
   sessionId?: string;
   /**
-   * D1's counters for the caller's organisation as the request's sign-in check read them, handed
-   * to its fleet store with each read; absent (the store reads them) for API keys and jobs.
+   * D1's counters for the caller's organisation as the request's authentication read them, handed
+   * to its fleet store with each read; absent (the store reads them) outside requests.
    */
   orgVersions?: OrgVersions;
 }

@@ -3,11 +3,14 @@ import { describe, expect, it } from "vitest";
 import type { ApiKey, CreateApiKeyInput, CreatedApiKey } from "../../../schema/api/api-keys";
 import type { Portfolio } from "../../../schema/api/portfolios";
 import type { MemberPermission } from "../../../schema/roles";
-import { API_KEY_REQUESTS_PER_MINUTE } from "../../../worker/services/api-keys";
+import { readVersions } from "../../../worker/data/fleet-directory";
+import { createDb } from "../../../worker/lib/db";
+import { API_KEY_REQUESTS_PER_MINUTE, authenticateApiKey } from "../../../worker/services/api-keys";
 import { sitePayload } from "../fleet-helpers";
 import {
   addMember,
   auditLog,
+  BASE,
   call,
   createOrg,
   DAY_MS,
@@ -434,5 +437,19 @@ describe("a key ends with its creator's standing", () => {
       .bind(Date.now() - 366 * DAY_MS, standard.id)
       .run();
     await expectError(await asKey(standard, "/api/sites"), 401);
+  });
+});
+
+describe("a key's authentication", () => {
+  it("reads D1's counters for the key's organisation with the key, for the fleet store to check its read models against", async () => {
+    const owner = await registerOwner();
+    const key = await createKey(owner, "read");
+    await call("/api/sites", { method: "POST", token: owner.token, body: sitePayload() });
+    const ctx = { db: createDb(env.DB), env, now: Date.now(), ip: null, origin: BASE };
+    const authenticated = await authenticateApiKey(ctx, key.key);
+    expect(authenticated?.caller.orgId).toBe(owner.orgId);
+    const counters = await readVersions(ctx.db, owner.orgId);
+    expect(counters.org).toBeGreaterThan(0);
+    expect(authenticated?.orgVersions).toEqual(counters);
   });
 });
