@@ -213,6 +213,7 @@ export default defineConfig({
             benchRateLimitPercent,
             benchSystems: Number(process.env.BENCH_SYSTEMS ?? 20_000),
             benchRawSystems: Number(process.env.BENCH_RAW_SYSTEMS ?? 20_000),
+            benchPagedDays: Number(process.env.BENCH_PAGED_DAYS ?? 2),
           },
         },
       },

@@ -39,6 +39,13 @@ import {
 const SYSTEMS = inject("benchSystems");
 const RAW_SYSTEMS = Math.min(SYSTEMS, inject("benchRawSystems"));
 const RAW_DAYS = 35;
+/**
+ * The raw window's last UTC days (today's included) written through the store's write path; two
+ * hold the plants' whole local day so far in every zone the sites lie in (UTC-11 to UTC+12).
+ */
+const PAGED_DAYS = Math.min(RAW_DAYS, inject("benchPagedDays"));
+/** Sync pages in flight at once while seeding: four connections' runs, each storing one page at a time. */
+const SEED_PAGES_IN_FLIGHT = 4;
 const ROLLUP_DAYS = 365;
 const SITES = Math.ceil(SYSTEMS / 20);
 const HOUR = 3_600_000;
@@ -290,9 +297,11 @@ it(`seeds ${SYSTEMS} systems, ${SYSTEMS * 2} inverters, ${RAW_DAYS} days of read
   await store.ensureDirectory(orgId);
   const directoryMs = performance.now() - directoryStart;
 
-  // Store contents in SQL, system range by system range so each insert appends in key order.
+  // Store contents before the paged days in SQL, system range by system range so each insert
+  // appends in key order; the paged days' points and rollups through the write path below.
   const nowS = Math.floor(now / 1000);
   const rawStartS = Math.floor((now - RAW_DAYS * DAY) / 1000 / STEP_S) * STEP_S;
+  const pagedStartS = (Math.floor(nowS / 86_400) - (PAGED_DAYS - 1)) * 86_400;
   const rollupStartHour = Math.floor((now - ROLLUP_DAYS * DAY) / HOUR);
   // A clear day's shape on the plant's own clock (its zone's offset from the systems row).
   const local = (t: string) => `(${t} + ${offsetOfZone("s.timezone")})`;
@@ -315,7 +324,7 @@ it(`seeds ${SYSTEMS} systems, ${SYSTEMS * 2} inverters, ${RAW_DAYS} days of read
   );
   // One table per UTC day of the raw window, as the write path makes them.
   const days: number[] = [];
-  for (let day = Math.floor(rawStartS / 86_400); day <= Math.floor(nowS / 86_400); day++) days.push(day);
+  for (let day = Math.floor(rawStartS / 86_400); day < pagedStartS / 86_400; day++) days.push(day);
   await runInDurableObject(storeOf(orgId), (_store: FleetStore, state) => {
     const fleetDb = createFleetDb(state.storage);
     for (const day of days) ensureDayTable(fleetDb, day);
@@ -330,15 +339,15 @@ it(`seeds ${SYSTEMS} systems, ${SYSTEMS * 2} inverters, ${RAW_DAYS} days of read
        SELECT s.sys, h.hour, CAST(s.capacity_w * 0.8 * ${curve("h.hour * 3600")} AS INTEGER), 12
        FROM systems s, h WHERE s.sys BETWEEN ? AND ? ORDER BY s.sys, h.hour`,
       rollupStartHour,
-      // The current hour is open: read from its points until it closes.
-      Math.floor(now / HOUR) - 1,
+      // From the paged days on, the write path rolls each hour up as it closes.
+      Math.min(Math.floor(now / HOUR), pagedStartS / 3600) - 1,
       first,
       last,
     );
     await storeSql(
       orgId,
       `INSERT INTO system_daily (sys, date, energy_wh, peak_power_w)
-       WITH RECURSIVE d(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM d WHERE n < ${ROLLUP_DAYS})
+       WITH RECURSIVE d(n) AS (SELECT ${PAGED_DAYS === 0 ? 0 : PAGED_DAYS + 1} UNION ALL SELECT n + 1 FROM d WHERE n < ${ROLLUP_DAYS})
        SELECT s.sys, date(?, '-' || d.n || ' days'), CAST(s.capacity_w * 4 AS INTEGER), CAST(s.capacity_w * 0.8 AS INTEGER)
        FROM systems s, d WHERE s.sys BETWEEN ? AND ? ORDER BY s.sys, d.n`,
       new Date(now).toISOString().slice(0, 10),
@@ -364,9 +373,14 @@ it(`seeds ${SYSTEMS} systems, ${SYSTEMS * 2} inverters, ${RAW_DAYS} days of read
       );
     }
   }
+  const sqlSeededS = (performance.now() - seedStart) / 1000;
+  const paged = await storePagedDays(orgId, pagedStartS, nowS);
   const stats = await store.storageStats(orgId);
   report.push(
-    `seeded in ${((performance.now() - seedStart) / 1000).toFixed(0)} s: ${JSON.stringify(stats.rows)}; store ${(stats.databaseBytes / 2 ** 30).toFixed(2)} GiB; directory of ${SYSTEMS} systems mirrored from D1 in ${ms(directoryMs)}; sites in ${ZONES.map((zone, k) => `${zone} (${String((new Date(now).getUTCHours() + (zoneOffsetsH[k] ?? 0) + 24) % 24).padStart(2, "0")}:${String(new Date(now).getUTCMinutes()).padStart(2, "0")} there)`).join(", ")}`,
+    `seeded in ${((performance.now() - seedStart) / 1000).toFixed(0)} s (${sqlSeededS.toFixed(0)} s in SQL, ${paged.seconds.toFixed(0)} s of sync pages): ${JSON.stringify(stats.rows)}; store ${(stats.databaseBytes / 2 ** 30).toFixed(2)} GiB; directory of ${SYSTEMS} systems mirrored from D1 in ${ms(directoryMs)}; sites in ${ZONES.map((zone, k) => `${zone} (${String((new Date(now).getUTCHours() + (zoneOffsetsH[k] ?? 0) + 24) % 24).padStart(2, "0")}:${String(new Date(now).getUTCMinutes()).padStart(2, "0")} there)`).join(", ")}`,
+  );
+  report.push(
+    `  the raw window's last ${PAGED_DAYS} UTC day(s) (from ${new Date(pagedStartS * 1000).toISOString()}) written as syncs write them: ${paged.pages} pages of up to 100 systems with their inverters through storePage, every 5 minutes in time order, ${SEED_PAGES_IN_FLIGHT} in flight, a page p50 ${ms(percentile(paged.pageMs, 50))}, p95 ${ms(percentile(paged.pageMs, 95))}, ${(paged.rowsWritten / Math.max(1, paged.pages)).toFixed(0)} rows written a page (their hours have closed by the clock, so each page rolls its hour and day up again, as a sync catching up does: a live page writes fewer, see the rows per system-day below); the ${RAW_DAYS - PAGED_DAYS} days before in SQL in key order (BENCH_PAGED_DAYS)`,
   );
   if (RAW_SYSTEMS < SYSTEMS) {
     report.push(
@@ -376,6 +390,73 @@ it(`seeds ${SYSTEMS} systems, ${SYSTEMS * 2} inverters, ${RAW_DAYS} days of read
   expect(stats.rows.systems).toBe(SYSTEMS);
   expect(stats.rows.inverters).toBe(SYSTEMS * 2);
 }, 3_600_000);
+
+/**
+ * Writes the raw points of [fromS, toS] for the systems with raw points as a live sync stores
+ * them: a page of 100 systems with their two inverters through the store's write path, every 5
+ * minutes in time order (each page's hours rolled up as they close, its days upserted), with the
+ * same clear-day curves and counters on the plants' own clocks as the SQL above. A plant-local
+ * day already in progress when the pages start holds only the part the pages wrote.
+ */
+async function storePagedDays(orgId: string, fromS: number, toS: number) {
+  const systems = (await storeSql(
+    orgId,
+    `SELECT s.system_id, s.capacity_w, s.timezone, json_group_array(i.inverter_id) AS inverters
+     FROM systems s JOIN inverters i ON i.sys = s.sys WHERE s.sys <= ? GROUP BY s.sys ORDER BY s.sys`,
+    RAW_SYSTEMS,
+  )) as { system_id: string; capacity_w: number; timezone: string; inverters: string }[];
+  const offsetS = new Map(ZONES.map((zone, k) => [zone, (zoneOffsetsH[k] ?? 0) * 3600]));
+  const plants = systems.map((s) => ({
+    systemId: s.system_id,
+    capacityW: s.capacity_w,
+    offsetS: offsetS.get(s.timezone) ?? 0,
+    inverterIds: JSON.parse(s.inverters) as string[],
+  }));
+  const pointAt = (plant: (typeof plants)[number], t: number) => {
+    const minute = Math.floor((t + plant.offsetS) / 60) % 1440;
+    const curve = Math.max(0, 1 - Math.abs(minute - 720) / 360);
+    const time = t * 1000;
+    return {
+      systemId: plant.systemId,
+      time,
+      state: "online" as const,
+      powerW: Math.trunc(plant.capacityW * 0.8 * curve),
+      energyTodayWh: minute * 10,
+      energyTotalWh: null,
+      inverters: plant.inverterIds.map((inverterId) => ({
+        inverterId,
+        time,
+        state: "online" as const,
+        powerW: Math.trunc(2500 * curve),
+        energyTodayWh: minute * 5,
+        temperatureC: (300 + (Math.floor(t / 60) % 150)) / 10,
+      })),
+    };
+  };
+  const store = storeOf(orgId);
+  const pageMs: number[] = [];
+  let rowsWritten = 0;
+  const started = performance.now();
+  for (let t = fromS; t <= toS; t += STEP_S) {
+    const pages: (typeof plants)[] = [];
+    for (let first = 0; first < plants.length; first += 100) pages.push(plants.slice(first, first + 100));
+    for (let next = 0; next < pages.length; next += SEED_PAGES_IN_FLIGHT) {
+      await Promise.all(
+        pages.slice(next, next + SEED_PAGES_IN_FLIGHT).map(async (page) => {
+          const began = performance.now();
+          const stored = await store.storePage(orgId, {
+            directory: [],
+            points: page.map((plant) => pointAt(plant, t)),
+            messages: [],
+          });
+          pageMs.push(performance.now() - began);
+          rowsWritten += stored.rowsWritten;
+        }),
+      );
+    }
+  }
+  return { pages: pageMs.length, pageMs, rowsWritten, seconds: (performance.now() - started) / 1000 };
+}
 
 it("measures GET /api/dashboard/metrics", async () => {
   const first = await call("/api/dashboard/metrics", { token: owner.token });

@@ -7,6 +7,8 @@ declare module "vitest" {
     benchRateLimitPercent: number;
     benchSystems: number;
     benchRawSystems: number;
+    /** The raw window's last UTC days written through the store's write path (BENCH_PAGED_DAYS). */
+    benchPagedDays: number;
   }
 }
 
