@@ -14,8 +14,8 @@ describe("the whole fleet's detection input, read a slice of keys at a time", ()
     const now = Date.now();
     const orgId = await insertOrg("Detection Slices");
     await insertSystemsInBulk(orgId, SYSTEMS, now);
-    // Points for a system in each slice of 1,000 keys (and the last one).
-    const withPoints = [1, 999, 1_000, 1_001, 2_001, SYSTEMS].map((i) => `${orgId}-${i}`);
+    // Points for systems either side of the slices' edges (200 keys a slice) and in the last one.
+    const withPoints = [1, 200, 201, 999, 1_000, 1_001, 2_001, SYSTEMS].map((i) => `${orgId}-${i}`);
     await storePoints(
       orgId,
       withPoints.flatMap((id, n) => [
@@ -37,7 +37,7 @@ describe("the whole fleet's detection input, read a slice of keys at a time", ()
       [...list].sort((a, b) => (a.systemId < b.systemId ? -1 : a.systemId > b.systemId ? 1 : 0));
     expect(byId(sliced)).toEqual(byId(whole));
     const last = sliced.find((s) => s.systemId === `${orgId}-${SYSTEMS}`);
-    expect(last?.points.map(([, powerW]) => powerW)).toEqual([1_005, 2_005]);
+    expect(last?.points.map(([, powerW]) => powerW)).toEqual([1_007, 2_007]);
     expect(
       sliced
         .filter((s) => s.points.length === 2)

@@ -130,12 +130,12 @@ export interface SystemKeyRange {
   last: number;
 }
 
-/** The store's system keys in ranges of FLEET_READ_SLICE_SYSTEMS, for reads of the whole fleet a slice per turn. */
-export function systemKeyRanges(db: FleetDb): SystemKeyRange[] {
+/** The store's system keys in ranges of `size` (FLEET_READ_SLICE_SYSTEMS), for reads of the whole fleet a slice per turn. */
+export function systemKeyRanges(db: FleetDb, size = FLEET_READ_SLICE_SYSTEMS): SystemKeyRange[] {
   const lastSys = db.get<{ last: number | null }>(sql`SELECT max(sys) AS last FROM systems`)?.last ?? 0;
   const ranges: SystemKeyRange[] = [];
-  for (let first = 1; first <= lastSys; first += FLEET_READ_SLICE_SYSTEMS) {
-    ranges.push({ first, last: Math.min(lastSys, first + FLEET_READ_SLICE_SYSTEMS - 1) });
+  for (let first = 1; first <= lastSys; first += size) {
+    ranges.push({ first, last: Math.min(lastSys, first + size - 1) });
   }
   return ranges;
 }
