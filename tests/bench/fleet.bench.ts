@@ -337,19 +337,24 @@ it(`seeds ${SYSTEMS} systems, ${SYSTEMS * 2} inverters, ${RAW_DAYS} days of read
       `INSERT INTO system_hourly (sys, hour, avg_power_w, samples)
        WITH RECURSIVE h(hour) AS (SELECT ? UNION ALL SELECT hour + 1 FROM h WHERE hour < ?)
        SELECT s.sys, h.hour, CAST(s.capacity_w * 0.8 * ${curve("h.hour * 3600")} AS INTEGER), 12
-       FROM systems s, h WHERE s.sys BETWEEN ? AND ? ORDER BY s.sys, h.hour`,
+       FROM systems s, h WHERE s.sys BETWEEN ? AND ? AND (s.sys > ${RAW_SYSTEMS} OR h.hour < ?)
+       ORDER BY s.sys, h.hour`,
       rollupStartHour,
-      // From the paged days on, the write path rolls each hour up as it closes.
-      Math.min(Math.floor(now / HOUR), pagedStartS / 3600) - 1,
+      // The current hour is open: read from its points until it closes.
+      Math.floor(now / HOUR) - 1,
       first,
       last,
+      // From the paged days on, the write path rolls a system with points' hours up as they close.
+      pagedStartS / 3600,
     );
     await storeSql(
       orgId,
       `INSERT INTO system_daily (sys, date, energy_wh, peak_power_w)
-       WITH RECURSIVE d(n) AS (SELECT ${PAGED_DAYS === 0 ? 0 : PAGED_DAYS + 1} UNION ALL SELECT n + 1 FROM d WHERE n < ${ROLLUP_DAYS})
+       WITH RECURSIVE d(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM d WHERE n < ${ROLLUP_DAYS})
        SELECT s.sys, date(?, '-' || d.n || ' days'), CAST(s.capacity_w * 4 AS INTEGER), CAST(s.capacity_w * 0.8 AS INTEGER)
-       FROM systems s, d WHERE s.sys BETWEEN ? AND ? ORDER BY s.sys, d.n`,
+       FROM systems s, d WHERE s.sys BETWEEN ? AND ?
+         AND (s.sys > ${RAW_SYSTEMS} OR d.n > ${PAGED_DAYS === 0 ? -1 : PAGED_DAYS})
+       ORDER BY s.sys, d.n`,
       new Date(now).toISOString().slice(0, 10),
       first,
       last,
@@ -437,9 +442,9 @@ async function storePagedDays(orgId: string, fromS: number, toS: number) {
   const pageMs: number[] = [];
   let rowsWritten = 0;
   const started = performance.now();
+  const pages: (typeof plants)[] = [];
+  for (let first = 0; first < plants.length; first += 100) pages.push(plants.slice(first, first + 100));
   for (let t = fromS; t <= toS; t += STEP_S) {
-    const pages: (typeof plants)[] = [];
-    for (let first = 0; first < plants.length; first += 100) pages.push(plants.slice(first, first + 100));
     for (let next = 0; next < pages.length; next += SEED_PAGES_IN_FLIGHT) {
       await Promise.all(
         pages.slice(next, next + SEED_PAGES_IN_FLIGHT).map(async (page) => {
