@@ -214,6 +214,8 @@ export default defineConfig({
             benchSystems: Number(process.env.BENCH_SYSTEMS ?? 20_000),
             benchRawSystems: Number(process.env.BENCH_RAW_SYSTEMS ?? 20_000),
             benchPagedDays: Number(process.env.BENCH_PAGED_DAYS ?? 2),
+            // Systems a fleet store takes before new ones go to a shard; 0: the stores' own default.
+            benchShardSystems: Number(process.env.BENCH_SHARD_SYSTEMS ?? 0),
           },
         },
       },

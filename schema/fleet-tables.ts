@@ -256,3 +256,22 @@ export const fleetLossesDue = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.sys, t.date] })],
 );
+
+/**
+ * Which shard holds a system (worker/fleet/shards.ts). In the organisation's own object: the
+ * systems its shards hold (a system not listed is held there); in a shard: the systems it holds.
+ */
+export const fleetShardSystems = sqliteTable(
+  "shard_systems",
+  {
+    systemId: text("system_id").primaryKey(),
+    shard: integer("shard").notNull(),
+  },
+  (t) => [index("shard_systems_shard_idx").on(t.shard)],
+);
+
+/** The organisation's shards, in its own object: each one's size as its last write answered it. */
+export const fleetShards = sqliteTable("shards", {
+  shard: integer("shard").primaryKey(),
+  bytes: integer("bytes").notNull(),
+});

@@ -854,16 +854,18 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect;
 // The platform's own watch over its storage.
 
 /**
- * Each organisation's fleet store as it last reported its size (worker/fleet/size-watch.ts): at
- * least daily, and whenever it passes 70 % of its bound or falls back below it. The platform
- * superAdmin reads them (GET /api/admin/fleet-stores), largest first.
+ * Each fleet store as it last reported its size (worker/fleet/size-watch.ts), one row per
+ * organisation and shard: at least daily, and whenever it passes 70 % of its bound or falls back
+ * below it. The platform superAdmin reads them (GET /api/admin/fleet-stores), largest first.
  */
 export const fleetStoreSizes = sqliteTable(
   "fleet_store_sizes",
   {
     orgId: text("org_id")
-      .primaryKey()
+      .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
+    /** Which of the organisation's store objects: 0 its own, 1.. the shards a large fleet is split over. */
+    shard: integer("shard").notNull().default(0),
     /** The store's SQLite database, bytes. */
     bytes: integer("bytes").notNull(),
     /** What one store may hold (10 GB unless FLEET_STORE_BOUND_BYTES says otherwise), bytes. */
@@ -873,6 +875,8 @@ export const fleetStoreSizes = sqliteTable(
     overSince: timestampMs("over_since"),
   },
   (t) => [
+    // Each shard reports its own row.
+    primaryKey({ columns: [t.orgId, t.shard] }),
     // Serves the superAdmin's list, largest first.
     index("fleet_store_sizes_bytes_idx").on(t.bytes),
   ],

@@ -20,6 +20,11 @@ export interface Env extends ProviderUrlEnv {
    * of it the store tells the platform operator (a log line and the superAdmin's fleet store list).
    */
   FLEET_STORE_BOUND_BYTES?: string;
+  /**
+   * Systems one fleet store takes before an organisation's new systems go to a shard (5,000
+   * unless set; worker/fleet/shards.ts).
+   */
+  FLEET_SHARD_SYSTEMS?: string;
   /** Days audit log entries are kept in D1 (365 by default; worker/cron/retention.ts). */
   AUDIT_RETENTION_DAYS?: string;
   /** One attempt counter per throttle key (sign-in, sign-up, invite acceptance, password change). */

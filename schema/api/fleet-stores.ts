@@ -5,9 +5,11 @@ export const DEFAULT_FLEET_STORE_BOUND_BYTES = 10 * 1024 ** 3;
 /** The share of its bound at which a store tells the platform operator. */
 export const FLEET_STORE_WARNING_SHARE = 0.7;
 
-/** One organisation's fleet store as it last reported its size, against what one store may hold. */
+/** One fleet store as it last reported its size, against what one store may hold. */
 export const fleetStoreSizeSchema = z.object({
   orgId: z.string(),
+  /** Which of the organisation's store objects: 0 its own, 1.. the shards a large fleet is split over. */
+  shard: z.number().int(),
   organizationName: z.string(),
   bytes: z.number(),
   boundBytes: z.number(),

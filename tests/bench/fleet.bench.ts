@@ -3,10 +3,12 @@ import { env } from "cloudflare:workers";
 import { expect, inject, it } from "vitest";
 import type { DashboardSummary, SystemsPage } from "../../schema/api/dashboard";
 import { METRICS_PAGE_SIZE } from "../../schema/api/metrics";
+import type { Env } from "../../worker/env";
 import { ensureDayTable } from "../../worker/fleet/data/points";
 import { createFleetDb } from "../../worker/fleet/db";
 import { REBUILD_SPACING_FACTOR } from "../../worker/fleet/read-models/cached";
 import { LOSSES_PASS_MS } from "../../worker/fleet/schedule";
+import { DEFAULT_SHARD_SYSTEMS, shardName } from "../../worker/fleet/shards";
 import type { FleetStore } from "../../worker/fleet/store";
 import worker from "../../worker/index";
 import { createDb } from "../../worker/lib/db";
@@ -44,6 +46,8 @@ const RAW_DAYS = 35;
  * hold the plants' whole local day so far in every zone the sites lie in (UTC-11 to UTC+12).
  */
 const PAGED_DAYS = Math.min(RAW_DAYS, inject("benchPagedDays"));
+/** Systems a fleet store takes before new ones go to a shard (BENCH_SHARD_SYSTEMS; 0: the stores' default, 5,000). */
+const SHARD_SYSTEMS = inject("benchShardSystems");
 /** Sync pages in flight at once while seeding: four connections' runs, each storing one page at a time. */
 const SEED_PAGES_IN_FLIGHT = 4;
 const ROLLUP_DAYS = 365;
@@ -115,6 +119,7 @@ const percentile = (values: number[], p: number) => {
 };
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
 
 async function timed(times: number, run: () => Promise<unknown>, before?: () => Promise<unknown>) {
   const samples: number[] = [];
@@ -163,12 +168,34 @@ async function health() {
   return `/api/health p50 ${ms(p50)}, p95 ${ms(p95)}`;
 }
 
-const storeSql = (orgId: string, query: string, ...params: SqlStorageValue[]) =>
-  runInDurableObject(storeOf(orgId), (store: FleetStore, state) => {
-    const rows = state.storage.sql.exec(query, ...params).toArray();
-    store.noteDirectWrite();
-    return rows;
-  });
+/** The organisation's stores: its own object, then its shards (worker/fleet/shards.ts). */
+async function storesOf(orgId: string) {
+  const shards = await runInDurableObject(storeOf(orgId), (_store: FleetStore, state) =>
+    state.storage.sql
+      .exec("SELECT shard FROM shards ORDER BY shard")
+      .toArray()
+      .map((row) => Number(row.shard)),
+  );
+  return [
+    storeOf(orgId),
+    ...shards.map((shard) => env.FLEET_STORE.get(env.FLEET_STORE.idFromName(shardName(orgId, shard)))),
+  ];
+}
+
+/** Runs SQL in every store of the organisation (each over the systems it holds); their rows in one list. */
+async function storeSql(orgId: string, query: string, ...params: SqlStorageValue[]) {
+  const rows: Record<string, SqlStorageValue>[] = [];
+  for (const stub of (await storesOf(orgId)).reverse()) {
+    rows.push(
+      ...(await runInDurableObject(stub, (store: FleetStore, state) => {
+        const answer = state.storage.sql.exec(query, ...params).toArray();
+        store.noteDirectWrite();
+        return answer;
+      })),
+    );
+  }
+  return rows;
+}
 
 /** One new point of one system stored as a page: what makes the read models rebuild. */
 let pointTime = Date.now();
@@ -293,6 +320,12 @@ it(`seeds ${SYSTEMS} systems, ${SYSTEMS * 2} inverters, ${RAW_DAYS} days of read
     .run();
 
   const store = storeOf(orgId);
+  if (SHARD_SYSTEMS > 0) {
+    // The stores of this runtime share one environment, as a deployment's do.
+    await runInDurableObject(store, (instance: FleetStore) => {
+      (instance as unknown as { env: Env }).env.FLEET_SHARD_SYSTEMS = String(SHARD_SYSTEMS);
+    });
+  }
   const directoryStart = performance.now();
   await store.ensureDirectory(orgId);
   const directoryMs = performance.now() - directoryStart;
@@ -325,10 +358,12 @@ it(`seeds ${SYSTEMS} systems, ${SYSTEMS * 2} inverters, ${RAW_DAYS} days of read
   // One table per UTC day of the raw window, as the write path makes them.
   const days: number[] = [];
   for (let day = Math.floor(rawStartS / 86_400); day < pagedStartS / 86_400; day++) days.push(day);
-  await runInDurableObject(storeOf(orgId), (_store: FleetStore, state) => {
-    const fleetDb = createFleetDb(state.storage);
-    for (const day of days) ensureDayTable(fleetDb, day);
-  });
+  for (const stub of await storesOf(orgId)) {
+    await runInDurableObject(stub, (_store: FleetStore, state) => {
+      const fleetDb = createFleetDb(state.storage);
+      for (const day of days) ensureDayTable(fleetDb, day);
+    });
+  }
   const CHUNK = 250;
   for (let first = 1; first <= SYSTEMS; first += CHUNK) {
     const last = first + CHUNK - 1;
@@ -382,7 +417,7 @@ it(`seeds ${SYSTEMS} systems, ${SYSTEMS * 2} inverters, ${RAW_DAYS} days of read
   const paged = await storePagedDays(orgId, pagedStartS, nowS);
   const stats = await store.storageStats(orgId);
   report.push(
-    `seeded in ${((performance.now() - seedStart) / 1000).toFixed(0)} s (${sqlSeededS.toFixed(0)} s in SQL, ${paged.seconds.toFixed(0)} s of sync pages): ${JSON.stringify(stats.rows)}; store ${(stats.databaseBytes / 2 ** 30).toFixed(2)} GiB; directory of ${SYSTEMS} systems mirrored from D1 in ${ms(directoryMs)}; sites in ${ZONES.map((zone, k) => `${zone} (${String((new Date(now).getUTCHours() + (zoneOffsetsH[k] ?? 0) + 24) % 24).padStart(2, "0")}:${String(new Date(now).getUTCMinutes()).padStart(2, "0")} there)`).join(", ")}`,
+    `seeded in ${((performance.now() - seedStart) / 1000).toFixed(0)} s (${sqlSeededS.toFixed(0)} s in SQL, ${paged.seconds.toFixed(0)} s of sync pages): ${JSON.stringify(stats.rows)}; ${stats.stores.length} store(s) (the organisation's and ${stats.stores.length - 1} shard(s) of up to ${SHARD_SYSTEMS || DEFAULT_SHARD_SYSTEMS} systems) ${gib(stats.databaseBytes)} in all, the largest ${gib(Math.max(...stats.stores))} (${stats.stores.map(gib).join(", ")}); directory of ${SYSTEMS} systems mirrored from D1 in ${ms(directoryMs)}; sites in ${ZONES.map((zone, k) => `${zone} (${String((new Date(now).getUTCHours() + (zoneOffsetsH[k] ?? 0) + 24) % 24).padStart(2, "0")}:${String(new Date(now).getUTCMinutes()).padStart(2, "0")} there)`).join(", ")}`,
   );
   report.push(
     `  the raw window's last ${PAGED_DAYS} UTC day(s) (from ${new Date(pagedStartS * 1000).toISOString()}) written as syncs write them: ${paged.pages} pages of up to 100 systems with their inverters through storePage, every 5 minutes in time order, ${SEED_PAGES_IN_FLIGHT} in flight, a page p50 ${ms(percentile(paged.pageMs, 50))}, p95 ${ms(percentile(paged.pageMs, 95))}, ${(paged.rowsWritten / Math.max(1, paged.pages)).toFixed(0)} rows written a page (their hours have closed by the clock, so each page rolls its hour and day up again, as a sync catching up does: a live page writes fewer, see the rows per system-day below); the ${RAW_DAYS - PAGED_DAYS} days before in SQL in key order (BENCH_PAGED_DAYS)`,
@@ -570,12 +605,19 @@ it("measures the store's scheduled detection over the whole fleet", async () => 
   // A member's dashboard reads the summary all along: how long does one wait for the alarm's turns?
   const reader = readOverAndOver("/api/dashboard/summary");
   const start = performance.now();
-  expect(await runDurableObjectAlarm(storeOf(owner.orgId))).toBe(true);
+  // Each store runs its own over the systems it holds, side by side (one thread here).
+  const each = await Promise.all(
+    (await storesOf(owner.orgId)).map(async (stub) => {
+      const began = performance.now();
+      expect(await runDurableObjectAlarm(stub)).toBe(true);
+      return performance.now() - began;
+    }),
+  );
   const elapsed = performance.now() - start;
   const reads = await reader.stop();
   const sorted = [...reads].sort((a, b) => a - b);
   report.push(
-    `scheduled detection over ${SYSTEMS} systems (one alarm run): ${ms(elapsed)}; the summary read beside it ${reads.length} times, p50 ${ms(sorted[Math.floor(sorted.length / 2)] ?? 0)}, longest ${ms(sorted.at(-1) ?? 0)} · ${await health()}`,
+    `scheduled detection over ${SYSTEMS} systems (one alarm run in each of ${each.length} store(s), side by side: ${each.map(ms).join(", ")}): ${ms(elapsed)} in all; the summary read beside it ${reads.length} times, p50 ${ms(sorted[Math.floor(sorted.length / 2)] ?? 0)}, longest ${ms(sorted.at(-1) ?? 0)} · ${await health()}`,
   );
 });
 

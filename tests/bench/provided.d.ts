@@ -9,6 +9,7 @@ declare module "vitest" {
     benchRawSystems: number;
     /** The raw window's last UTC days written through the store's write path (BENCH_PAGED_DAYS). */
     benchPagedDays: number;
+    benchShardSystems: number;
   }
 }
 

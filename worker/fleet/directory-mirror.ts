@@ -3,7 +3,7 @@ import type { Env } from "../env";
 import { createDb } from "../lib/db";
 import { applyDirectory, readMeta, replaceDirectory, writeMeta } from "./data/directory";
 import type { FleetDb } from "./db";
-import type { FleetPage } from "./types";
+import type { DirectoryEntry, FleetPage } from "./types";
 
 const META_DIRECTORY_VERSION = "directory_version";
 /** D1's counter for the organisation when the mirror last had to read D1 again (see D1Versions.edited). */
@@ -35,6 +35,11 @@ export class DirectoryMirror {
     private readonly env: Env,
     /** Called after the mirror was read again: read models rebuild, systems may have come or gone. */
     private readonly onRefreshed: () => Promise<void>,
+    /**
+     * The entries of D1's whole directory this store keeps (the others are its shards' or, in a
+     * shard, other stores'; see ./shards.ts).
+     */
+    private readonly keep: (entries: DirectoryEntry[]) => Promise<DirectoryEntry[]>,
   ) {}
 
   /**
@@ -114,7 +119,8 @@ export class DirectoryMirror {
   }
 
   private async refresh(orgId: string): Promise<void> {
-    const { version, directory } = await readFullDirectory(createDb(this.env.DB), orgId);
+    const { version, directory: whole } = await readFullDirectory(createDb(this.env.DB), orgId);
+    const directory = await this.keep(whole);
     const mirrored = this.version();
     // A page stored while D1 was being read may already reflect a newer state than this read.
     if (mirrored !== null && mirrored > version) return;

@@ -34,12 +34,14 @@ export interface SizeCheck {
 
 /**
  * Compares the store's size (`bytes`, SQLite's databaseSize) with its bound at `now`, and reports
- * it when a day has passed since the last report or it crossed 70 % of the bound either way.
+ * it as the organisation's `shard` (0 its own object, 1.. its shards, each with its own row) when
+ * a day has passed since the last report or it crossed 70 % of the bound either way.
  * A failed report is logged and tried again at the next check.
  */
 export async function checkStoreSize(
   deps: { db: FleetDb; d1: Db; env: Pick<Env, "FLEET_STORE_BOUND_BYTES"> },
   orgId: string,
+  shard: number,
   bytes: number,
   now: number,
 ): Promise<SizeCheck> {
@@ -50,13 +52,15 @@ export async function checkStoreSize(
   if (over === wasOver && now - reportedAt < SIZE_REPORT_INTERVAL_MS) {
     return { bytes, boundBytes, over, reported: false };
   }
-  const line = { orgId, bytes, boundBytes, share: Math.round((bytes / boundBytes) * 1000) / 1000 };
+  const line = { orgId, shard, bytes, boundBytes, share: Math.round((bytes / boundBytes) * 1000) / 1000 };
   if (over) console.warn(JSON.stringify({ msg: "fleet store near its bound", ...line }));
   else console.log(JSON.stringify({ msg: "fleet store size", ...line }));
   try {
-    await recordStoreSize(deps.d1, { orgId, bytes, boundBytes, over, at: now });
+    await recordStoreSize(deps.d1, { orgId, shard, bytes, boundBytes, over, at: now });
   } catch (error) {
-    console.error(JSON.stringify({ msg: "fleet store size report failed", orgId, error: String(error) }));
+    console.error(
+      JSON.stringify({ msg: "fleet store size report failed", orgId, shard, error: String(error) }),
+    );
     return { bytes, boundBytes, over, reported: false };
   }
   writeMeta(deps.db, META_REPORTED_AT, String(now));
@@ -64,15 +68,28 @@ export async function checkStoreSize(
   return { bytes, boundBytes, over, reported: true };
 }
 
+/** Whether the store's last size check found it at or past 70 % of its bound. */
+export function nearBound(db: FleetDb): boolean {
+  return readMeta(db, META_OVER) === "1";
+}
+
 /** The store's own size watch: its database's size checked after each write and in its daily retention. */
 export class SizeWatch {
-  constructor(private readonly parts: { db: FleetDb; storage: DurableObjectStorage; env: Env }) {}
+  constructor(
+    private readonly parts: {
+      db: FleetDb;
+      storage: DurableObjectStorage;
+      env: Env;
+      /** The object's shard number, asked at each check: the object learns it at its first call. */
+      shard: () => number;
+    },
+  ) {}
 
   /** Checks the store's size at `now` (reported when due, see checkStoreSize); nothing before the store has an owner. */
   async check(now = Date.now()): Promise<SizeCheck | null> {
-    const { db, storage, env } = this.parts;
+    const { db, storage, env, shard } = this.parts;
     const orgId = ownerOf(db);
     if (orgId === null) return null;
-    return checkStoreSize({ db, d1: createDb(env.DB), env }, orgId, storage.sql.databaseSize, now);
+    return checkStoreSize({ db, d1: createDb(env.DB), env }, orgId, shard(), storage.sql.databaseSize, now);
   }
 }

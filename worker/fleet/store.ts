@@ -16,6 +16,7 @@ import type { GapOptions } from "../domain/history/gaps";
 import type { LearnedModel } from "../domain/solar/expectation";
 import type { Env } from "../env";
 import type { JsonGzip, JsonText } from "../lib/gzip";
+import { countSystems } from "./data/directory";
 import { lossesBySiteAndDate, lossRowCounts } from "./data/losses";
 import { learnedModels } from "./data/models";
 import { liveValues, tableRowCounts } from "./data/reads";
@@ -24,11 +25,19 @@ import type { HistoryDayInput } from "./data/writes";
 import { createFleetDb, type FleetDb, migrateFleetDb, SqlMeter } from "./db";
 import { detectInStore } from "./detection";
 import { DirectoryMirror } from "./directory-mirror";
-import { claimOwner } from "./owner";
+import { claimOwner, ownerOf } from "./owner";
 import { type AnalyticsPage, analyticsPage } from "./read-models/analytics-page";
 import { CachedReadModels } from "./read-models/cached";
 import { type SiteRoster, siteCounts } from "./read-models/fleet-summary";
 import { energyVsExpectedBySite, fallbackTotals, wholeMetricsJson } from "./read-models/metrics";
+import {
+  type FleetParts,
+  joinedParts,
+  type MetricParts,
+  type SiteLossRow,
+  storeParts,
+} from "./read-models/parts";
+import type { SeriesParts } from "./read-models/series";
 import {
   type EnhancedSiteListItem,
   enhancedSitesPage,
@@ -40,9 +49,18 @@ import { systemsPage } from "./read-models/systems-page";
 import { Readings } from "./readings";
 import { RealtimeHub } from "./realtime-hub";
 import { Schedule } from "./schedule";
-import { SizeWatch } from "./size-watch";
+import {
+  addHourlyPower,
+  addSettled,
+  addSiteDayLosses,
+  addStorageStats,
+  joinedMetricParts,
+} from "./shard-answers";
+import { Shards } from "./shards";
+import { nearBound, SizeWatch } from "./size-watch";
 import type {
   DetectionSystem,
+  DirectoryEntry,
   FleetPage,
   LegacyRows,
   LiveValues,
@@ -69,6 +87,9 @@ import { FleetWrites } from "./writes";
  * schedule of retention, detection and loss accounting (./schedule.ts, ./detection.ts) and the
  * sockets (./realtime-hub.ts).
  */
+/** What a shard does for its organisation's object (FleetStore.shardCall). */
+type ShardWork = ReturnType<FleetStore["shardWork"]>;
+
 export class FleetStore extends DurableObject<Env> {
   private readonly db: FleetDb;
   private readonly mirror: DirectoryMirror;
@@ -77,6 +98,9 @@ export class FleetStore extends DurableObject<Env> {
   private readonly hub: RealtimeHub;
   private readonly schedule: Schedule;
   private readonly writes: FleetWrites;
+  private readonly shards: Shards;
+  /** What the read models read of the systems held here (a shard answers its organisation's object with them). */
+  private readonly parts: FleetParts;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -85,15 +109,30 @@ export class FleetStore extends DurableObject<Env> {
     this.db = db;
     void ctx.blockConcurrencyWhile(() => migrateFleetDb(db));
     const noteWrite = () => this.readModels.noteWrite();
-    this.mirror = new DirectoryMirror(db, ctx.storage, env, async () => {
-      noteWrite();
-      // Systems may have come or gone: detection is scheduled or dropped accordingly.
-      await this.schedule.setAlarm();
-    });
+    this.shards = new Shards(db, env, () => nearBound(db));
+    this.mirror = new DirectoryMirror(
+      db,
+      ctx.storage,
+      env,
+      async () => {
+        noteWrite();
+        // Systems may have come or gone: detection is scheduled or dropped accordingly.
+        await this.schedule.setAlarm();
+      },
+      (entries) => this.directoryKept(entries),
+    );
     this.readings = new Readings(db);
-    this.readModels = new CachedReadModels(db, env, this.mirror, (promise) => ctx.waitUntil(promise));
+    this.parts = storeParts(db);
+    this.readModels = new CachedReadModels(
+      db,
+      joinedParts([this.parts, ...this.shardParts()]),
+      () => countSystems(db) + this.shards.remoteSystemCount(),
+      env,
+      this.mirror,
+      (promise) => ctx.waitUntil(promise),
+    );
     this.hub = new RealtimeHub(ctx);
-    const sizeWatch = new SizeWatch({ db, storage: ctx.storage, env });
+    const sizeWatch = new SizeWatch({ db, storage: ctx.storage, env, shard: () => this.shards.self() });
     this.schedule = new Schedule({
       db,
       storage: ctx.storage,
@@ -101,16 +140,26 @@ export class FleetStore extends DurableObject<Env> {
       readings: this.readings,
       hub: this.hub,
       sizeWatch,
-      noteWrite,
+      // A shard's own work (loss accounts, retention) changes what its organisation's models show.
+      noteWrite: () => {
+        noteWrite();
+        const orgId = ownerOf(db);
+        if (this.shards.self() !== 0 && orgId !== null)
+          ctx.waitUntil(this.organisationStore(orgId).noteDirectWrite());
+      },
       meter,
+      // Over the systems held here: each shard runs its own.
       detect: (orgId, now) =>
         detectInStore(
           env,
           orgId,
           {
-            detectionInput: (systemIds, fromMs, toMs) => this.detectionInput(orgId, systemIds, fromMs, toMs),
-            learnedModels: async (systemIds) => this.learnedModels(orgId, systemIds),
-            publish: (messages) => this.hub.publish(messages),
+            detectionInput: async (systemIds, fromMs, toMs) => {
+              await this.mirror.current(orgId);
+              return this.readings.detectionInput(systemIds, fromMs, toMs);
+            },
+            learnedModels: async (systemIds) => this.localLearnedModels(systemIds),
+            publish: (messages) => this.publishToOrganisation(orgId, messages),
           },
           now,
         ),
@@ -133,20 +182,60 @@ export class FleetStore extends DurableObject<Env> {
 
   // -- writes -----------------------------------------------------------------------------------
 
-  /** Stores one page (directory, points, rollups) in one transaction, then publishes its messages. */
+  /**
+   * Stores one page (directory, points, rollups) in one transaction per store that holds its
+   * systems, then publishes its messages. This store's part is written first, before any turn,
+   * so the systems it took count against its room when the next page is routed.
+   */
   async storePage(orgId: string, page: FleetPage): Promise<StoredPage> {
     this.claim(orgId);
-    return this.writes.storePage(page);
+    const directory = this.shards.route(page.directory, (entry) => entry.systemId);
+    const points = this.shards.route(page.points, (point) => point.systemId);
+    const shards = new Set([...directory.remote.keys(), ...points.remote.keys()]);
+    if (shards.size === 0) return this.writes.storePage(page);
+    const local = this.writes.storePage({
+      directory: directory.local,
+      versions: page.versions,
+      points: points.local,
+      messages: [],
+    });
+    const stored = await Promise.all([
+      local,
+      ...[...shards].map(async (shard) => {
+        const part = {
+          directory: directory.remote.get(shard) ?? [],
+          versions: page.versions,
+          points: points.remote.get(shard) ?? [],
+          messages: [],
+        };
+        const answer = await this.onShard(orgId, shard, "storePage", [part]);
+        this.shards.noteSize(shard, answer.databaseBytes);
+        return answer;
+      }),
+    ]);
+    const total: StoredPage = { points: 0, hoursRolledUp: 0, daysRolledUp: 0, rowsWritten: 0, delivered: 0 };
+    for (const part of stored) {
+      total.points += part.points;
+      total.hoursRolledUp += part.hoursRolledUp;
+      total.daysRolledUp += part.daysRolledUp;
+      total.rowsWritten += part.rowsWritten;
+    }
+    total.delivered = await this.hub.publish(page.messages);
+    return total;
   }
 
-  /** Stores one day of one system's history (a backfill unit); idempotent. */
+  /** Stores one day of one system's history (a backfill unit) where the system is held; idempotent. */
   async storeHistoryDay(orgId: string, day: HistoryDayInput): Promise<StoredHistoryDay> {
     this.claim(orgId);
     await this.mirror.current(orgId);
-    return this.writes.storeHistoryDay(day);
+    const shard = this.shards.shardsOf([day.systemId]).get(day.systemId);
+    if (shard === undefined) return this.writes.storeHistoryDay(day);
+    const stored = await this.onShard(orgId, shard, "storeHistoryDay", [day]);
+    if (stored.rowsWritten > 0) this.readModels.noteWrite();
+    return stored;
   }
 
-  /** Per system (of the given ones the store knows), the plant-local days its history should be fetched for. */
+  /** Per system (of the given ones the stores know), the plant-local days its history should be fetched for. */
   async historyGaps(
     orgId: string,
     systemIds: string[],
@@ -154,7 +243,11 @@ export class FleetStore extends DurableObject<Env> {
   ): Promise<{ systemId: string; timezone: string; dates: string[] }[]> {
     this.claim(orgId);
     await this.mirror.current(orgId);
-    return this.readings.historyGaps(systemIds, options);
+    return this.spread(
+      systemIds,
+      (ids) => this.readings.historyGaps(ids, options),
+      (shard, ids) => this.onShard(orgId, shard, "historyGaps", [ids, options]),
+    );
   }
 
   /** Rows of the D1 tables this store replaced (the one-time move of worker/engines/legacy-fleet-move.ts). */
@@ -242,6 +335,7 @@ export class FleetStore extends DurableObject<Env> {
     return analyticsPage((await this.readModels.metricsSnapshot(orgId, now, seen)).systems, query);
   }
 
+  /** One system's (or a site's first system's) record, from the store that holds the system. */
   async systemAnalytics(
     orgId: string,
     systemOrSiteId: string,
@@ -250,7 +344,24 @@ export class FleetStore extends DurableObject<Env> {
     seen?: OrgVersions,
   ): Promise<JsonText<AnalyticsRecord> | null> {
     this.claim(orgId);
-    return this.readModels.systemAnalytics(orgId, systemOrSiteId, range, now, seen);
+    const holder = this.shards.shardsOf([systemOrSiteId]).get(systemOrSiteId);
+    if (holder !== undefined) {
+      return (await this.onShard(
+        orgId,
+        holder,
+        "systemAnalytics",
+        [systemOrSiteId, range, now],
+        seen,
+      )) as JsonText<AnalyticsRecord> | null;
+    }
+    // A system held here, or a site: its first system may be held here or by a shard.
+    const here = await this.readModels.systemAnalytics(orgId, systemOrSiteId, range, now, seen);
+    if (here !== null) return here;
+    for (const shard of this.shards.remote()) {
+      const there = await this.onShard(orgId, shard, "systemAnalytics", [systemOrSiteId, range, now], seen);
+      if (there !== null) return there as JsonText<AnalyticsRecord>;
+    }
+    return null;
   }
 
   async fleetSeries(orgId: string, tz: string, now: number, seen?: OrgVersions): Promise<FleetSeries> {
@@ -317,7 +428,12 @@ export class FleetStore extends DurableObject<Env> {
   /** Mean power per UTC hour summed over the given systems (a site's), hours starting in [start, end). */
   async summedHourlyPower(orgId: string, systemIds: string[], startMs: number, endMs: number) {
     this.claim(orgId);
-    return this.readings.summedHourlyPower(systemIds, startMs, endMs);
+    const parts = await this.spread(
+      systemIds,
+      (ids) => this.readings.summedHourlyPower(ids, startMs, endMs),
+      (shard, ids) => this.onShard(orgId, shard, "summedHourlyPower", [ids, startMs, endMs]),
+    );
+    return addHourlyPower(parts);
   }
 
   /** What fault detection reads: the systems (all, or the listed ones) with their points in [from, to]. */
@@ -329,13 +445,29 @@ export class FleetStore extends DurableObject<Env> {
   ): Promise<DetectionSystem[]> {
     this.claim(orgId);
     await this.mirror.current(orgId);
-    return this.readings.detectionInput(systemIds, fromMs, toMs);
+    if (systemIds === null) {
+      return (
+        await this.everywhere(
+          () => this.readings.detectionInput(null, fromMs, toMs),
+          (shard) => this.onShard(orgId, shard, "detectionInput", [null, fromMs, toMs]),
+        )
+      ).flat();
+    }
+    return this.spread(
+      systemIds,
+      (ids) => this.readings.detectionInput(ids, fromMs, toMs),
+      (shard, ids) => this.onShard(orgId, shard, "detectionInput", [ids, fromMs, toMs]),
+    );
   }
 
   /** Each system's energy (Wh) summed over the plant-local dates of one month (YYYY-MM). */
   async monthlyEnergy(orgId: string, month: string): Promise<{ systemId: string; energyWh: number }[]> {
     this.claim(orgId);
-    return this.readings.monthlyEnergy(month);
+    const parts = await this.everywhere(
+      () => this.readings.monthlyEnergy(month),
+      (shard) => this.onShard(orgId, shard, "monthlyEnergy", [month]),
+    );
+    return parts.flat();
   }
 
   /**
@@ -349,17 +481,36 @@ export class FleetStore extends DurableObject<Env> {
     daylight: [string, number][],
   ): Promise<{ systemId: string; energyWh: number; producingHours: number }[]> {
     this.claim(orgId);
-    return this.readings.periodProduction(fromDate, toDate, daylight);
+    const parts = await this.everywhere(
+      () => this.readings.periodProduction(fromDate, toDate, daylight),
+      (shard) => this.onShard(orgId, shard, "periodProduction", [fromDate, toDate, daylight]),
+    );
+    return parts.flat();
   }
 
   async liveValues(orgId: string, systemIds: string[]): Promise<LiveValues[]> {
     this.claim(orgId);
-    return liveValues(this.db, systemIds);
+    return this.spread(
+      systemIds,
+      (ids) => liveValues(this.db, ids),
+      (shard, ids) => this.onShard(orgId, shard, "liveValues", [ids]),
+    );
   }
 
-  /** What the store holds: rows per table and the bytes of its SQLite database. */
+  /**
+   * What the stores hold: rows per table and bytes of SQLite database, this store's and its
+   * shards' added up, with each store's bytes (`stores`, this one first).
+   */
   async storageStats(orgId: string) {
     this.claim(orgId);
+    const stats = await this.everywhere(
+      async () => this.localStats(),
+      (shard) => this.onShard(orgId, shard, "storageStats", []),
+    );
+    return addStorageStats(stats);
+  }
+
+  private localStats() {
     return {
       rows: tableRowCounts(this.db),
       losses: lossRowCounts(this.db),
@@ -377,19 +528,44 @@ export class FleetStore extends DurableObject<Env> {
   async settleLosses(orgId: string, now: number, maxMs = 600_000, queue = true) {
     this.claim(orgId);
     await this.mirror.current(orgId);
-    return this.schedule.settleLosses(now, maxMs, queue);
+    const passes = await this.everywhere(
+      () => this.schedule.settleLosses(now, maxMs, queue),
+      (shard) => this.onShard(orgId, shard, "settleLosses", [now, maxMs, queue]),
+    );
+    return addSettled(passes);
   }
 
   /** What the listed systems' own days taught the expected-power model (calibration, inferred AC limit). */
   async learnedModels(orgId: string, systemIds: string[]): Promise<(LearnedModel & { systemId: string })[]> {
     this.claim(orgId);
+    return this.spread(
+      systemIds,
+      (ids) => this.localLearnedModels(ids),
+      (shard, ids) => this.onShard(orgId, shard, "learnedModels", [ids]),
+    );
+  }
+
+  private localLearnedModels(systemIds: string[]): (LearnedModel & { systemId: string })[] {
     return [...learnedModels(this.db, systemIds)].map(([systemId, model]) => ({ systemId, ...model }));
   }
 
   /** The listed systems' (null: every system's) loss accounts from `from` to `to` (their own plant-local dates), per site and date. */
   async lossesByDate(orgId: string, systemIds: string[] | null, from: string, to: string) {
     this.claim(orgId);
-    return lossesBySiteAndDate(this.db, systemIds, from, to);
+    const parts =
+      systemIds === null
+        ? (
+            await this.everywhere(
+              () => lossesBySiteAndDate(this.db, null, from, to),
+              (shard) => this.onShard(orgId, shard, "lossesByDate", [null, from, to]),
+            )
+          ).flat()
+        : await this.spread(
+            systemIds,
+            (ids) => lossesBySiteAndDate(this.db, ids, from, to),
+            (shard, ids) => this.onShard(orgId, shard, "lossesByDate", [ids, from, to]),
+          );
+    return addSiteDayLosses(parts);
   }
 
   /**
@@ -410,6 +586,158 @@ export class FleetStore extends DurableObject<Env> {
   /** A retention run at `now` from a cursor; the cursor for the next run is stored. */
   runRetention(now: number, cursor: RetentionRun["cursor"]): RetentionRun {
     return this.schedule.runRetention(now, cursor);
+  }
+
+  // -- shards ---------------------------------------------------------------------------------------
+
+  /**
+   * Work the organisation's object sends one of its shards (./shards.ts): run here over the
+   * systems this shard holds, with the mirror current against D1's counters as the caller saw them.
+   */
+  async shardCall<K extends keyof ShardWork>(
+    orgId: string,
+    shard: number,
+    work: K,
+    args: Parameters<ShardWork[K]>,
+    seen?: OrgVersions,
+  ): Promise<Awaited<ReturnType<ShardWork[K]>>> {
+    this.claim(orgId);
+    this.shards.claim(shard);
+    if (work !== "storePage" && work !== "applyDirectory") await this.mirror.current(orgId, seen);
+    const run = this.shardWork(orgId, seen)[work] as (...input: unknown[]) => unknown;
+    return (await run(...args)) as Awaited<ReturnType<ShardWork[K]>>;
+  }
+
+  private shardWork(orgId: string, seen: OrgVersions | undefined) {
+    const held = (ids: string[]) => this.shards.hold(ids);
+    return {
+      storePage: async (page: FleetPage) => {
+        held([...page.directory.map((e) => e.systemId), ...page.points.map((p) => p.systemId)]);
+        const stored = await this.writes.storePage(page);
+        return { ...stored, databaseBytes: this.ctx.storage.sql.databaseSize };
+      },
+      applyDirectory: async (entries: DirectoryEntry[]) => {
+        held(entries.map((entry) => entry.systemId));
+        this.ctx.storage.transactionSync(() => this.mirror.applyPage({ directory: entries }));
+        this.readModels.noteWrite();
+        await this.schedule.setAlarm();
+      },
+      metricParts: () => this.parts.metricParts(),
+      allLiveValues: () => this.parts.liveValues(),
+      seriesParts: (tz: string, now: number) => this.parts.seriesParts(tz, now),
+      siteLosses: (now: number, days: number, cuts: string[]) => this.parts.siteLosses(now, days, cuts),
+      storeHistoryDay: (day: HistoryDayInput) => this.writes.storeHistoryDay(day),
+      historyGaps: async (ids: string[], options: GapOptions) => this.readings.historyGaps(ids, options),
+      detectionInput: (ids: string[] | null, fromMs: number, toMs: number) =>
+        this.readings.detectionInput(ids, fromMs, toMs),
+      summedHourlyPower: async (ids: string[], startMs: number, endMs: number) =>
+        this.readings.summedHourlyPower(ids, startMs, endMs),
+      monthlyEnergy: async (month: string) => this.readings.monthlyEnergy(month),
+      periodProduction: async (fromDate: string, toDate: string, daylight: [string, number][]) =>
+        this.readings.periodProduction(fromDate, toDate, daylight),
+      liveValues: async (ids: string[]) => liveValues(this.db, ids),
+      learnedModels: async (ids: string[]) => this.localLearnedModels(ids),
+      lossesByDate: async (ids: string[] | null, from: string, to: string) =>
+        lossesBySiteAndDate(this.db, ids, from, to),
+      settleLosses: (now: number, maxMs: number, queue: boolean) =>
+        this.schedule.settleLosses(now, maxMs, queue),
+      systemAnalytics: (id: string, range: AnalyticsRange, now: number) =>
+        this.readModels.systemAnalytics(orgId, id, range, now, seen),
+      storageStats: async () => this.localStats(),
+    };
+  }
+
+  private onShard<K extends keyof ShardWork>(
+    orgId: string,
+    shard: number,
+    work: K,
+    args: Parameters<ShardWork[K]>,
+    seen?: OrgVersions,
+  ): Promise<Awaited<ReturnType<ShardWork[K]>>> {
+    // The stub's typed methods lose shardCall's type parameter: the answer is the work's own.
+    const stub = this.shards.stub(orgId, shard) as unknown as {
+      shardCall(...input: unknown[]): Promise<unknown>;
+    };
+    return stub.shardCall(orgId, shard, work, args, seen) as Promise<Awaited<ReturnType<ShardWork[K]>>>;
+  }
+
+  /** The read models' parts of each shard, asked when a model is built. */
+  private shardParts(): FleetParts[] {
+    const remote = (read: (orgId: string, shard: number) => Promise<unknown>) => async () => {
+      const orgId = ownerOf(this.db);
+      if (orgId === null) return [];
+      return Promise.all(this.shards.remote().map((shard) => read(orgId, shard)));
+    };
+    const metricParts = remote((orgId, shard) => this.onShard(orgId, shard, "metricParts", []));
+    const live = remote((orgId, shard) => this.onShard(orgId, shard, "allLiveValues", []));
+    return [
+      {
+        metricParts: async () => joinedMetricParts((await metricParts()) as MetricParts[]),
+        liveValues: async () => ((await live()) as Awaited<ReturnType<FleetParts["liveValues"]>>[]).flat(),
+        seriesParts: async (tz, now) =>
+          (
+            (await remote((orgId, shard) =>
+              this.onShard(orgId, shard, "seriesParts", [tz, now]),
+            )()) as SeriesParts[][]
+          ).flat(),
+        siteLosses: async (now, days, cuts) =>
+          (
+            (await remote((orgId, shard) =>
+              this.onShard(orgId, shard, "siteLosses", [now, days, cuts]),
+            )()) as SiteLossRow[][]
+          ).flat(),
+      },
+    ];
+  }
+
+  /**
+   * The listed systems' answer: this store's for the systems held here, each shard's for its own,
+   * in one list.
+   */
+  private async spread<T>(
+    systemIds: string[],
+    local: (ids: string[]) => T[] | Promise<T[]>,
+    remote: (shard: number, ids: string[]) => Promise<T[]>,
+  ): Promise<T[]> {
+    const routed = this.shards.routeKnown(systemIds);
+    const answers = await Promise.all([
+      routed.local.length > 0 || routed.remote.size === 0 ? local(routed.local) : [],
+      ...[...routed.remote].map(([shard, ids]) => remote(shard, ids)),
+    ]);
+    return answers.flat();
+  }
+
+  /** This store's answer and each shard's. */
+  private everywhere<T>(local: () => T | Promise<T>, remote: (shard: number) => Promise<T>): Promise<T[]> {
+    return Promise.all([local(), ...this.shards.remote().map((shard) => remote(shard))]);
+  }
+
+  /**
+   * The entries of D1's directory kept here: in a shard its own; in the organisation's object
+   * those it holds, the shards' sent to them (systems new to the organisation given their store).
+   */
+  private async directoryKept(entries: DirectoryEntry[]): Promise<DirectoryEntry[]> {
+    if (this.shards.self() !== 0) return this.shards.own(entries);
+    const orgId = ownerOf(this.db);
+    this.shards.forgetAllBut(entries.map((entry) => entry.systemId));
+    const routed = this.shards.route(entries, (entry) => entry.systemId);
+    if (orgId !== null) {
+      await Promise.all(
+        [...routed.remote].map(([shard, part]) => this.onShard(orgId, shard, "applyDirectory", [part])),
+      );
+    }
+    return routed.local;
+  }
+
+  /** The organisation's own object (this one, unless this is a shard). */
+  private organisationStore(orgId: string): DurableObjectStub<FleetStore> {
+    return this.env.FLEET_STORE.get(this.env.FLEET_STORE.idFromName(orgId));
+  }
+
+  /** The organisation's sockets are its own object's: a shard sends its messages there. */
+  private publishToOrganisation(orgId: string, messages: LiveMessage[]): Promise<number> {
+    if (this.shards.self() === 0) return this.hub.publish(messages);
+    return this.organisationStore(orgId).publish(orgId, messages);
   }
 
   // -- live sockets -------------------------------------------------------------------------------

@@ -3,7 +3,10 @@ import { listStoreSizes } from "../data/fleet-store-sizes";
 import { requireAction } from "./authorization";
 import type { UserContext } from "./context";
 
-/** Every organisation's fleet store as it last reported its size, largest first (the platform superAdmin's). */
+/**
+ * Every fleet store (an organisation's own object and each of its shards) as it last reported its
+ * size, largest first (the platform superAdmin's).
+ */
 export async function listFleetStoreSizes(ctx: UserContext): Promise<FleetStoreSizes> {
   requireAction(ctx, "platform:read");
   const rows = await listStoreSizes(ctx.db);
@@ -11,6 +14,7 @@ export async function listFleetStoreSizes(ctx: UserContext): Promise<FleetStoreS
     threshold: FLEET_STORE_WARNING_SHARE,
     stores: rows.map((row) => ({
       orgId: row.orgId,
+      shard: row.shard,
       organizationName: row.organizationName,
       bytes: row.bytes,
       boundBytes: row.boundBytes,

@@ -39,7 +39,13 @@ describe("the fleet store's mirror of D1", () => {
     const { db, asked } = countingD1();
     const answered = await runInDurableObject(storeOf(orgId), async (instance: FleetStore, state) => {
       const fleetDb = (instance as unknown as { db: FleetDb }).db;
-      const mirror = new DirectoryMirror(fleetDb, state.storage, { ...env, DB: db }, async () => {});
+      const mirror = new DirectoryMirror(
+        fleetDb,
+        state.storage,
+        { ...env, DB: db },
+        async () => {},
+        async (entries) => entries,
+      );
       const withSeen = await mirror.current(orgId, seen);
       const askedWithSeen = asked.length;
       const read = await mirror.current(orgId);

@@ -3,7 +3,10 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { FleetStoreSizes } from "../../../schema/api/fleet-stores";
 import type { Env } from "../../../worker/env";
+import { createFleetDb } from "../../../worker/fleet/db";
+import { checkStoreSize, SIZE_REPORT_INTERVAL_MS } from "../../../worker/fleet/size-watch";
 import type { FleetStore } from "../../../worker/fleet/store";
+import { createDb } from "../../../worker/lib/db";
 import { storeOf } from "../fleet-helpers";
 import { call, createSuperAdmin, expectStatus, registerOwner } from "../helpers";
 import { insertSystem, point } from "./fleet-fixtures";
@@ -22,8 +25,11 @@ const setBound = (orgId: string, bytes: number | null) =>
     return state.storage.sql.databaseSize;
   });
 
+/** The organisation's own store's (shard 0's) last report. */
 const sizeRow = (orgId: string) =>
-  env.DB.prepare("SELECT bytes, bound_bytes, over_since FROM fleet_store_sizes WHERE org_id = ?")
+  env.DB.prepare(
+    "SELECT bytes, bound_bytes, over_since FROM fleet_store_sizes WHERE org_id = ? AND shard = 0",
+  )
     .bind(orgId)
     .first<{ bytes: number; bound_bytes: number; over_since: number | null }>();
 
@@ -68,7 +74,7 @@ describe("the size watch", () => {
     const line = warn.mock.calls
       .map(([text]) => JSON.parse(String(text)) as Record<string, unknown>)
       .find((entry) => entry.msg === "fleet store near its bound");
-    expect(line).toMatchObject({ orgId: owner.orgId, boundBytes: bound });
+    expect(line).toMatchObject({ orgId: owner.orgId, shard: 0, boundBytes: bound });
     expect(Number(line?.bytes)).toBeGreaterThanOrEqual(bound * 0.7);
     expect(warn.mock.calls).toHaveLength(1);
 
@@ -79,7 +85,12 @@ describe("the size watch", () => {
     );
     expect(listed.threshold).toBe(0.7);
     const entry = listed.stores.find((s) => s.orgId === owner.orgId);
-    expect(entry).toMatchObject({ organizationName: "Growing Fleet", boundBytes: bound, nearBound: true });
+    expect(entry).toMatchObject({
+      shard: 0,
+      organizationName: "Growing Fleet",
+      boundBytes: bound,
+      nearBound: true,
+    });
     expect(entry?.share).toBeGreaterThanOrEqual(0.7);
     expect(entry?.overSince).not.toBeNull();
     // Largest first.
@@ -94,4 +105,77 @@ describe("the size watch", () => {
     expect(warn.mock.calls).toHaveLength(1);
     await setBound(owner.orgId, null);
   }, 600_000);
+
+  it("keeps one report per organisation and shard: two shards are listed apart, and a shard's next report updates its own row", async () => {
+    const owner = await registerOwner("Split Fleet");
+    const bound = 1_000_000;
+    const shardOne = env.FLEET_STORE.get(env.FLEET_STORE.idFromName(`${owner.orgId}/shard-1`));
+    /** The size check run in `object` (whose meta keeps its last report) as the organisation's `shard`. */
+    const check = (object: DurableObjectStub<FleetStore>, shard: number, bytes: number, now: number) =>
+      runInDurableObject(object, (_instance: FleetStore, state) =>
+        checkStoreSize(
+          {
+            db: createFleetDb(state.storage),
+            d1: createDb(env.DB),
+            env: { FLEET_STORE_BOUND_BYTES: String(bound) },
+          },
+          owner.orgId,
+          shard,
+          bytes,
+          now,
+        ),
+      );
+    const rows = () =>
+      env.DB.prepare("SELECT shard, bytes, over_since FROM fleet_store_sizes WHERE org_id = ? ORDER BY shard")
+        .bind(owner.orgId)
+        .all<{ shard: number; bytes: number; over_since: number | null }>()
+        .then((result) => result.results);
+    const listed = async () => {
+      const admin = await createSuperAdmin();
+      const list = await expectStatus<FleetStoreSizes>(
+        await call("/api/admin/fleet-stores", { token: admin.token }),
+        200,
+      );
+      return list.stores.filter((s) => s.orgId === owner.orgId);
+    };
+    const warn = vi.spyOn(console, "warn");
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const now = Date.now();
+
+    // Shard 0 below the threshold, shard 1 past it: each its own row, both listed, largest first.
+    expect(await check(storeOf(owner.orgId), 0, 300_000, now)).toMatchObject({ over: false, reported: true });
+    expect(await check(shardOne, 1, 800_000, now)).toMatchObject({ over: true, reported: true });
+    expect(await rows()).toEqual([
+      { shard: 0, bytes: 300_000, over_since: null },
+      { shard: 1, bytes: 800_000, over_since: now },
+    ]);
+    const line = warn.mock.calls
+      .map(([text]) => JSON.parse(String(text)) as Record<string, unknown>)
+      .find((entry) => entry.msg === "fleet store near its bound");
+    expect(line).toMatchObject({ orgId: owner.orgId, shard: 1, bytes: 800_000 });
+    expect(await listed()).toEqual([
+      expect.objectContaining({ shard: 1, organizationName: "Split Fleet", bytes: 800_000, nearBound: true }),
+      expect.objectContaining({
+        shard: 0,
+        organizationName: "Split Fleet",
+        bytes: 300_000,
+        nearBound: false,
+      }),
+    ]);
+
+    // Shard 0's next day's report updates its own row; shard 1's stays as it was.
+    const later = now + SIZE_REPORT_INTERVAL_MS;
+    expect(await check(storeOf(owner.orgId), 0, 900_000, later)).toMatchObject({
+      over: true,
+      reported: true,
+    });
+    expect(await rows()).toEqual([
+      { shard: 0, bytes: 900_000, over_since: later },
+      { shard: 1, bytes: 800_000, over_since: now },
+    ]);
+    expect(await listed()).toEqual([
+      expect.objectContaining({ shard: 0, bytes: 900_000, nearBound: true }),
+      expect.objectContaining({ shard: 1, bytes: 800_000, nearBound: true }),
+    ]);
+  });
 });

@@ -13,17 +13,14 @@ import type { Env } from "../../env";
 import { createDb } from "../../lib/db";
 import { gzipText, type JsonGzip, type JsonText, jsonText } from "../../lib/gzip";
 import { yieldTurn } from "../../lib/yield-turn";
-import { countSystems } from "../data/directory";
-import { type LossTotalsRow, lossesBySiteAndPeriod, systemZones } from "../data/losses";
-import { allLiveValues } from "../data/reads";
 import type { FleetDb } from "../db";
 import type { D1Versions, DirectoryMirror } from "../directory-mirror";
-import { zoneWindows } from "../losses";
 import type { MetricsAnswer } from "../types";
 import { buildSystemAnalytics } from "./analytics";
 import { buildFleetMetrics, type FleetMetricsSnapshot } from "./metrics";
+import type { FleetParts } from "./parts";
 import { ReferenceYields } from "./reference-yields";
-import { buildFleetSeries } from "./series";
+import { finishFleetSeries } from "./series";
 import { buildSitesIndex, type SitesIndex, siteCounts, siteGroups, siteMap, withOpenAlerts } from "./sites";
 
 /** Answers of one kind (map, counts, groups) kept per sites index: the whole fleet's and a few filters'. */
@@ -157,7 +154,12 @@ export class CachedReadModels {
   private readonly groupAnswers = new AnswersPerIndex<SiteGroup[]>();
 
   constructor(
+    /** This store's database: one system's analytics are read here. */
     private readonly db: FleetDb,
+    /** The organisation's systems' parts: this store's, and its shards' when it has any. */
+    private readonly parts: FleetParts,
+    /** The organisation's systems, in every store. */
+    private readonly systemCount: () => number,
     private readonly env: Env,
     private readonly mirror: DirectoryMirror,
     /** Keeps a background rebuild alive after the answer (the object's `waitUntil`). */
@@ -231,7 +233,7 @@ export class CachedReadModels {
             { actualWh: metric.todayGenerationWh, expectedWh: metric.expectedTodayWh },
           ]),
         );
-        const live = new Map(allLiveValues(this.db).map((values) => [values.systemId, values]));
+        const live = new Map((await this.parts.liveValues()).map((values) => [values.systemId, values]));
         // The live values' read and the sites' entries each take tens of ms at 2,000 systems.
         await yieldTurn();
         return buildSitesIndex(rows, live, expected, now);
@@ -291,7 +293,7 @@ export class CachedReadModels {
     const { value } = await this.cachedEntry(orgId, `series|${tz}`, now, seen, async (versions) => {
       // Today's PR is the dashboard model's: the card shows it beside the series' median.
       const todayPr = (await this.metricsSnapshot(orgId, now, versions)).summary.totals.performanceRatio;
-      return buildFleetSeries(this.db, tz, now, todayPr);
+      return finishFleetSeries(await this.parts.seriesParts(tz, now), tz, now, todayPr);
     });
     return value;
   }
@@ -301,22 +303,10 @@ export class CachedReadModels {
    * (`cuts`: the dates a price changes on), with the site's name; kept while no account changed.
    */
   async lossesBySite(orgId: string, now: number, days: number, cuts: string[], seen?: OrgVersions) {
-    const { value } = await this.cachedEntry(
-      orgId,
-      `losses-sites|${days}|${cuts.join(",")}`,
-      now,
-      seen,
-      async () => {
-        const windows = zoneWindows(systemZones(this.db), now, days);
-        return lossesBySiteAndPeriod(this.db, windows, cuts);
-      },
+    const { value } = await this.cachedEntry(orgId, `losses-sites|${days}|${cuts.join(",")}`, now, seen, () =>
+      this.parts.siteLosses(now, days, cuts),
     );
-    return value as (LossTotalsRow & {
-      site_id: string;
-      site_name: string | null;
-      period: number;
-      first_date: string;
-    })[];
+    return value;
   }
 
   /**
@@ -354,7 +344,7 @@ export class CachedReadModels {
    */
   private async buildMetrics(now: number, versions: D1Versions): Promise<FleetMetricsSnapshot> {
     const d1 = createDb(this.env.DB);
-    const snapshot = await buildFleetMetrics(this.db, now, (windows) =>
+    const snapshot = await buildFleetMetrics(await this.parts.metricParts(), now, (windows) =>
       this.referenceYields.yields(d1, windows, versions.irradiance),
     );
     const gzippedPages: Uint8Array[] = [];
@@ -406,7 +396,7 @@ export class CachedReadModels {
     const large =
       entry !== undefined &&
       (entry.systems >= BACKGROUND_REBUILD_FROM_SYSTEMS ||
-        countSystems(this.db) >= BACKGROUND_REBUILD_FROM_SYSTEMS);
+        this.systemCount() >= BACKGROUND_REBUILD_FROM_SYSTEMS);
     if (entry && large && age < LARGE_FLEET_ANSWER_MAX_AGE_MS && !d1Moved) {
       if (!this.rebuilding.has(name) && rebuildDue(entry, Date.now())) {
         // Started on a later turn of the event loop: the build's SQL is synchronous, and begun here
@@ -441,7 +431,7 @@ export class CachedReadModels {
     now: number,
     build: () => Promise<T>,
   ): Promise<{ value: T; key: string }> {
-    const systems = countSystems(this.db);
+    const systems = this.systemCount();
     const started = Date.now();
     const value = await build();
     const key = `${inputs}|${now}`;

@@ -2,10 +2,8 @@ import { METRICS_PAGE_SIZE } from "../../../schema/api/metrics";
 import type { IrradianceWindow } from "../../data/irradiance";
 import { DEFAULT_CALIBRATION } from "../../domain/solar/pv-model";
 import { yieldTurn } from "../../lib/yield-turn";
-import { calibrations } from "../data/models";
-import { readFleetMetricSlices } from "../data/reads";
-import type { FleetDb } from "../db";
 import { countsInTotals, type FleetSummary, fleetSummary, liveSiteIds } from "./fleet-summary";
+import type { MetricParts } from "./parts";
 import {
   type FleetMetric,
   type IrradiationByDay,
@@ -45,24 +43,23 @@ function byListOrder(a: FleetMetric, b: FleetMetric): number {
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Every system's dashboard entry: the store's rows a slice at a time, today's reference yield of
- * each place from `readYields` (times each system's capacity and calibration); then the entries
- * of each slice, put in the answer's order, serialised a page at a time, totalled and indexed,
- * each step on its own turn.
+ * Every system's dashboard entry: the stores' rows a slice at a time (./parts.ts), today's
+ * reference yield of each place from `readYields` (times each system's capacity and calibration);
+ * then the entries of each slice, put in the answer's order, serialised a page at a time, totalled
+ * and indexed, each step on its own turn.
  */
 export async function buildFleetMetrics(
-  store: FleetDb,
+  { slices, calibrations }: MetricParts,
   now: number,
   readYields: YieldReader,
 ): Promise<FleetMetricsSnapshot> {
-  const slices = await readFleetMetricSlices(store);
   const irradiation = await readYields(
     todayIrradianceWindows(
       slices.flatMap((slice) => slice.systems),
       now,
     ),
   );
-  const learned = calibrations(store);
+  const learned = new Map(calibrations);
   const calibrationOf = (systemId: string) => learned.get(systemId) ?? DEFAULT_CALIBRATION;
   const metrics: FleetMetric[] = [];
   for (const slice of slices) {

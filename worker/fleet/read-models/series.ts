@@ -18,19 +18,33 @@ export const PR_BASELINE_DAYS = 7;
 /** Today's change against yesterday is given only when this share of today's reporting systems had a yesterday. */
 export const COMPARED_SHARE = 0.9;
 
+/** Today's energy against the same time yesterday, summed over a store's systems. */
+export interface SameTimeTotals {
+  systems: number;
+  reporting: number;
+  reporting_compared: number;
+  today_wh: number;
+  yesterday_wh: number;
+}
+
 /**
- * The dashboard's fleet series: today's generation by provider, today against the same time
- * yesterday, and today's performance ratio (`todayPr`, the dashboard model's, so the card and its
- * comparison share one expectation) against the median of the previous days' PR in the loss
- * accounts. Each read is a query per range of 1,000 systems, a turn apart; none reads D1 (the
- * accounts hold each day's expectation: the weather of every place and day is not read again).
+ * What one store adds to the fleet series from the systems it holds: today's hourly power by
+ * provider, today's and yesterday's energy to the same time, and each of the previous days'
+ * accounted actual and expected energy (index 0 the oldest). Sums only, so the organisation's
+ * object adds its shards' parts up (finishFleetSeries).
  */
-export async function buildFleetSeries(
-  store: FleetDb,
-  tz: string,
-  now: number,
-  todayPr: number | null,
-): Promise<FleetSeries> {
+export interface SeriesParts {
+  hourRows: ProviderHourRow[];
+  sameTime: SameTimeTotals;
+  past: { actualWh: number; expectedWh: number }[];
+}
+
+/**
+ * A store's part of the fleet series in the viewer's zone `tz` at `now`. Each read is a query per
+ * range of 1,000 systems, a turn apart; none reads D1 (the accounts hold each day's expectation:
+ * the weather of every place and day is not read again).
+ */
+export async function fleetSeriesParts(store: FleetDb, tz: string, now: number): Promise<SeriesParts> {
   // Rollup hours are UTC hours: in a zone with a half-hour offset the first is 00:30 local.
   const viewerToday = localDayOf(now, tz);
   const zones = countedZones(store);
@@ -49,14 +63,65 @@ export async function buildFleetSeries(
     todayStart: dayAt(days, -1).startMs,
     now,
   }));
-  const sameTime = { systems: 0, reporting: 0, reporting_compared: 0, today_wh: 0, yesterday_wh: 0 };
+  const sameTime = emptySameTime();
   for (const part of await perRange(ranges, (range) => [sumSameTimeEnergy(store, range, windows)])) {
-    for (const key of Object.keys(sameTime) as (keyof typeof sameTime)[]) sameTime[key] += part[key];
+    addSameTime(sameTime, part);
+  }
+  // Index i: the i-th day before today in every zone (each zone's own calendar date), 0 the oldest.
+  const days = [...daysByZone].flatMap(([zone, zoneDays]) =>
+    zoneDays.slice(0, PR_BASELINE_DAYS).map((day, index) => ({ zone, date: day.date, day: index })),
+  );
+  const past = emptyPast();
+  for (const row of await perRange(ranges, (range) => sumAccountedDays(store, range, days))) {
+    const totals = past[row.day];
+    if (!totals) continue;
+    totals.actualWh += row.actual_wh;
+    totals.expectedWh += row.expected_wh;
+  }
+  return { hourRows, sameTime, past };
+}
+
+const emptySameTime = (): SameTimeTotals => ({
+  systems: 0,
+  reporting: 0,
+  reporting_compared: 0,
+  today_wh: 0,
+  yesterday_wh: 0,
+});
+
+const emptyPast = () => Array.from({ length: PR_BASELINE_DAYS }, () => ({ actualWh: 0, expectedWh: 0 }));
+
+function addSameTime(into: SameTimeTotals, part: SameTimeTotals): void {
+  for (const key of Object.keys(into) as (keyof SameTimeTotals)[]) into[key] += part[key];
+}
+
+/**
+ * The dashboard's fleet series from the parts of every store holding the organisation's systems:
+ * today's generation by provider, today against the same time yesterday, and today's performance
+ * ratio (`todayPr`, the dashboard model's, so the card and its comparison share one expectation)
+ * against the median of the previous days' PR in the loss accounts.
+ */
+export function finishFleetSeries(
+  parts: SeriesParts[],
+  tz: string,
+  now: number,
+  todayPr: number | null,
+): FleetSeries {
+  const viewerToday = localDayOf(now, tz);
+  const sameTime = emptySameTime();
+  const past = emptyPast();
+  for (const part of parts) {
+    addSameTime(sameTime, part.sameTime);
+    for (const [day, totals] of part.past.entries()) {
+      const into = past[day];
+      if (!into) continue;
+      into.actualWh += totals.actualWh;
+      into.expectedWh += totals.expectedWh;
+    }
   }
   // The card sets the change beside the fleet's whole energy today: it is a change of the fleet only
   // when nearly every system reporting today had a yesterday (not while a history is arriving).
   const comparable = sameTime.reporting_compared >= COMPARED_SHARE * sameTime.reporting;
-  const performance = await fleetPerformance(store, ranges, daysByZone, todayPr);
   return {
     timezone: tz,
     generatedAt: new Date(now).toISOString(),
@@ -64,14 +129,14 @@ export async function buildFleetSeries(
       start: new Date(viewerToday.startMs).toISOString(),
       end: new Date(viewerToday.endMs).toISOString(),
     },
-    generation: providerHours(hourRows),
+    generation: providerHours(parts.flatMap((part) => part.hourRows)),
     today: {
       energyWh: Math.round(sameTime.today_wh),
       yesterdaySameTimeWh: Math.round(sameTime.yesterday_wh),
       changePct: comparable ? percentChange(sameTime.today_wh, sameTime.yesterday_wh) : null,
       systemCount: sameTime.systems,
     },
-    performance,
+    performance: fleetPerformance(past, todayPr),
   };
 }
 
@@ -112,23 +177,10 @@ function providerHours(rows: ProviderHourRow[]): ProviderHour[] {
  * counted systems accounted that day, each with its own calibration, as today's PR is), and
  * today's against their median. A day no system was accounted for is left out.
  */
-async function fleetPerformance(
-  store: FleetDb,
-  ranges: SystemKeyRange[],
-  daysByZone: Map<string, LocalDay[]>,
+function fleetPerformance(
+  past: { actualWh: number; expectedWh: number }[],
   todayPr: number | null,
-): Promise<FleetSeries["performance"]> {
-  // Index i: the i-th day before today in every zone (each zone's own calendar date), 0 the oldest.
-  const days = [...daysByZone].flatMap(([zone, zoneDays]) =>
-    zoneDays.slice(0, PR_BASELINE_DAYS).map((day, index) => ({ zone, date: day.date, day: index })),
-  );
-  const past = Array.from({ length: PR_BASELINE_DAYS }, () => ({ actualWh: 0, expectedWh: 0 }));
-  for (const row of await perRange(ranges, (range) => sumAccountedDays(store, range, days))) {
-    const totals = past[row.day];
-    if (!totals) continue;
-    totals.actualWh += row.actual_wh;
-    totals.expectedWh += row.expected_wh;
-  }
+): FleetSeries["performance"] {
   const dailyPrs = past
     .map((totals) => performanceRatio(totals.actualWh, totals.expectedWh))
     .filter((pr): pr is number => pr !== null);

@@ -1,0 +1,127 @@
+import type { LossTotalsRow, lossRowCounts } from "./data/losses";
+import type { tableRowCounts } from "./data/reads";
+import type { MetricParts } from "./read-models/parts";
+
+/*
+ * The answers of an organisation's stores (its own object's and its shards', see ./shards.ts)
+ * joined into the one answer a single store gives: a site's or an hour's sums may come from
+ * several stores, since a site's systems may be held by different ones.
+ */
+
+/** Every store's slices and calibrations in one list. */
+export function joinedMetricParts(parts: MetricParts[]): MetricParts {
+  return {
+    slices: parts.flatMap((part) => part.slices),
+    calibrations: parts.flatMap((part) => part.calibrations),
+  };
+}
+
+/** Power summed per hour over the stores' systems. */
+export function addHourlyPower(rows: { hour_start: number; power_w: number | null }[]) {
+  const byHour = new Map<number, { hour_start: number; power_w: number | null }>();
+  for (const row of rows) {
+    const held = byHour.get(row.hour_start);
+    if (!held) byHour.set(row.hour_start, { ...row });
+    else if (row.power_w !== null) held.power_w = (held.power_w ?? 0) + row.power_w;
+  }
+  return [...byHour.values()].sort((a, b) => a.hour_start - b.hour_start);
+}
+
+type LossSums = Omit<LossTotalsRow, never>;
+const LOSS_SUMS: (keyof LossSums)[] = [
+  "expected_wh",
+  "actual_wh",
+  "weather_wh",
+  "downtime_wh",
+  "partial_outage_wh",
+  "clipping_wh",
+  "soiling_wh",
+  "underperformance_wh",
+  "unmeasured_wh",
+];
+
+/** Adds `from`'s loss sums into `into`. */
+export function addLossSums(into: LossTotalsRow, from: LossTotalsRow): void {
+  for (const key of LOSS_SUMS) into[key] = (into[key] ?? 0) + (from[key] ?? 0);
+}
+
+/** One row per site and date, in date order: the stores' sums and system counts added. */
+export function addSiteDayLosses<
+  T extends LossTotalsRow & { site_id: string | null; date: string; systems: number },
+>(rows: T[]): T[] {
+  const bySiteDay = new Map<string, T>();
+  for (const row of rows) {
+    const key = `${row.date}|${row.site_id}`;
+    const held = bySiteDay.get(key);
+    if (!held) {
+      bySiteDay.set(key, { ...row });
+      continue;
+    }
+    addLossSums(held, row);
+    held.systems += row.systems;
+  }
+  return [...bySiteDay.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+}
+
+type StoreStats = {
+  rows: ReturnType<typeof tableRowCounts>;
+  losses: ReturnType<typeof lossRowCounts>;
+  databaseBytes: number;
+};
+
+/** The stores' rows and bytes added up, with each store's bytes (this one first). */
+export function addStorageStats([first, ...others]: StoreStats[]) {
+  if (!first) throw new Error("no store answered");
+  const total = {
+    rows: { ...first.rows },
+    losses: first.losses ? { ...first.losses } : first.losses,
+    databaseBytes: first.databaseBytes,
+    stores: [first.databaseBytes],
+  };
+  for (const stats of others) {
+    for (const key of Object.keys(total.rows) as (keyof StoreStats["rows"])[]) {
+      // Each store has a table per day it holds points of: the days are the same days.
+      total.rows[key] =
+        key === "pointDays" ? Math.max(total.rows[key], stats.rows[key]) : total.rows[key] + stats.rows[key];
+    }
+    if (total.losses && stats.losses) {
+      for (const key of Object.keys(total.losses) as (keyof NonNullable<StoreStats["losses"]>)[]) {
+        total.losses[key] += stats.losses[key];
+      }
+    }
+    total.databaseBytes += stats.databaseBytes;
+    total.stores.push(stats.databaseBytes);
+  }
+  return total;
+}
+
+type Settled = {
+  passes: number;
+  systems: number;
+  daysAccounted: number;
+  daysWaiting: number;
+  remaining: number;
+  rowsRead: number;
+  rowsWritten: number;
+  ms: number;
+};
+
+/** The stores' loss passes added up; `ms` the longest store's (they ran side by side). */
+export function addSettled(passes: Settled[]): Settled {
+  const total: Settled = {
+    passes: 0,
+    systems: 0,
+    daysAccounted: 0,
+    daysWaiting: 0,
+    remaining: 0,
+    rowsRead: 0,
+    rowsWritten: 0,
+    ms: 0,
+  };
+  for (const pass of passes) {
+    for (const key of Object.keys(total) as (keyof Settled)[]) {
+      total[key] = key === "ms" ? Math.max(total.ms, pass.ms) : total[key] + pass[key];
+    }
+  }
+  return total;
+}
