@@ -51,8 +51,24 @@ const shardStub = (orgId: string, shard: number) =>
 const shardSystems = async (orgId: string, shard: number, asOrg = orgId) =>
   (await shardStub(orgId, shard).shardCall(asOrg, shard, "storageStats", [])).rows.systems;
 
-/** `count` systems with two inverters each over four zones, named by their index (the same in every organisation). */
+/** A site's id in an organisation: the same name in every one, so answers compare. */
+const siteId = (orgId: string, name: string) => `${orgId}-site-${name}`;
+
+/**
+ * `count` systems with two inverters each over four zones, named by their index (the same in
+ * every organisation), on two sites: "spread" (every third system, so held by every store of a
+ * sharded organisation) and "rest".
+ */
 async function fleetOf(orgId: string, count: number) {
+  const created = Date.UTC(2026, 0, 1);
+  for (const name of ["spread", "rest"]) {
+    await env.DB.prepare(
+      `INSERT INTO sites (id, org_id, name, address, latitude, longitude, timezone, is_active, created_at, updated_at)
+       VALUES (?, ?, ?, 'Street 1', 52.1, 5.1, 'Europe/Amsterdam', 1, ?, ?)`,
+    )
+      .bind(siteId(orgId, name), orgId, `Site ${name}`, created, created)
+      .run();
+  }
   const systems: { id: string; inverterIds: string[] }[] = [];
   for (let i = 0; i < count; i++) {
     const system = await insertSystem(orgId, {
@@ -60,8 +76,10 @@ async function fleetOf(orgId: string, count: number) {
       timezone: ZONES[i % ZONES.length],
       capacityW: 5_000,
     });
-    await env.DB.prepare("UPDATE monitoring_systems SET name = ?, provider_system_id = ? WHERE id = ?")
-      .bind(`Plant ${i}`, `P-${i}`, system.id)
+    await env.DB.prepare(
+      "UPDATE monitoring_systems SET name = ?, provider_system_id = ?, site_id = ? WHERE id = ?",
+    )
+      .bind(`Plant ${i}`, `P-${i}`, siteId(orgId, i % 3 === 0 ? "spread" : "rest"), system.id)
       .run();
     for (const [k, inverterId] of system.inverterIds.entries()) {
       await env.DB.prepare("UPDATE inverters SET serial = ? WHERE id = ?")
@@ -97,9 +115,44 @@ async function storeHour(orgId: string, fleet: Fleet, endMs: number) {
   }
 }
 
+/** Yesterday's loss account of each system (its own figures by index), written in the store holding it. */
+async function seedLosses(orgId: string, fleet: Fleet, date: string) {
+  const stores = [
+    storeOf(orgId),
+    ...[1, 2, 3].map((shard) => env.FLEET_STORE.get(env.FLEET_STORE.idFromName(shardName(orgId, shard)))),
+  ];
+  for (const [i, system] of fleet.entries()) {
+    let written = false;
+    for (const stub of stores) {
+      written ||= await runInDurableObject(stub, (instance: FleetStore, state) => {
+        const row = state.storage.sql
+          .exec("SELECT sys FROM systems WHERE system_id = ?", system.id)
+          .toArray()[0];
+        if (!row) return false;
+        state.storage.sql.exec(
+          `INSERT INTO system_losses (sys, date, expected_wh, actual_wh, weather_wh, downtime_wh, partial_outage_wh,
+             clipping_wh, soiling_wh, underperformance_wh, unmeasured_wh, healthy_reference_wh, healthy_actual_wh,
+             soilable_wh, peak_power_w, plateau_steps, precipitation_mm, calibration, ac_limit_w, computed_at)
+           VALUES (?, ?, ?, ?, 0, ?, 0, ?, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, NULL, ?)`,
+          row.sys,
+          date,
+          20_000 + 1_000 * i,
+          18_000 + 500 * i,
+          1_000 + 100 * i,
+          200 * i,
+          Date.now(),
+        );
+        instance.noteDirectWrite();
+        return true;
+      });
+    }
+    if (!written) throw new Error(`no store holds ${system.id}`);
+  }
+}
+
 /** `text` with the second organisation's ids put for the first's (the fleets' systems pair by index). */
-function asFirst(text: string, first: Fleet, second: Fleet): string {
-  let out = text;
+function asFirst(text: string, first: Fleet, second: Fleet, firstOrg: string, secondOrg: string): string {
+  let out = text.replaceAll(`${secondOrg}-site-`, `${firstOrg}-site-`);
   for (const [i, system] of second.entries()) {
     const twin = first[i];
     if (!twin) continue;
@@ -152,7 +205,9 @@ describe("shards of a large organisation", () => {
         : answer;
     const same = async (read: (store: typeof a, orgId: string, systemIds: string[]) => Promise<unknown>) => {
       const [answerA, answerB] = await Promise.all([read(a, sharded, ids), read(b, single, idsB)]);
-      expect(inOrder(JSON.parse(asFirst(JSON.stringify(answerB), fleetA, fleetB)))).toEqual(inOrder(answerA));
+      expect(inOrder(JSON.parse(asFirst(JSON.stringify(answerB), fleetA, fleetB, sharded, single)))).toEqual(
+        inOrder(answerA),
+      );
       return answerA;
     };
 
@@ -182,6 +237,25 @@ describe("shards of a large organisation", () => {
     }[];
     expect(detection.map((system) => system.points.length)).toEqual(Array(7).fill(12));
     await same((store, orgId, systemIds) => store.historyGaps(orgId, systemIds, { now, days: 2 }));
+    // The site lists and losses add up sites whose systems several stores hold.
+    const sites = (await same((store, orgId) =>
+      store.sitesPage(orgId, now, { q: "", page: 1, pageSize: 50 }),
+    )) as {
+      items: { systemCount: number }[];
+    };
+    expect(sites.items.map((site) => site.systemCount).sort()).toEqual([3, 4]);
+    await same((store, orgId) => store.siteCounts(orgId, now, { q: "" }));
+    const yesterday = new Date(now - 86_400_000).toISOString().slice(0, 10);
+    await seedLosses(sharded, fleetA, yesterday);
+    await seedLosses(single, fleetB, yesterday);
+    const losses = (await same((store, orgId) => store.lossesBySite(orgId, now, 30, []))) as {
+      site_id: string;
+      expected_wh: number;
+    }[];
+    expect(losses.find((row) => row.site_id === siteId(sharded, "spread"))?.expected_wh).toBe(
+      20_000 * 3 + 9_000,
+    );
+    await same((store, orgId) => store.lossesByDate(orgId, null, yesterday, yesterday));
     // A system a shard holds, by its own id.
     const last = await same(async (store, orgId, systemIds) =>
       JSON.parse((await store.systemAnalytics(orgId, systemIds[6] as string, "7d", now)) ?? "null"),
