@@ -40,6 +40,8 @@ import {
  */
 const SYSTEMS = inject("benchSystems");
 const RAW_SYSTEMS = Math.min(SYSTEMS, inject("benchRawSystems"));
+/** SQL: whether system row `s` has raw points: sys-0 … sys-(RAW_SYSTEMS - 1), whichever store holds it. */
+const hasRaw = (s: string) => `CAST(substr(${s}.system_id, 5) AS INTEGER) < ${RAW_SYSTEMS}`;
 const RAW_DAYS = 35;
 /**
  * The raw window's last UTC days (today's included) written through the store's write path; two
@@ -344,14 +346,14 @@ it(`seeds ${SYSTEMS} systems, ${SYSTEMS * 2} inverters, ${RAW_DAYS} days of read
   await storeSql(
     orgId,
     `UPDATE systems SET state = 1, power_w = CAST(capacity_w * 0.5 AS INTEGER), energy_today_wh = 12000 + sys,
-       data_time = CASE WHEN sys <= ${RAW_SYSTEMS} THEN ? ELSE ? END`,
+       data_time = CASE WHEN ${hasRaw("systems")} THEN ? ELSE ? END`,
     rawStartS * 1000,
     now - 60_000,
   );
   await storeSql(
     orgId,
     `UPDATE inverters SET state = 1, power_w = 1500, energy_today_wh = 6000, temperature_c = 41.5,
-       data_time = CASE WHEN sys <= ${RAW_SYSTEMS} THEN ? ELSE ? END`,
+       data_time = CASE WHEN sys IN (SELECT s.sys FROM systems s WHERE ${hasRaw("s")}) THEN ? ELSE ? END`,
     rawStartS * 1000,
     now - 60_000,
   );
@@ -372,7 +374,7 @@ it(`seeds ${SYSTEMS} systems, ${SYSTEMS * 2} inverters, ${RAW_DAYS} days of read
       `INSERT INTO system_hourly (sys, hour, avg_power_w, samples)
        WITH RECURSIVE h(hour) AS (SELECT ? UNION ALL SELECT hour + 1 FROM h WHERE hour < ?)
        SELECT s.sys, h.hour, CAST(s.capacity_w * 0.8 * ${curve("h.hour * 3600")} AS INTEGER), 12
-       FROM systems s, h WHERE s.sys BETWEEN ? AND ? AND (s.sys > ${RAW_SYSTEMS} OR h.hour < ?)
+       FROM systems s, h WHERE s.sys BETWEEN ? AND ? AND (NOT ${hasRaw("s")} OR h.hour < ?)
        ORDER BY s.sys, h.hour`,
       rollupStartHour,
       // The current hour is open: read from its points until it closes.
@@ -388,14 +390,12 @@ it(`seeds ${SYSTEMS} systems, ${SYSTEMS * 2} inverters, ${RAW_DAYS} days of read
        WITH RECURSIVE d(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM d WHERE n < ${ROLLUP_DAYS})
        SELECT s.sys, date(?, '-' || d.n || ' days'), CAST(s.capacity_w * 4 AS INTEGER), CAST(s.capacity_w * 0.8 AS INTEGER)
        FROM systems s, d WHERE s.sys BETWEEN ? AND ?
-         AND (s.sys > ${RAW_SYSTEMS} OR d.n > ${PAGED_DAYS === 0 ? -1 : PAGED_DAYS})
+         AND (NOT ${hasRaw("s")} OR d.n > ${PAGED_DAYS === 0 ? -1 : PAGED_DAYS})
        ORDER BY s.sys, d.n`,
       new Date(now).toISOString().slice(0, 10),
       first,
       last,
     );
-    if (first > RAW_SYSTEMS) continue;
-    const lastRaw = Math.min(last, RAW_SYSTEMS);
     // Each day's points with the system's two inverters packed in them, as the write path stores them.
     for (const day of days) {
       await storeSql(
@@ -405,11 +405,11 @@ it(`seeds ${SYSTEMS} systems, ${SYSTEMS * 2} inverters, ${RAW_DAYS} days of read
          SELECT s.sys, t.t, CAST(s.capacity_w * 0.8 * ${curve("t.t")} AS INTEGER), ((${local("t.t")} / 60) % 1440) * 10, 1, NULL,
            (SELECT json_group_array(json_array(i.inv, CAST(2500 * ${curve("t.t")} AS INTEGER), ((${local("t.t")} / 60) % 1440) * 5,
               300 + (t.t / 60) % 150, 1)) FROM inverters i WHERE i.sys = s.sys)
-         FROM systems s, t WHERE s.sys BETWEEN ? AND ? ORDER BY s.sys, t.t`,
+         FROM systems s, t WHERE s.sys BETWEEN ? AND ? AND ${hasRaw("s")} ORDER BY s.sys, t.t`,
         Math.max(rawStartS, day * 86_400),
         Math.min(nowS + 1, (day + 1) * 86_400),
         first,
-        lastRaw,
+        last,
       );
     }
   }
@@ -442,8 +442,7 @@ async function storePagedDays(orgId: string, fromS: number, toS: number) {
   const systems = (await storeSql(
     orgId,
     `SELECT s.system_id, s.capacity_w, s.timezone, json_group_array(i.inverter_id) AS inverters
-     FROM systems s JOIN inverters i ON i.sys = s.sys WHERE s.sys <= ? GROUP BY s.sys ORDER BY s.sys`,
-    RAW_SYSTEMS,
+     FROM systems s JOIN inverters i ON i.sys = s.sys WHERE ${hasRaw("s")} GROUP BY s.sys ORDER BY s.sys`,
   )) as { system_id: string; capacity_w: number; timezone: string; inverters: string }[];
   const offsetS = new Map(ZONES.map((zone, k) => [zone, (zoneOffsetsH[k] ?? 0) * 3600]));
   const plants = systems.map((s) => ({
@@ -754,7 +753,8 @@ it("measures a 7-day analytics call beside loss accounting", async () => {
   // two passes over them as a newly connected fleet's first month runs, a call read beside them.
   await storeSql(
     orgId,
-    `INSERT OR IGNORE INTO losses_due (sys, date) SELECT sys, date FROM system_losses WHERE sys <= ${RAW_SYSTEMS}`,
+    `INSERT OR IGNORE INTO losses_due (sys, date)
+     SELECT l.sys, l.date FROM system_losses l JOIN systems s ON s.sys = l.sys WHERE ${hasRaw("s")}`,
   );
   const reader = readOverAndOver("/api/analytics?system=sys-42&range=7d");
   let accounted = 0;
@@ -926,6 +926,24 @@ it("measures the store's rows written and bytes per system-day, system-year and 
   );
   report.push(
     `a system's store after 1 year: ${kb(rawWindow + hourlyYear + dailyYear)} (35 days of points ${kb(rawWindow)}); after 10 years: ${kb(rawWindow + hourlyKept + 10 * dailyYear)} (400 days of hours, 10 years of days)`,
+  );
+  // The benchmark's organisation with retention running, its systems spread over stores of up to
+  // SHARD_SYSTEMS systems (worker/fleet/shards.ts), against one store's 10 GB.
+  const perStore = Math.min(SYSTEMS, SHARD_SYSTEMS || DEFAULT_SHARD_SYSTEMS);
+  const perSystem = {
+    "day 35": rawWindow + (35 / 365) * (hourlyYear + dailyYear),
+    "day 365": rawWindow + hourlyYear + dailyYear,
+    "year 10": rawWindow + hourlyKept + 10 * dailyYear,
+  };
+  report.push(
+    `${SYSTEMS} systems in ${Math.ceil(SYSTEMS / perStore)} store(s) of up to ${perStore}: ${Object.entries(
+      perSystem,
+    )
+      .map(
+        ([when, bytes]) =>
+          `${when} ${gib(SYSTEMS * bytes)} in all, the largest store ${gib(perStore * bytes)}`,
+      )
+      .join("; ")} (one store may hold 10 GiB; it takes no new system past 70 %)`,
   );
   expect(day.rowsWritten).toBeLessThanOrEqual(400);
 });
