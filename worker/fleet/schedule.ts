@@ -13,6 +13,29 @@ import type { RealtimeHub } from "./realtime-hub";
 import type { SizeWatch } from "./size-watch";
 
 /** Raw 5-minute points are kept this many days unless RAW_RETENTION_DAYS says otherwise. */
+/** The totals of loss passes run at once (Schedule.settleLosses). */
+export interface SettledLosses {
+  passes: number;
+  systems: number;
+  daysAccounted: number;
+  daysWaiting: number;
+  remaining: number;
+  rowsRead: number;
+  rowsWritten: number;
+  ms: number;
+}
+
+export const noLossesSettled = (): SettledLosses => ({
+  passes: 0,
+  systems: 0,
+  daysAccounted: 0,
+  daysWaiting: 0,
+  remaining: 0,
+  rowsRead: 0,
+  rowsWritten: 0,
+  ms: 0,
+});
+
 export const DEFAULT_RAW_RETENTION_DAYS = 35;
 /** Rows one retention run removes at most; a larger backlog continues in the next run. */
 export const RETENTION_ROWS_PER_RUN = 50_000;
@@ -200,18 +223,9 @@ export class Schedule {
    * `queue` is false): what the alarm does over time, at once (tools, tests, the benchmark).
    * Answers the passes' totals.
    */
-  async settleLosses(now: number, maxMs: number, queue = true) {
+  async settleLosses(now: number, maxMs: number, queue = true): Promise<SettledLosses> {
     const started = Date.now();
-    const total = {
-      passes: 0,
-      systems: 0,
-      daysAccounted: 0,
-      daysWaiting: 0,
-      remaining: 0,
-      rowsRead: 0,
-      rowsWritten: 0,
-      ms: 0,
-    };
+    const total = noLossesSettled();
     let queueFirst = queue;
     while (Date.now() - started < maxMs) {
       const pass = await this.runLosses(now, maxMs - (Date.now() - started), queueFirst);

@@ -1,6 +1,7 @@
 import type { LossTotalsRow, lossRowCounts } from "./data/losses";
 import type { tableRowCounts } from "./data/reads";
 import type { MetricParts } from "./read-models/parts";
+import { noLossesSettled, type SettledLosses } from "./schedule";
 
 /*
  * The answers of an organisation's stores (its own object's and its shards', see ./shards.ts)
@@ -95,31 +96,11 @@ export function addStorageStats([first, ...others]: StoreStats[]) {
   return total;
 }
 
-type Settled = {
-  passes: number;
-  systems: number;
-  daysAccounted: number;
-  daysWaiting: number;
-  remaining: number;
-  rowsRead: number;
-  rowsWritten: number;
-  ms: number;
-};
-
 /** The stores' loss passes added up; `ms` the longest store's (they ran side by side). */
-export function addSettled(passes: Settled[]): Settled {
-  const total: Settled = {
-    passes: 0,
-    systems: 0,
-    daysAccounted: 0,
-    daysWaiting: 0,
-    remaining: 0,
-    rowsRead: 0,
-    rowsWritten: 0,
-    ms: 0,
-  };
+export function addSettled(passes: SettledLosses[]): SettledLosses {
+  const total = noLossesSettled();
   for (const pass of passes) {
-    for (const key of Object.keys(total) as (keyof Settled)[]) {
+    for (const key of Object.keys(total) as (keyof SettledLosses)[]) {
       total[key] = key === "ms" ? Math.max(total.ms, pass.ms) : total[key] + pass[key];
     }
   }

@@ -108,3 +108,13 @@ export async function storePoints(orgId: string, points: SystemPoint[]) {
   await store.ensureDirectory(orgId);
   return store.storePage(orgId, { directory: [], points, messages: [] });
 }
+
+/** The message a refused call rejects with; null when it answers (an RPC promise is awaited here, where it is handled). */
+export async function refusal(call: () => Promise<unknown>): Promise<string | null> {
+  try {
+    await call();
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

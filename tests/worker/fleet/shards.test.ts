@@ -8,20 +8,10 @@ import type { FleetStore } from "../../../worker/fleet/store";
 import type { DirectoryEntry, SystemPoint } from "../../../worker/fleet/types";
 import { createDb } from "../../../worker/lib/db";
 import { storeOf } from "../fleet-helpers";
-import { insertOrg, insertSystem, point } from "./fleet-fixtures";
+import { insertOrg, insertSystem, point, refusal } from "./fleet-fixtures";
 
 const STEP_MS = 300_000;
 const ZONES = ["UTC", "Europe/Amsterdam", "America/New_York", "Asia/Tokyo"];
-
-/** The message a refused call rejects with (an RPC promise is awaited here, where it is handled). */
-async function refusal(call: () => Promise<unknown>): Promise<string | null> {
-  try {
-    await call();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
 
 type StoreSetting = "FLEET_SHARD_SYSTEMS" | "FLEET_STORE_BOUND_BYTES";
 

@@ -29,20 +29,10 @@ import type { FleetStore } from "../../../worker/fleet/store";
 import { createDb } from "../../../worker/lib/db";
 import { gunzipText } from "../../../worker/lib/gzip";
 import { pointTableOf, storedPoints, storeOf, storeSql, sunnyLongitudeNow } from "../fleet-helpers";
-import { insertOrg, insertSystem, insertSystemsInBulk, point, storePoints } from "./fleet-fixtures";
+import { insertOrg, insertSystem, insertSystemsInBulk, point, refusal, storePoints } from "./fleet-fixtures";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-/** The message a call was refused with (null when it answered). */
-async function refusal(call: () => Promise<unknown>): Promise<string | null> {
-  try {
-    await call();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
-
 /**
  * Waits until the store's read model `name` may be rebuilt behind its answer again: a large
  * fleet's model is rebuilt no sooner than REBUILD_SPACING_FACTOR times its build time after it was built.
