@@ -184,8 +184,8 @@ export class FleetStore extends DurableObject<Env> {
 
   /**
    * Stores one page (directory, points, rollups) in one transaction per store that holds its
-   * systems, then publishes its messages. This store's part is written first, before any turn,
-   * so the systems it took count against its room when the next page is routed.
+   * systems, then publishes its messages. This store's part (if any) is written first, before
+   * any turn, so the systems it took count against its room when the next page is routed.
    */
   async storePage(orgId: string, page: FleetPage): Promise<StoredPage> {
     this.claim(orgId);
@@ -193,14 +193,17 @@ export class FleetStore extends DurableObject<Env> {
     const points = this.shards.route(page.points, (point) => point.systemId);
     const shards = new Set([...directory.remote.keys(), ...points.remote.keys()]);
     if (shards.size === 0) return this.writes.storePage(page);
-    const local = this.writes.storePage({
-      directory: directory.local,
-      versions: page.versions,
-      points: points.local,
-      messages: [],
-    });
+    const noneHere = directory.local.length === 0 && points.local.length === 0;
+    const local = noneHere
+      ? null
+      : this.writes.storePage({
+          directory: directory.local,
+          versions: page.versions,
+          points: points.local,
+          messages: [],
+        });
     const stored = await Promise.all([
-      local,
+      ...(local ? [local] : []),
       ...[...shards].map(async (shard) => {
         const part = {
           directory: directory.remote.get(shard) ?? [],
@@ -220,6 +223,8 @@ export class FleetStore extends DurableObject<Env> {
       total.daysRolledUp += part.daysRolledUp;
       total.rowsWritten += part.rowsWritten;
     }
+    // The shards' parts change what this object's models show, once they are written.
+    this.readModels.noteWrite();
     total.delivered = await this.hub.publish(page.messages);
     return total;
   }
