@@ -22,7 +22,7 @@ import type { WeatherHour } from "../domain/solar/plane-of-array";
 import { expectedSteps, limited, type PvSystem } from "../domain/solar/pv-model";
 import type { Env } from "../env";
 import type { DetectionSystem } from "../fleet/types";
-import { type BatchStatement, type Db, runBatch } from "../lib/db";
+import { type BatchStatement, type Db, runGroupedBatches } from "../lib/db";
 import { fleetStoreFor } from "../lib/fleet-store";
 import { yieldTurn } from "../lib/yield-turn";
 
@@ -33,6 +33,11 @@ const DETECTED_RULES = ["communication_lost", "no_production", "underperformance
 
 /** Systems evaluated between turns of the event loop (~20 ms of rules at most). */
 const SYSTEMS_PER_TURN = 500;
+/**
+ * D1 statements per batch of a run's writes: a fleet-wide outage opens thousands of alerts in one
+ * run, and one transaction of them all would run long. An alert's statements share a batch.
+ */
+export const DETECTION_STATEMENTS_PER_BATCH = 300;
 
 export interface DetectionRun {
   systems: number;
@@ -134,7 +139,8 @@ function expectationOf(model: PvSystem, hours: Map<number, WeatherHour>): Expect
  * raises an alert for each finding past its delay (one open alert per system, rule and device;
  * a repeat updates it and adds the energy lost since it was last seen), and resolves those whose
  * condition has been gone for the rule's clearMinutes. Reads: the rules, the fleet store's
- * input, the systems' expectations and the open alerts; writes in one batch; the sockets hear of any change.
+ * input, the systems' expectations and the open alerts; writes in batches of at most
+ * DETECTION_STATEMENTS_PER_BATCH statements (each alert's together); the sockets hear of any change.
  * This is the one evaluation, whether a stored page or the store's schedule runs it.
  */
 export async function detectAlerts(
@@ -159,7 +165,7 @@ export async function detectAlerts(
   ]);
   const openByKey = new Map(open.map((a) => [openKey(a.rule, a.systemId, a.deviceSerial), a]));
 
-  const statements: BatchStatement[] = [];
+  const statements: BatchStatement[][] = [];
   const seen = new Set<string>();
   let severityChanged = false;
   for (const [index, system] of systems.entries()) {
@@ -172,15 +178,15 @@ export async function detectAlerts(
       seen.add(key);
       const alert = openByKey.get(key);
       if (finding.holds && alert) {
-        statements.push(...updateStatements(db, orgId, alert, finding, now, from));
+        statements.push(updateStatements(db, orgId, alert, finding, now, from));
         run.updated++;
         if (finding.severity !== alert.severity) severityChanged = true;
       } else if (finding.raised) {
-        statements.push(...openStatements(db, orgId, system.systemId, finding, now));
+        statements.push(openStatements(db, orgId, system.systemId, finding, now));
         run.opened++;
       } else if (!finding.holds && alert && !suppressed.includes(finding.rule)) {
         if (resolveDue(alert, rules[finding.rule], now)) {
-          statements.push(...resolveStatements(db, orgId, alert, now));
+          statements.push(resolveStatements(db, orgId, alert, now));
           run.resolved++;
         }
       }
@@ -194,13 +200,13 @@ export async function detectAlerts(
         DETECTED_RULES.includes(alert.rule as Finding["rule"]) &&
         resolveDue(alert, rules[alert.rule], now)
       ) {
-        statements.push(...resolveStatements(db, orgId, alert, now));
+        statements.push(resolveStatements(db, orgId, alert, now));
         run.resolved++;
       }
     }
   }
   if (statements.length === 0) return run;
-  await runBatch(db, statements);
+  await runGroupedBatches(db, statements, DETECTION_STATEMENTS_PER_BATCH);
   // The sockets hear of changes to the open alerts' count or severities, not of every repeat.
   if (run.opened > 0 || run.resolved > 0 || severityChanged) await publishOpenCount(db, fleet, orgId);
   return run;

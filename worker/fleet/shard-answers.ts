@@ -17,15 +17,34 @@ export function joinedMetricParts(parts: MetricParts[]): MetricParts {
   };
 }
 
+/**
+ * Rows with the same key made one: the first copied, each later one added into it by `add`;
+ * in the order their keys first came.
+ */
+export function addRowsByKey<T extends object>(
+  rows: T[],
+  keyOf: (row: T) => string | number,
+  add: (held: T, row: T) => void,
+): T[] {
+  const byKey = new Map<string | number, T>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const held = byKey.get(key);
+    if (held) add(held, row);
+    else byKey.set(key, { ...row });
+  }
+  return [...byKey.values()];
+}
+
 /** Power summed per hour over the stores' systems. */
 export function addHourlyPower(rows: { hour_start: number; power_w: number | null }[]) {
-  const byHour = new Map<number, { hour_start: number; power_w: number | null }>();
-  for (const row of rows) {
-    const held = byHour.get(row.hour_start);
-    if (!held) byHour.set(row.hour_start, { ...row });
-    else if (row.power_w !== null) held.power_w = (held.power_w ?? 0) + row.power_w;
-  }
-  return [...byHour.values()].sort((a, b) => a.hour_start - b.hour_start);
+  return addRowsByKey(
+    rows,
+    (row) => row.hour_start,
+    (held, row) => {
+      if (row.power_w !== null) held.power_w = (held.power_w ?? 0) + row.power_w;
+    },
+  ).sort((a, b) => a.hour_start - b.hour_start);
 }
 
 type LossSums = Omit<LossTotalsRow, never>;
@@ -50,18 +69,14 @@ export function addLossSums(into: LossTotalsRow, from: LossTotalsRow): void {
 export function addSiteDayLosses<
   T extends LossTotalsRow & { site_id: string | null; date: string; systems: number },
 >(rows: T[]): T[] {
-  const bySiteDay = new Map<string, T>();
-  for (const row of rows) {
-    const key = `${row.date}|${row.site_id}`;
-    const held = bySiteDay.get(key);
-    if (!held) {
-      bySiteDay.set(key, { ...row });
-      continue;
-    }
-    addLossSums(held, row);
-    held.systems += row.systems;
-  }
-  return [...bySiteDay.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return addRowsByKey(
+    rows,
+    (row) => `${row.date}|${row.site_id}`,
+    (held, row) => {
+      addLossSums(held, row);
+      held.systems += row.systems;
+    },
+  ).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
 }
 
 type StoreStats = {

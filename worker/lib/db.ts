@@ -32,3 +32,27 @@ export async function runBatch(db: Db, statements: BatchStatement[]) {
   });
   return db.$client.batch(prepared);
 }
+
+/**
+ * Runs groups of statements in D1 batches of at most `maxStatements` (a group larger than that
+ * alone), one after another: each group commits whole, with the groups before it. Answers how
+ * many batches ran. For writes that can grow with a fleet (thousands of alerts at once), where
+ * one batch — one transaction — would run past the time D1 gives a query.
+ */
+export async function runGroupedBatches(db: Db, groups: BatchStatement[][], maxStatements: number) {
+  let batch: BatchStatement[] = [];
+  let batches = 0;
+  for (const group of groups) {
+    if (batch.length > 0 && batch.length + group.length > maxStatements) {
+      await runBatch(db, batch);
+      batches++;
+      batch = [];
+    }
+    batch.push(...group);
+  }
+  if (batch.length > 0) {
+    await runBatch(db, batch);
+    batches++;
+  }
+  return batches;
+}

@@ -3,7 +3,7 @@ import { calibrations } from "../data/models";
 import { allLiveValues, type MetricRows, readFleetMetricSlices } from "../data/reads";
 import type { FleetDb } from "../db";
 import { zoneWindows } from "../losses";
-import { addLossSums, joinedMetricParts } from "../shard-answers";
+import { addLossSums, addRowsByKey, joinedMetricParts } from "../shard-answers";
 import type { LiveValues } from "../types";
 import { fleetSeriesParts, type SeriesParts } from "./series";
 
@@ -64,17 +64,13 @@ export function joinedParts(parts: FleetParts[]): FleetParts {
 
 /** One row per site and period: the sums added, the earliest date kept. */
 export function addSiteLosses(rows: SiteLossRow[]): SiteLossRow[] {
-  const bySitePeriod = new Map<string, SiteLossRow>();
-  for (const row of rows) {
-    const key = `${row.period}|${row.site_id}`;
-    const held = bySitePeriod.get(key);
-    if (!held) {
-      bySitePeriod.set(key, { ...row });
-      continue;
-    }
-    addLossSums(held, row);
-    if (row.first_date < held.first_date) held.first_date = row.first_date;
-    held.site_name ??= row.site_name;
-  }
-  return [...bySitePeriod.values()];
+  return addRowsByKey(
+    rows,
+    (row) => `${row.period}|${row.site_id}`,
+    (held, row) => {
+      addLossSums(held, row);
+      if (row.first_date < held.first_date) held.first_date = row.first_date;
+      held.site_name ??= row.site_name;
+    },
+  );
 }
