@@ -19,7 +19,7 @@ import type { JsonGzip, JsonText } from "../lib/gzip";
 import { countSystems } from "./data/directory";
 import { lossesBySiteAndDate, lossRowCounts } from "./data/losses";
 import { learnedModels } from "./data/models";
-import { liveValues, tableRowCounts } from "./data/reads";
+import { liveValues, siteFirstSystem, tableRowCounts } from "./data/reads";
 import type { RetentionRun } from "./data/retention";
 import type { HistoryDayInput } from "./data/writes";
 import { createFleetDb, type FleetDb, migrateFleetDb, SqlMeter } from "./db";
@@ -87,6 +87,9 @@ import { FleetWrites } from "./writes";
  * schedule of retention, detection and loss accounting (./schedule.ts, ./detection.ts) and the
  * sockets (./realtime-hub.ts).
  */
+/** Strings in code-unit order: SQLite's own (UTF-8 bytes) for every character below U+10000. */
+const byText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
 /** What a shard does for its organisation's object (FleetStore.shardCall). */
 type ShardWork = ReturnType<FleetStore["shardWork"]>;
 
@@ -359,14 +362,20 @@ export class FleetStore extends DurableObject<Env> {
         seen,
       )) as JsonText<AnalyticsRecord> | null;
     }
-    // A system held here, or a site: its first system may be held here or by a shard.
-    const here = await this.readModels.systemAnalytics(orgId, systemOrSiteId, range, now, seen);
-    if (here !== null) return here;
-    for (const shard of this.shards.remote()) {
-      const there = await this.onShard(orgId, shard, "systemAnalytics", [systemOrSiteId, range, now], seen);
-      if (there !== null) return there as JsonText<AnalyticsRecord>;
+    if (this.shards.remote().length > 0) {
+      // A site's systems may be spread over the stores: the one that stands for it is the first
+      // by name of all of them, as in one store.
+      await this.mirror.current(orgId, seen);
+      const firsts = await this.everywhere(
+        () => siteFirstSystem(this.db, systemOrSiteId),
+        (shard) => this.onShard(orgId, shard, "siteFirstSystem", [systemOrSiteId], seen),
+      );
+      const first = firsts
+        .filter((candidate) => candidate !== null)
+        .sort((x, y) => byText(x.name, y.name) || byText(x.systemId, y.systemId))[0];
+      if (first) return this.systemAnalytics(orgId, first.systemId, range, now, seen);
     }
-    return null;
+    return this.readModels.systemAnalytics(orgId, systemOrSiteId, range, now, seen);
   }
 
   async fleetSeries(orgId: string, tz: string, now: number, seen?: OrgVersions): Promise<FleetSeries> {
@@ -649,6 +658,7 @@ export class FleetStore extends DurableObject<Env> {
       systemAnalytics: (id: string, range: AnalyticsRange, now: number) =>
         this.readModels.systemAnalytics(orgId, id, range, now, seen),
       storageStats: async () => this.localStats(),
+      siteFirstSystem: async (siteId: string) => siteFirstSystem(this.db, siteId),
     };
   }
 

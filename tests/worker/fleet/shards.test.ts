@@ -45,8 +45,8 @@ const shardSystems = async (orgId: string, shard: number, asOrg = orgId) =>
 const siteId = (orgId: string, name: string) => `${orgId}-site-${name}`;
 
 /**
- * `count` systems with two inverters each over four zones, named by their index (the same in
- * every organisation), on two sites: "spread" (every third system, so held by every store of a
+ * `count` systems with two inverters each over four zones, named by their index counted from the
+ * last (the same in every organisation), on two sites: "spread" (every third system, so held by every store of a
  * sharded organisation) and "rest".
  */
 async function fleetOf(orgId: string, count: number) {
@@ -69,7 +69,7 @@ async function fleetOf(orgId: string, count: number) {
     await env.DB.prepare(
       "UPDATE monitoring_systems SET name = ?, provider_system_id = ?, site_id = ? WHERE id = ?",
     )
-      .bind(`Plant ${i}`, `P-${i}`, siteId(orgId, i % 3 === 0 ? "spread" : "rest"), system.id)
+      .bind(`Plant ${count - 1 - i}`, `P-${i}`, siteId(orgId, i % 3 === 0 ? "spread" : "rest"), system.id)
       .run();
     for (const [k, inverterId] of system.inverterIds.entries()) {
       await env.DB.prepare("UPDATE inverters SET serial = ? WHERE id = ?")
@@ -251,6 +251,12 @@ describe("shards of a large organisation", () => {
       JSON.parse((await store.systemAnalytics(orgId, systemIds[6] as string, "7d", now)) ?? "null"),
     );
     expect(last).not.toBeNull();
+    // A site stands for its first system by name wherever that is held: "spread"'s is the last
+    // system ("Plant 0"), which the second shard holds, beside others of the site held here.
+    const spread = await same(async (store, orgId) =>
+      JSON.parse((await store.systemAnalytics(orgId, siteId(orgId, "spread"), "7d", now)) ?? "null"),
+    );
+    expect(spread.systemId).toBe(fleetA[6]?.id);
   });
 
   it("sends a store past 70 % of its bound no new system: the next one goes to a shard", async () => {

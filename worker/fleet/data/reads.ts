@@ -190,6 +190,18 @@ export function readMetricRows(db: FleetDb, systemOrSiteId: string): MetricRows 
   };
 }
 
+/**
+ * The site's system whose record stands for the site (readMetricRows' order within a site: by
+ * name, then id) among those held here; null when none is.
+ */
+export function siteFirstSystem(db: FleetDb, siteId: string): { name: string; systemId: string } | null {
+  return (
+    db.get<{ name: string; systemId: string }>(sql`
+      SELECT name, system_id AS systemId FROM systems WHERE site_id = ${siteId}
+      ORDER BY name, system_id LIMIT 1`) ?? null
+  );
+}
+
 /** A system's key by its D1 id (null when the store does not know it). */
 function sysOf(db: FleetDb, systemId: string): number | null {
   return (
