@@ -19,7 +19,7 @@ import type { JsonGzip, JsonText } from "../lib/gzip";
 import { countSystems } from "./data/directory";
 import { lossesBySiteAndDate, lossRowCounts } from "./data/losses";
 import { learnedModels } from "./data/models";
-import { liveValues, siteFirstSystem, tableRowCounts } from "./data/reads";
+import { holdsSystem, liveValues, siteFirstSystem, tableRowCounts } from "./data/reads";
 import type { RetentionRun } from "./data/retention";
 import type { HistoryDayInput } from "./data/writes";
 import { createFleetDb, type FleetDb, migrateFleetDb, SqlMeter } from "./db";
@@ -70,6 +70,12 @@ import type {
 } from "./types";
 import { FleetWrites } from "./writes";
 
+/** Strings in code-unit order: SQLite's own (UTF-8 bytes) for every character below U+10000. */
+const byText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+/** What a shard does for its organisation's object (FleetStore.shardCall). */
+type ShardWork = ReturnType<FleetStore["shardWork"]>;
+
 /**
  * One instance per organisation, addressed by the organisation id D1 resolved for the caller
  * (worker/lib/fleet-store.ts). It holds the organisation's fleet data in its SQLite storage
@@ -87,12 +93,6 @@ import { FleetWrites } from "./writes";
  * schedule of retention, detection and loss accounting (./schedule.ts, ./detection.ts) and the
  * sockets (./realtime-hub.ts).
  */
-/** Strings in code-unit order: SQLite's own (UTF-8 bytes) for every character below U+10000. */
-const byText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-
-/** What a shard does for its organisation's object (FleetStore.shardCall). */
-type ShardWork = ReturnType<FleetStore["shardWork"]>;
-
 export class FleetStore extends DurableObject<Env> {
   private readonly db: FleetDb;
   private readonly mirror: DirectoryMirror;
@@ -362,10 +362,10 @@ export class FleetStore extends DurableObject<Env> {
         seen,
       )) as JsonText<AnalyticsRecord> | null;
     }
-    if (this.shards.remote().length > 0) {
+    await this.mirror.current(orgId, seen);
+    if (this.shards.remote().length > 0 && !holdsSystem(this.db, systemOrSiteId)) {
       // A site's systems may be spread over the stores: the one that stands for it is the first
       // by name of all of them, as in one store.
-      await this.mirror.current(orgId, seen);
       const firsts = await this.everywhere(
         () => siteFirstSystem(this.db, systemOrSiteId),
         (shard) => this.onShard(orgId, shard, "siteFirstSystem", [systemOrSiteId], seen),

@@ -253,9 +253,9 @@ describe("shards of a large organisation", () => {
     expect(last).not.toBeNull();
     // A site stands for its first system by name wherever that is held: "spread"'s is the last
     // system ("Plant 0"), which the second shard holds, beside others of the site held here.
-    const spread = await same(async (store, orgId) =>
+    const spread = (await same(async (store, orgId) =>
       JSON.parse((await store.systemAnalytics(orgId, siteId(orgId, "spread"), "7d", now)) ?? "null"),
-    );
+    )) as { systemId: string };
     expect(spread.systemId).toBe(fleetA[6]?.id);
   });
 

@@ -202,6 +202,9 @@ export function siteFirstSystem(db: FleetDb, siteId: string): { name: string; sy
   );
 }
 
+/** Whether the store holds the system (by its D1 id). */
+export const holdsSystem = (db: FleetDb, systemId: string) => sysOf(db, systemId) !== null;
+
 /** A system's key by its D1 id (null when the store does not know it). */
 function sysOf(db: FleetDb, systemId: string): number | null {
   return (
