@@ -12,7 +12,6 @@ import type { Readings } from "./readings";
 import type { RealtimeHub } from "./realtime-hub";
 import type { SizeWatch } from "./size-watch";
 
-/** Raw 5-minute points are kept this many days unless RAW_RETENTION_DAYS says otherwise. */
 /** The totals of loss passes run at once (Schedule.settleLosses). */
 export interface SettledLosses {
   passes: number;
@@ -36,6 +35,7 @@ export const noLossesSettled = (): SettledLosses => ({
   ms: 0,
 });
 
+/** Raw 5-minute points are kept this many days unless RAW_RETENTION_DAYS says otherwise. */
 export const DEFAULT_RAW_RETENTION_DAYS = 35;
 /** Rows one retention run removes at most; a larger backlog continues in the next run. */
 export const RETENTION_ROWS_PER_RUN = 50_000;
