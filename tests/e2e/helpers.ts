@@ -21,29 +21,33 @@ export const uniqueEmail = (prefix: string) =>
 
 let signUps = Math.floor(Math.random() * 60_000);
 
-/** A JSON call to the running app; anything but 2xx fails the test with the answer's text. */
-export async function api<T>(
-  path: string,
-  init: { method?: string; token?: string; body?: unknown } = {},
-): Promise<T> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      "Content-Type": "application/json",
-      ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
-      // Each sign-up comes from an address of its own, as different users' do: the app throttles
-      // sign-ups per client address (CF-Connecting-IP, which Cloudflare sets), and the suite signs
-      // up more owners than one address may in an hour.
-      ...(path === "/api/auth/register"
-        ? { "CF-Connecting-IP": `10.0.${signUps >> 8}.${signUps++ & 255}` }
-        : {}),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+type ApiInit = { method?: string; token?: string; body?: unknown };
+
+/** JSON calls to the app at `appUrl`; anything but 2xx fails the test with the answer's text. */
+export const apiAt =
+  (appUrl: string) =>
+  async <T>(path: string, init: ApiInit = {}): Promise<T> => {
+    const res = await fetch(`${appUrl}${path}`, {
+      method: init.method ?? "GET",
+      headers: {
+        "Content-Type": "application/json",
+        ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
+        // Each sign-up comes from an address of its own, as different users' do: the app throttles
+        // sign-ups per client address (CF-Connecting-IP, which Cloudflare sets), and the suite signs
+        // up more owners than one address may in an hour.
+        ...(path === "/api/auth/register"
+          ? { "CF-Connecting-IP": `10.0.${signUps >> 8}.${signUps++ & 255}` }
+          : {}),
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${text}`);
+    return JSON.parse(text) as T;
+  };
+
+/** A JSON call to the app the test files share. */
+export const api = apiAt(baseUrl);
 
 export interface Session {
   token: string;

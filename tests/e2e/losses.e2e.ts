@@ -1,9 +1,26 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxAccounts } from "../../sandbox/accounts";
+import { type RunningApp, startApp } from "./app-server";
 import { screenshot } from "./browser";
-import { api, baseUrl, browserPages, PASSWORD, type Session, uniqueEmail } from "./helpers";
+import { apiAt, browserPages, PASSWORD, type Session, uniqueEmail } from "./helpers";
 
 const newPage = browserPages();
+
+/*
+ * This file runs on an app of its own. Locally a queue hands its consumer one message at a time
+ * (in production invocations run side by side), and on the app the files share every earlier
+ * file's connections are still backfilling their 30 days, a minute-long invocation each in turn:
+ * this account's history waited behind them for longer than the whole test allows.
+ */
+let app: RunningApp;
+let baseUrl = "";
+let api: ReturnType<typeof apiAt>;
+beforeAll(async () => {
+  app = await startApp();
+  baseUrl = app.baseUrl;
+  api = apiAt(baseUrl);
+}, 120_000);
+afterAll(() => app?.stop());
 
 /** The sandbox's losses account (sandbox/losses.ts): five plants with known losses over any 30 days. */
 const lossesAccount = sandboxAccounts.fronius.find((account) => "losses" in account);
