@@ -10,17 +10,27 @@ interface SummaryCardProps {
   indicator?: ReactNode;
   /** What the number covers and the time of its data. */
   footnote?: ReactNode;
+  /** The value is words, not a figure ("No sunshine"): set smaller, so a phrase fits the card. */
+  wordy?: boolean;
 }
 
-export function SummaryCard({ label, value, aside, indicator, footnote }: SummaryCardProps) {
+export function SummaryCard({ label, value, aside, indicator, footnote, wordy = false }: SummaryCardProps) {
   return (
-    <Card decoration="top" decorationColor="blue" className="flex flex-col gap-2">
+    // min-w-0 and break-words: a word longer than the card wraps inside it instead of widening it,
+    // and the page with it.
+    <Card decoration="top" decorationColor="blue" className="flex min-w-0 flex-col gap-2">
       <div className="flex items-start justify-between gap-2">
         <Text>{label}</Text>
         {indicator}
       </div>
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <Metric>{value}</Metric>
+        {wordy ? (
+          <p className="min-w-0 break-words font-semibold text-xl text-tremor-content-strong dark:text-dark-tremor-content-strong">
+            {value}
+          </p>
+        ) : (
+          <Metric className="min-w-0 break-words">{value}</Metric>
+        )}
         {aside}
       </div>
       {footnote ? <p className="text-tremor-label text-tremor-content">{footnote}</p> : null}

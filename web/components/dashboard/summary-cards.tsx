@@ -116,6 +116,7 @@ export function SummaryCards({ totals, sites, series, weather, locale, timeZone 
       <SummaryCard
         label={t("fleet.cards.weatherImpact")}
         value={impact ? t(`fleet.weather.impact.${impact}`) : "—"}
+        wordy
         footnote={
           weather ? (
             <>

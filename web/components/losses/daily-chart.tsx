@@ -23,7 +23,8 @@ export function DailyLossesChart({ days, locale }: { days: LossesDay[]; locale: 
       colors={lossCategories.map((category) => categoryColors[category])}
       stack
       valueFormatter={(value) => formatKwh(value, locale)}
-      yAxisWidth={80}
+      // Room for a negative day's label ("-15.0 kWh") on one line.
+      yAxisWidth={92}
       showAnimation={false}
     />
   );
