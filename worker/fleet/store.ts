@@ -362,18 +362,21 @@ export class FleetStore extends DurableObject<Env> {
         seen,
       )) as JsonText<AnalyticsRecord> | null;
     }
-    await this.mirror.current(orgId, seen);
-    if (this.shards.remote().length > 0 && !holdsSystem(this.db, systemOrSiteId)) {
-      // A site's systems may be spread over the stores: the one that stands for it is the first
-      // by name of all of them, as in one store.
-      const firsts = await this.everywhere(
-        () => siteFirstSystem(this.db, systemOrSiteId),
-        (shard) => this.onShard(orgId, shard, "siteFirstSystem", [systemOrSiteId], seen),
-      );
-      const first = firsts
-        .filter((candidate) => candidate !== null)
-        .sort((x, y) => byText(x.name, y.name) || byText(x.systemId, y.systemId))[0];
-      if (first) return this.systemAnalytics(orgId, first.systemId, range, now, seen);
+    // With shards, a site's systems may be spread over the stores: the one that stands for it is
+    // the first by name of all of them, as in one store. (One store checks the mirror beside its
+    // read instead, in readModels.)
+    if (this.shards.remote().length > 0) {
+      await this.mirror.current(orgId, seen);
+      if (!holdsSystem(this.db, systemOrSiteId)) {
+        const firsts = await this.everywhere(
+          () => siteFirstSystem(this.db, systemOrSiteId),
+          (shard) => this.onShard(orgId, shard, "siteFirstSystem", [systemOrSiteId], seen),
+        );
+        const first = firsts
+          .filter((candidate) => candidate !== null)
+          .sort((x, y) => byText(x.name, y.name) || byText(x.systemId, y.systemId))[0];
+        if (first) return this.systemAnalytics(orgId, first.systemId, range, now, seen);
+      }
     }
     return this.readModels.systemAnalytics(orgId, systemOrSiteId, range, now, seen);
   }
